@@ -1,0 +1,162 @@
+/**
+ * Routes one tool call: checks at the gateway (a bad call never crosses the bus), then a bus request
+ * to the owning service with the caller's principal, a call id and a deadline. Errors come back as
+ * data; a service that does not answer is `unavailable`, one that runs past the deadline `deadline_exceeded`.
+ */
+import { randomUUID } from "node:crypto";
+import {
+  DomainError,
+  ErrorCode,
+  Header,
+  invalidArgument,
+  sizeLimitThreshold,
+  type CallReply,
+  type ErrorBody,
+  type Principal,
+  type Subjects,
+  type Transport,
+  type ValidationIssue,
+} from "@bancada/contracts";
+import { BusFailure, BusRequestError, decodeJson, encodeJson, toErrorBody, type Bus, type Logger, type ToolMetrics } from "@bancada/service-kit";
+import type { ErrorObject } from "ajv";
+import type { AuditTrail } from "./audit.js";
+import type { Catalog } from "./catalog.js";
+import type { RateLimiter } from "./rate-limit.js";
+import { mayCall } from "./visibility.js";
+
+export interface CallRouterOptions {
+  bus: Bus;
+  subjects: Subjects;
+  catalog: Catalog;
+  log: Logger;
+  rateLimiter?: RateLimiter;
+  audit?: AuditTrail;
+  metrics?: ToolMetrics;
+  /** Added to a tool's own maximum duration to make the gateway's deadline. */
+  deadlineMarginMs?: number;
+}
+
+export interface CallOptions {
+  transport: Transport;
+  signal?: AbortSignal;
+  traceparent?: string;
+}
+
+export class CallRouter {
+  readonly #o: CallRouterOptions;
+
+  constructor(options: CallRouterOptions) {
+    this.#o = options;
+  }
+
+  async callTool(principal: Principal, name: string, args: unknown, options: CallOptions): Promise<CallReply> {
+    const started = performance.now();
+    const callId = randomUUID();
+    let reply: CallReply;
+    try {
+      reply = await this.#route(principal, name, args ?? {}, callId, options);
+    } catch (error) {
+      reply = { ok: false, error: toErrorBody(error, this.#o.log, callId) };
+    }
+    const durationMs = performance.now() - started;
+    const outcome = reply.ok ? "ok" : reply.error.code;
+    this.#o.metrics?.observe(name, outcome, durationMs);
+    this.#o.audit?.record({
+      at: new Date(),
+      keyId: principal.keyId,
+      accountId: principal.accountId,
+      personId: principal.personId,
+      agentId: principal.agentId,
+      tool: name,
+      outcome,
+      durationMs: Math.round(durationMs),
+    });
+    return reply;
+  }
+
+  async getPrompt(principal: Principal, name: string, args: Record<string, string>, options: CallOptions): Promise<CallReply> {
+    const entry = this.#o.catalog.prompts().find((prompt) => prompt.descriptor.name === name);
+    if (!entry) return { ok: false, error: new DomainError(ErrorCode.notFound, `Unknown prompt '${name}'.`).toBody() };
+    return this.#request(entry.service, { kind: "prompt", prompt: name, args }, principal, randomUUID(), 30_000, options);
+  }
+
+  async #route(principal: Principal, name: string, args: unknown, callId: string, options: CallOptions): Promise<CallReply> {
+    const entry = this.#o.catalog.tool(name);
+    if (!entry) throw new DomainError(ErrorCode.notFound, `Unknown tool '${name}'. Call tools/list to see the tools this key may use.`);
+    const { descriptor } = entry;
+    if (!mayCall(descriptor, principal, options.transport)) throw hiddenToolError(descriptor.name, descriptor.scope, principal, options.transport, descriptor.transports);
+    const waitMs = this.#o.rateLimiter?.take(principal.keyId) ?? 0;
+    if (waitMs > 0) throw new DomainError(ErrorCode.rateLimited, `Too many calls for this API key; retry in ${waitMs} ms.`, { retryAfterMs: waitMs });
+    if (!entry.validate(args)) throw invalidArgument(issuesOf(entry.validate.errors ?? []));
+    const timeoutMs = descriptor.maxDurationMs + (this.#o.deadlineMarginMs ?? 5_000);
+    return this.#request(entry.service, { kind: "tool", tool: name, args }, principal, callId, timeoutMs, options);
+  }
+
+  async #request(service: string, body: unknown, principal: Principal, callId: string, timeoutMs: number, options: CallOptions): Promise<CallReply> {
+    const { bus, subjects } = this.#o;
+    const headers: Record<string, string> = {
+      [Header.principal]: JSON.stringify(principal),
+      [Header.callId]: callId,
+      [Header.deadline]: String(Date.now() + timeoutMs),
+      [Header.transport]: options.transport,
+      ...(options.traceparent ? { [Header.traceparent]: options.traceparent } : {}),
+    };
+    try {
+      const reply = await bus.request(subjects.call(service), encodeJson(body), { timeoutMs, headers, ...(options.signal ? { signal: options.signal } : {}) });
+      return decodeJson(reply.data) as CallReply;
+    } catch (error) {
+      if (!(error instanceof BusRequestError)) throw error;
+      if (error.reason === BusFailure.cancelled || error.reason === BusFailure.timeout) {
+        bus.publish(subjects.cancel(service), new Uint8Array(), { [Header.callId]: callId });
+      }
+      return { ok: false, error: busFailureBody(service, error.reason, timeoutMs) };
+    }
+  }
+}
+
+function busFailureBody(service: string, reason: BusFailure, timeoutMs: number): ErrorBody {
+  if (reason === BusFailure.timeout) {
+    return { code: ErrorCode.deadlineExceeded, message: `The ${service} service did not finish within ${timeoutMs} ms.`, details: { service } };
+  }
+  if (reason === BusFailure.cancelled) {
+    return { code: ErrorCode.deadlineExceeded, message: "The call was cancelled by the client.", details: { service, cancelled: true } };
+  }
+  return {
+    code: ErrorCode.unavailable,
+    message: `The ${service} service is not answering right now; retry shortly (safe with the same idempotency key).`,
+    details: { service },
+  };
+}
+
+function hiddenToolError(tool: string, scope: string, principal: Principal, transport: Transport, transports: string[]): DomainError {
+  if (!principal.scopes.includes(scope)) {
+    return new DomainError(ErrorCode.permissionDenied, `This API key lacks the scope ${scope} that ${tool} requires.`, { requiredScope: scope });
+  }
+  if (!transports.includes(transport)) {
+    return new DomainError(ErrorCode.permissionDenied, `${tool} is only available over ${transports.join(", ")}.`, { transports });
+  }
+  return new DomainError(ErrorCode.permissionDenied, `This API key may not write (allowWrites is off); ${tool} changes data.`, {
+    requiredScope: scope,
+    allowWrites: false,
+  });
+}
+
+/** Ajv's errors as the same `{ path, message }` issues the services produce from zod. */
+export function issuesOf(errors: ErrorObject[]): ValidationIssue[] {
+  return errors.map((error) => {
+    const base = error.instancePath.replace(/^\//, "").replace(/\/(\d+)(?=\/|$)/g, "[$1]").replaceAll("/", ".");
+    const join = (child: string) => (base ? `${base}.${child}` : child);
+    switch (error.keyword) {
+      case "additionalProperties":
+        return { path: join(String(error.params.additionalProperty)), message: `unknown field '${String(error.params.additionalProperty)}'` };
+      case "required":
+        return { path: join(String(error.params.missingProperty)), message: "required" };
+      case "maxLength": {
+        const limit = Number(error.params.limit);
+        return { path: base, message: `must be at most ${limit} characters`, ...(limit >= sizeLimitThreshold ? { tooLarge: true } : {}) };
+      }
+      default:
+        return { path: base, message: error.message ?? error.keyword };
+    }
+  });
+}

@@ -1,0 +1,112 @@
+/** Wiring of the gateway: keys, catalog, routing, the HTTP app and the auth responder on the bus. */
+import path from "node:path";
+import { Gauge } from "prom-client";
+import type { Subjects } from "@bancada/contracts";
+import { applyMigrations, createToolMetrics, type Bus, type Logger, type ToolMetrics } from "@bancada/service-kit";
+import type { Express, RequestHandler } from "express";
+import { AuditTrail } from "./audit.js";
+import { CallRouter } from "./call-router.js";
+import { Catalog } from "./catalog.js";
+import { createGatewayDb, postgresSchema, type GatewayDb } from "./db/client.js";
+import { createGatewayApp } from "./http/app.js";
+import { KeyStore } from "./keys/api-keys.js";
+import { serveAuthResolve } from "./keys/serve-auth.js";
+import { RateLimiter } from "./rate-limit.js";
+
+export interface GatewayOptions {
+  databaseUrl: string;
+  bus: Bus;
+  subjects: Subjects;
+  services: readonly string[];
+  log: Logger;
+  keyPepper: string;
+  bindHost: string;
+  allowedHosts?: string[];
+  allowedOrigins?: string[];
+  outputSchemas?: boolean;
+  rateLimit?: { burst: number; perSecond: number };
+  metrics?: ToolMetrics;
+  /** Handlers mounted after the gateway's routes (the services' REST in single-process mode). */
+  extra?: RequestHandler[];
+}
+
+export interface Gateway {
+  app: Express;
+  db: GatewayDb;
+  keys: KeyStore;
+  catalog: Catalog;
+  router: CallRouter;
+  outputSchemas: boolean;
+  stop(): Promise<void>;
+}
+
+export const migrationsDir = path.join(import.meta.dirname, "../prisma/migrations");
+export const gatewayVersion = "0.1.0";
+
+export async function migrateGateway(databaseUrl: string, log?: Logger): Promise<void> {
+  await applyMigrations({ connectionString: databaseUrl, schema: postgresSchema, migrationsDir, ...(log ? { log } : {}) });
+}
+
+export async function createGateway(options: GatewayOptions): Promise<Gateway> {
+  const log = options.log.child({ svc: "gateway" });
+  await migrateGateway(options.databaseUrl, log);
+  const db = createGatewayDb(options.databaseUrl);
+  const keys = new KeyStore(db, { pepper: options.keyPepper });
+  const metrics = options.metrics ?? createToolMetrics("gateway");
+  const catalog = new Catalog({ bus: options.bus, subjects: options.subjects, services: options.services, log });
+  await catalog.start();
+  registerCatalogGauge(metrics, catalog);
+  const audit = new AuditTrail(db, log);
+  const rateLimit = options.rateLimit ?? { burst: 200, perSecond: 100 };
+  const router = new CallRouter({
+    bus: options.bus,
+    subjects: options.subjects,
+    catalog,
+    log,
+    audit,
+    metrics,
+    rateLimiter: new RateLimiter(rateLimit),
+  });
+  const authResponder = serveAuthResolve(options.bus, options.subjects, keys);
+  const outputSchemas = options.outputSchemas ?? false;
+  const app = createGatewayApp({
+    catalog,
+    router,
+    keys,
+    log,
+    metrics,
+    outputSchemas,
+    version: gatewayVersion,
+    bodyLimit: "4mb",
+    bindHost: options.bindHost,
+    allowedHosts: options.allowedHosts ?? [],
+    allowedOrigins: options.allowedOrigins ?? [],
+    ...(options.extra ? { extra: options.extra } : {}),
+  });
+  return {
+    app,
+    db,
+    keys,
+    catalog,
+    router,
+    outputSchemas,
+    async stop() {
+      authResponder.unsubscribe();
+      catalog.stop();
+      await audit.stop();
+      await db.$disconnect();
+    },
+  };
+}
+
+function registerCatalogGauge(metrics: ToolMetrics, catalog: Catalog): void {
+  if (metrics.registry.getSingleMetric("bancada_catalog_tools")) return;
+  new Gauge({
+    name: "bancada_catalog_tools",
+    help: "Tools in the merged catalog.",
+    registers: [metrics.registry],
+    collect() {
+      this.set(catalog.tools().length);
+    },
+  });
+}

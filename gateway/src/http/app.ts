@@ -1,0 +1,54 @@
+/** The gateway's HTTP surface: /mcp, health, readiness, metrics, and the OAuth discovery hints. */
+import express, { type Express, type RequestHandler } from "express";
+import { notFoundRoute, restErrorHandler, type Logger, type ToolMetrics } from "@bancada/service-kit";
+import type { Catalog } from "../catalog.js";
+import { hostGuard, originGuard, type GuardOptions } from "./guards.js";
+import { mcpRoute, type McpRouteOptions } from "./mcp-route.js";
+
+export interface GatewayAppOptions extends McpRouteOptions, GuardOptions {
+  catalog: Catalog;
+  metrics: ToolMetrics;
+  log: Logger;
+  /** Mounted after the gateway's own routes (the single-process mode serves the services' REST here too). */
+  extra?: RequestHandler[];
+}
+
+export function createGatewayApp(options: GatewayAppOptions): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", "loopback");
+  app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
+  app.get("/readyz", readiness(options.catalog));
+  app.get("/metrics", async (_req, res) => {
+    res.type(options.metrics.registry.contentType).send(await options.metrics.registry.metrics());
+  });
+  app.get("/.well-known/oauth-protected-resource{/*rest}", (req, res) => {
+    const base = `${req.protocol}://${req.get("host") ?? "localhost"}`;
+    res.json({ resource: `${base}/mcp`, bearer_methods_supported: ["header"], resource_name: "Bancada (API keys: Authorization: Bearer <key>)" });
+  });
+  app.post("/register", (_req, res) => {
+    res.status(400).json({
+      error: "invalid_client_metadata",
+      error_description: "Bancada uses API keys, not OAuth client registration: send Authorization: Bearer <api-key>.",
+    });
+  });
+  app.use("/mcp", hostGuard(options), originGuard(options));
+  app.use(mcpRoute(options));
+  for (const handler of options.extra ?? []) app.use(handler);
+  app.use(notFoundRoute());
+  app.use(restErrorHandler(options.log));
+  return app;
+}
+
+function readiness(catalog: Catalog): RequestHandler {
+  let lastCheck = 0;
+  return async (_req, res) => {
+    if (Date.now() - lastCheck > 2_000) {
+      lastCheck = Date.now();
+      await catalog.refresh();
+    }
+    const services = catalog.healthy(10_000);
+    const ready = Object.values(services).every(Boolean);
+    res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "degraded", services });
+  };
+}

@@ -1,0 +1,6 @@
+export { createGateway, migrateGateway, gatewayVersion } from "./gateway.js";
+export type { Gateway, GatewayOptions } from "./gateway.js";
+export { serveStdio } from "./stdio.js";
+export { KeyStore } from "./keys/api-keys.js";
+export type { CreateKeyInput, KeyRecord } from "./keys/api-keys.js";
+export { createGatewayDb } from "./db/client.js";

@@ -1,0 +1,80 @@
+/**
+ * One low-level MCP `Server` for one caller (notes/mcp-gateway.md): created per HTTP request in
+ * stateless mode, once per process on stdio. The catalog's JSON Schemas pass through untouched.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListToolsRequestSchema,
+  SetLevelRequestSchema,
+  type CallToolResult,
+  type Tool as McpTool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { DomainError, type Principal, type Transport } from "@bancada/contracts";
+import type { CallRouter } from "../call-router.js";
+import type { Catalog } from "../catalog.js";
+import { isListed } from "../visibility.js";
+
+export interface McpServerOptions {
+  catalog: Catalog;
+  router: CallRouter;
+  /** Advertise output schemas (the seed's SOSOAPI_OUTPUT_SCHEMAS switch). */
+  outputSchemas: boolean;
+  version: string;
+}
+
+export function createMcpServer(options: McpServerOptions, principal: Principal, transport: Transport): Server {
+  const { catalog, router } = options;
+  const server = new Server(
+    { name: "bancada", title: "Bancada", version: options.version },
+    {
+      capabilities: { tools: { listChanged: transport === "stdio" }, prompts: {}, logging: {} },
+      instructions: catalog.instructions(),
+    },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: catalog
+      .tools()
+      .filter((tool) => isListed(tool.descriptor, principal, transport))
+      .map(({ descriptor }): McpTool => ({
+        name: descriptor.name,
+        ...(descriptor.title ? { title: descriptor.title } : {}),
+        description: descriptor.description,
+        inputSchema: descriptor.inputSchema as McpTool["inputSchema"],
+        ...(options.outputSchemas && descriptor.outputSchema ? { outputSchema: descriptor.outputSchema as McpTool["outputSchema"] } : {}),
+        annotations: descriptor.annotations,
+      })),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const traceparent = headerOf(extra.requestInfo?.headers, "traceparent");
+    const reply = await router.callTool(principal, request.params.name, request.params.arguments, {
+      transport,
+      signal: extra.signal,
+      ...(traceparent ? { traceparent } : {}),
+    });
+    const structured = reply.ok ? (reply.result as Record<string, unknown>) : { error: reply.error };
+    return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured, ...(reply.ok ? {} : { isError: true }) };
+  });
+
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    prompts: catalog.prompts().map(({ descriptor }) => descriptor),
+  }));
+
+  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+    const reply = await router.getPrompt(principal, request.params.name, request.params.arguments ?? {}, { transport, signal: extra.signal });
+    if (!reply.ok) throw DomainError.fromBody(reply.error);
+    return reply.result as { messages: [] };
+  });
+
+  server.setRequestHandler(SetLevelRequestSchema, () => ({}));
+  return server;
+}
+
+function headerOf(headers: Record<string, string | string[] | undefined> | undefined, name: string): string | undefined {
+  const value = headers?.[name];
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,21 @@
+export {
+  ErrorCode,
+  errorCodes,
+  httpStatusOf,
+  errorBody,
+  errorEnvelope,
+  DomainError,
+  invalidArgument,
+  fromZodError,
+  formatPath,
+  sizeLimitThreshold,
+} from "./errors.js";
+export type { ErrorBody, ErrorEnvelope, ValidationIssue } from "./errors.js";
+export { Profile, principalSchema, Transport } from "./principal.js";
+export type { Principal } from "./principal.js";
+export { scopes, isScope } from "./scopes.js";
+export type { Scope } from "./scopes.js";
+export { serviceNames, subjects, Header } from "./subjects.js";
+export type { ServiceName, Subjects } from "./subjects.js";
+export { toolAnnotations, toolDescriptor, promptDescriptor, serviceCatalog, callRequest } from "./catalog.js";
+export type { ToolAnnotations, ToolDescriptor, PromptDescriptor, ServiceCatalog, CallRequest, CallReply } from "./catalog.js";

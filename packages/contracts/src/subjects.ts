@@ -1,0 +1,27 @@
+/**
+ * NATS subjects. The root (default `bancada`) is configurable so that several deployments, or
+ * several test runs, can share one NATS server without hearing each other.
+ */
+export const serviceNames = ["scripts"] as const;
+export type ServiceName = (typeof serviceNames)[number];
+
+export function subjects(root: string) {
+  return {
+    call: (service: string) => `${root}.${service}.call`,
+    catalog: (service: string) => `${root}.${service}.catalog`,
+    cancel: (service: string) => `${root}.${service}.cancel`,
+    catalogChanged: `${root}.catalog.changed`,
+    authResolve: `${root}.auth.resolve`,
+    queue: (service: string) => `${root}.${service}`,
+  };
+}
+export type Subjects = ReturnType<typeof subjects>;
+
+/** Header names carried on every call. */
+export const Header = {
+  principal: "bancada-principal",
+  callId: "bancada-call-id",
+  deadline: "bancada-deadline",
+  transport: "bancada-transport",
+  traceparent: "traceparent",
+} as const;

@@ -1,0 +1,66 @@
+/**
+ * The message bus between the gateway and the services. Two implementations keep one contract:
+ * NATS (separate processes, queue groups for replicas) and in-process (one process, no broker).
+ * The contract test suite in test/bus.contract.test.ts runs against both.
+ */
+export interface BusMessage {
+  data: Uint8Array;
+  headers: Readonly<Record<string, string>>;
+}
+
+/** Answers one request. A handler must answer with data; a rejection is logged and the caller gets `handler_failed`. */
+export type BusHandler = (msg: BusMessage) => Promise<BusMessage>;
+export type BusListener = (msg: BusMessage) => void;
+
+export interface BusSubscription {
+  unsubscribe(): void;
+}
+
+export interface RequestOptions {
+  timeoutMs: number;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export const BusFailure = {
+  noResponders: "no_responders",
+  timeout: "timeout",
+  cancelled: "cancelled",
+  closed: "closed",
+  handlerFailed: "handler_failed",
+} as const;
+export type BusFailure = (typeof BusFailure)[keyof typeof BusFailure];
+
+export class BusRequestError extends Error {
+  readonly reason: BusFailure;
+  constructor(reason: BusFailure, subject: string) {
+    super(`bus request on ${subject} failed: ${reason}`);
+    this.name = "BusRequestError";
+    this.reason = reason;
+  }
+}
+
+export interface Bus {
+  readonly kind: "nats" | "memory";
+  request(subject: string, data: Uint8Array, options: RequestOptions): Promise<BusMessage>;
+  /** Replies to requests; replicas serving with the same `queue` share the load, one answers each request. */
+  serve(subject: string, handler: BusHandler, options?: { queue?: string }): BusSubscription;
+  publish(subject: string, data: Uint8Array, headers?: Record<string, string>): void;
+  /** Every listener hears every message (fan-out), e.g. cancellation and catalog announcements. */
+  subscribe(subject: string, listener: BusListener): BusSubscription;
+  /** Lets in-flight handlers finish, then disconnects. */
+  close(): Promise<void>;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export function encodeJson(value: unknown): Uint8Array {
+  return encoder.encode(JSON.stringify(value));
+}
+
+export function decodeJson(data: Uint8Array): unknown {
+  return JSON.parse(decoder.decode(data));
+}
+
+export const handlerFailedHeader = "bancada-bus-error";

@@ -1,0 +1,68 @@
+/**
+ * A tool is declared once: this declaration drives the service's validation and checks, the
+ * catalog the gateway serves in `tools/list` (JSON Schema made from the zod schemas), and REST parsing.
+ */
+import { z } from "zod";
+import type { Principal, Profile, Scope, ToolAnnotations, ToolDescriptor, Transport } from "@bancada/contracts";
+import type { Logger } from "./logger.js";
+
+export interface ToolContext {
+  principal: Principal;
+  callId: string;
+  transport: Transport;
+  /** Aborted when the caller goes away or the deadline passes. */
+  signal: AbortSignal;
+  log: Logger;
+}
+
+export interface ToolDefinition<I extends z.ZodType, O extends z.ZodType> {
+  name: string;
+  title?: string;
+  description: string;
+  input: I;
+  output: O;
+  annotations: Omit<ToolAnnotations, "title">;
+  scope: Scope;
+  profile?: Profile;
+  transports?: Transport[];
+  maxDurationMs?: number;
+  handler: (ctx: ToolContext, input: z.output<I>) => Promise<z.input<O>>;
+}
+
+export interface Tool extends ToolDefinition<z.ZodType, z.ZodType> {
+  profile: Profile;
+  transports: Transport[];
+  maxDurationMs: number;
+}
+
+const defaultMaxDurationMs = 30_000;
+
+export function defineTool<I extends z.ZodType, O extends z.ZodType>(definition: ToolDefinition<I, O>): Tool {
+  return {
+    ...definition,
+    profile: definition.profile ?? "full",
+    transports: definition.transports ?? ["http", "stdio"],
+    maxDurationMs: definition.maxDurationMs ?? defaultMaxDurationMs,
+  } as Tool;
+}
+
+export function describeTool(tool: Tool): ToolDescriptor {
+  return {
+    name: tool.name,
+    ...(tool.title ? { title: tool.title } : {}),
+    description: tool.description,
+    inputSchema: jsonSchemaOf(tool.input, "input"),
+    outputSchema: jsonSchemaOf(tool.output, "output"),
+    annotations: { ...(tool.title ? { title: tool.title } : {}), ...tool.annotations },
+    scope: tool.scope,
+    profile: tool.profile,
+    transports: tool.transports,
+    maxDurationMs: tool.maxDurationMs,
+  };
+}
+
+function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}

@@ -1,0 +1,85 @@
+/** What every service's REST API shares: bearer auth through the gateway, scope checks, one error handler. */
+import { randomUUID } from "node:crypto";
+import express, { type ErrorRequestHandler, type Request, type RequestHandler } from "express";
+import { DomainError, ErrorCode, httpStatusOf, type Principal, type Scope } from "@bancada/contracts";
+import { BusRequestError } from "./bus/bus.js";
+import { toErrorBody } from "./error-body.js";
+import type { KeyResolver } from "./key-resolver.js";
+import type { Logger } from "./logger.js";
+
+const principalKey = Symbol("principal");
+
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
+  return match?.[1];
+}
+
+export function authenticate(resolver: KeyResolver): RequestHandler {
+  return async (req, res, next) => {
+    const token = bearerToken(req.headers.authorization);
+    let principal: Principal | null = null;
+    try {
+      principal = token ? await resolver.resolve(token) : null;
+    } catch (error) {
+      if (error instanceof BusRequestError) {
+        return next(new DomainError(ErrorCode.unavailable, "The key service (gateway) did not answer; retry shortly."));
+      }
+      return next(error);
+    }
+    if (!principal) {
+      res.setHeader("WWW-Authenticate", 'Bearer realm="bancada"');
+      return next(
+        new DomainError(
+          ErrorCode.unauthenticated,
+          token ? "The API key is unknown, revoked or expired." : "Send an API key as 'Authorization: Bearer <key>'.",
+        ),
+      );
+    }
+    (req as unknown as Record<symbol, Principal>)[principalKey] = { ...principal, profile: "full" };
+    next();
+  };
+}
+
+export function principalOf(req: Request): Principal {
+  const principal = (req as unknown as Record<symbol, Principal | undefined>)[principalKey];
+  if (!principal) throw new DomainError(ErrorCode.unauthenticated, "Not authenticated.");
+  return principal;
+}
+
+/** 403 `permission_denied` (REST flavour `insufficient_scope` in WWW-Authenticate) when the key lacks the scope or may not write. */
+export function requireScope(principal: Principal, scope: Scope, write = false): void {
+  if (!principal.scopes.includes(scope)) {
+    throw new DomainError(ErrorCode.permissionDenied, `This API key lacks the scope ${scope}.`, {
+      requiredScope: scope,
+      error: "insufficient_scope",
+    });
+  }
+  if (write && !principal.allowWrites) {
+    throw new DomainError(ErrorCode.permissionDenied, "This API key may not write (allowWrites is off).", { allowWrites: false });
+  }
+}
+
+export function restErrorHandler(log: Logger): ErrorRequestHandler {
+  return (error: unknown, _req, res, _next) => {
+    const body = toErrorBody(bodyParserError(error) ?? error, log, randomUUID());
+    if (body.code === ErrorCode.permissionDenied && body.details?.requiredScope) {
+      res.setHeader("WWW-Authenticate", `Bearer error="insufficient_scope", scope="${String(body.details.requiredScope)}"`);
+    }
+    res.status(httpStatusOf[body.code]).json({ error: body });
+  };
+}
+
+function bodyParserError(error: unknown): DomainError | undefined {
+  const type = (error as { type?: string } | null)?.type;
+  if (type === "entity.too.large") return new DomainError(ErrorCode.payloadTooLarge, "The request body is too large.");
+  if (type === "entity.parse.failed") return new DomainError(ErrorCode.invalidArgument, "The request body is not valid JSON.");
+  return undefined;
+}
+
+export function notFoundRoute(): RequestHandler {
+  return (req, _res, next) => next(new DomainError(ErrorCode.notFound, `No route ${req.method} ${req.path}.`));
+}
+
+export function jsonBody(limit = "2mb"): RequestHandler {
+  return express.json({ limit });
+}

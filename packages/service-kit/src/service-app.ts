@@ -1,0 +1,30 @@
+/** A service's own HTTP app: health, metrics, and its REST routes behind bearer auth and the one error handler. */
+import express, { type Express, type Router } from "express";
+import type { KeyResolver } from "./key-resolver.js";
+import type { Logger } from "./logger.js";
+import type { ToolMetrics } from "./metrics.js";
+import { authenticate, jsonBody, notFoundRoute, restErrorHandler } from "./rest.js";
+
+export interface ServiceAppOptions {
+  routes: Router[];
+  resolver: KeyResolver;
+  log: Logger;
+  metrics?: ToolMetrics;
+  /** When false, the app answers only its own paths and passes the rest on (mounted in another app). */
+  terminal?: boolean;
+}
+
+export function createServiceApp(options: ServiceAppOptions): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
+  if (options.metrics) {
+    const registry = options.metrics.registry;
+    app.get("/metrics", async (_req, res) => void res.type(registry.contentType).send(await registry.metrics()));
+  }
+  app.use("/v1", jsonBody(), authenticate(options.resolver));
+  for (const router of options.routes) app.use(router);
+  if (options.terminal !== false) app.use(notFoundRoute());
+  app.use(restErrorHandler(options.log));
+  return app;
+}

@@ -1,0 +1,157 @@
+/**
+ * Serves a service's tools on the bus: `<root>.<svc>.call` (queue group, one replica answers),
+ * `<root>.<svc>.catalog`, and `<root>.<svc>.cancel` (fan-out: the replica running the call aborts it).
+ * Every call is checked again here (scope, writes, transport) whatever the gateway did: defence in depth.
+ */
+import { randomUUID } from "node:crypto";
+import {
+  DomainError,
+  ErrorCode,
+  Header,
+  callRequest,
+  principalSchema,
+  type CallReply,
+  type Principal,
+  type Subjects,
+  type Transport,
+  type PromptDescriptor,
+  type ServiceCatalog,
+} from "@bancada/contracts";
+import { decodeJson, encodeJson, type Bus, type BusMessage, type BusSubscription } from "./bus/bus.js";
+import { describeTool, type Tool, type ToolContext } from "./define-tool.js";
+import { toErrorBody } from "./error-body.js";
+import type { Logger } from "./logger.js";
+import type { ToolMetrics } from "./metrics.js";
+
+export interface PromptDefinition extends PromptDescriptor {
+  scope: string;
+  render: (ctx: ToolContext, args: Record<string, string>) => Promise<unknown>;
+}
+
+export interface ToolHostOptions {
+  bus: Bus;
+  subjects: Subjects;
+  service: string;
+  version: string;
+  instructions: string;
+  tools: Tool[];
+  prompts?: PromptDefinition[];
+  log: Logger;
+  metrics?: ToolMetrics;
+}
+
+export interface ToolHost {
+  catalog: ServiceCatalog;
+  /** Runs one call as the bus would, for in-process callers (benchmarks). */
+  call(tool: string, args: unknown, principal: Principal): Promise<CallReply>;
+  /** Stops taking new calls; in-flight calls finish. */
+  stop(): void;
+}
+
+export function hostTools(options: ToolHostOptions): ToolHost {
+  const { bus, subjects, service, log } = options;
+  const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
+  const prompts = new Map((options.prompts ?? []).map((prompt) => [prompt.name, prompt]));
+  const running = new Map<string, AbortController>();
+  const catalog: ServiceCatalog = {
+    service,
+    version: options.version,
+    instructions: options.instructions,
+    tools: options.tools.map(describeTool),
+    prompts: (options.prompts ?? []).map(({ name, title, description, arguments: args }) => ({
+      name,
+      ...(title ? { title } : {}),
+      description,
+      arguments: args,
+    })),
+  };
+
+  async function run(message: BusMessage): Promise<CallReply> {
+    const callId = message.headers[Header.callId] ?? randomUUID();
+    const controller = new AbortController();
+    running.set(callId, controller);
+    const deadline = Number(message.headers[Header.deadline] ?? 0);
+    const timer = deadline > 0 ? setTimeout(() => controller.abort(), Math.max(0, deadline - Date.now())) : undefined;
+    const started = performance.now();
+    let label = "?";
+    try {
+      const principal = principalSchema.parse(JSON.parse(message.headers[Header.principal] ?? "null"));
+      const transport: Transport = message.headers[Header.transport] === "stdio" ? "stdio" : "http";
+      const request = callRequest.parse(decodeJson(message.data));
+      const ctx: ToolContext = { principal, callId, transport, signal: controller.signal, log: log.child({ callId }) };
+      label = request.kind === "tool" ? request.tool : `prompt:${request.prompt}`;
+      const result = request.kind === "tool" ? await runTool(ctx, request.tool, request.args) : await runPrompt(ctx, request.prompt, request.args ?? {});
+      options.metrics?.observe(label, "ok", performance.now() - started);
+      return { ok: true, result };
+    } catch (error) {
+      const body = toErrorBody(error, log, callId);
+      options.metrics?.observe(label, body.code, performance.now() - started);
+      return { ok: false, error: body };
+    } finally {
+      clearTimeout(timer);
+      running.delete(callId);
+    }
+  }
+
+  async function runTool(ctx: ToolContext, name: string, args: unknown): Promise<unknown> {
+    const tool = tools.get(name);
+    if (!tool) throw new DomainError(ErrorCode.notFound, `Unknown tool '${name}'.`);
+    authorize(ctx, tool);
+    const input = tool.input.parse(args ?? {});
+    const result = await tool.handler(ctx, input);
+    return tool.output.parse(result);
+  }
+
+  async function runPrompt(ctx: ToolContext, name: string, args: Record<string, string>): Promise<unknown> {
+    const prompt = prompts.get(name);
+    if (!prompt) throw new DomainError(ErrorCode.notFound, `Unknown prompt '${name}'.`);
+    if (!ctx.principal.scopes.includes(prompt.scope)) {
+      throw new DomainError(ErrorCode.permissionDenied, `This API key lacks the scope ${prompt.scope}.`, { requiredScope: prompt.scope });
+    }
+    return prompt.render(ctx, args);
+  }
+
+  const subscriptions: BusSubscription[] = [
+    bus.serve(subjects.call(service), async (message) => ({ data: encodeJson(await run(message)), headers: {} }), {
+      queue: subjects.queue(service),
+    }),
+    bus.serve(subjects.catalog(service), async () => ({ data: encodeJson(catalog), headers: {} }), {
+      queue: subjects.queue(service),
+    }),
+    bus.subscribe(subjects.cancel(service), (message) => {
+      const callId = message.headers[Header.callId];
+      if (callId) running.get(callId)?.abort();
+    }),
+  ];
+  bus.publish(subjects.catalogChanged, encodeJson({ service, version: options.version }));
+  log.info({ tools: catalog.tools.length }, "tools served on the bus");
+
+  return {
+    catalog,
+    call: (tool, args, principal) =>
+      run({
+        data: encodeJson({ kind: "tool", tool, args }),
+        headers: { [Header.principal]: JSON.stringify(principal), [Header.callId]: randomUUID() },
+      }),
+    stop: () => subscriptions.forEach((subscription) => subscription.unsubscribe()),
+  };
+}
+
+/** The same rules the gateway applies when it lists tools, checked again where the data lives. */
+export function authorize(ctx: Pick<ToolContext, "principal" | "transport">, tool: Tool): void {
+  const { principal } = ctx;
+  if (!principal.scopes.includes(tool.scope)) {
+    throw new DomainError(ErrorCode.permissionDenied, `This API key lacks the scope ${tool.scope} that ${tool.name} requires.`, {
+      requiredScope: tool.scope,
+    });
+  }
+  if (!tool.annotations.readOnlyHint && !principal.allowWrites) {
+    throw new DomainError(ErrorCode.permissionDenied, `This API key may not write (allowWrites is off); ${tool.name} changes data.`, {
+      requiredScope: tool.scope,
+      allowWrites: false,
+    });
+  }
+  if (!tool.transports.includes(ctx.transport)) {
+    throw new DomainError(ErrorCode.permissionDenied, `${tool.name} is only available over ${tool.transports.join(", ")}.`);
+  }
+}

@@ -1,0 +1,6 @@
+export { freshDatabase, adminDatabaseUrl } from "./database.js";
+export type { TestDatabase } from "./database.js";
+export { startStack, testBus, natsUrl } from "./stack.js";
+export type { Stack, StackService, ServiceFactory, ServiceDeps } from "./stack.js";
+export { connectClient, callTool } from "./mcp-client.js";
+export type { ToolOutcome, ErrorData } from "./mcp-client.js";

@@ -1,0 +1,28 @@
+/** A real MCP SDK Client over Streamable HTTP, authenticated with an API key. */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+export async function connectClient(mcpUrl: string, apiKey: string, options: { profile?: "core" | "full" } = {}): Promise<Client> {
+  const url = new URL(mcpUrl);
+  if (options.profile) url.searchParams.set("profile", options.profile);
+  const client = new Client({ name: "bancada-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${apiKey}` } } }));
+  return client;
+}
+
+export interface ToolOutcome<T = Record<string, unknown>> {
+  isError: boolean;
+  data: T;
+  text: string;
+}
+
+/** Calls a tool and returns its structured result; `text` is content[0].text for the same-JSON check. */
+export async function callTool<T = Record<string, unknown>>(client: Client, name: string, args: Record<string, unknown>): Promise<ToolOutcome<T>> {
+  const result = await client.callTool({ name, arguments: args });
+  const first = (result.content as { type: string; text?: string }[])[0];
+  return { isError: result.isError === true, data: result.structuredContent as T, text: first?.text ?? "" };
+}
+
+export interface ErrorData {
+  error: { code: string; message: string; details?: Record<string, unknown> };
+}

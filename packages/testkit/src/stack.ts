@@ -1,0 +1,124 @@
+/**
+ * A real stack for a test file: a fresh database, a bus (real NATS unless BANCADA_TEST_BUS=memory), a
+ * private subject root so parallel test files never hear each other, the services under test, and the
+ * gateway listening on a free loopback port. No layer of ours is mocked.
+ */
+import { randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import type { Router } from "express";
+import { subjects as makeSubjects, type Subjects } from "@bancada/contracts";
+import { MemoryBus, busKeyResolver, connectNatsBus, createLogger, createServiceApp, type Bus, type Logger } from "@bancada/service-kit";
+import { createGateway, type CreateKeyInput, type Gateway, type GatewayOptions } from "@bancada/gateway";
+import { freshDatabase, type TestDatabase } from "./database.js";
+
+export interface StackService {
+  name: string;
+  routes: Router;
+  stop(): Promise<void>;
+}
+
+export interface ServiceDeps {
+  databaseUrl: string;
+  bus: Bus;
+  subjects: Subjects;
+  log: Logger;
+}
+
+export type ServiceFactory = (deps: ServiceDeps) => Promise<StackService>;
+
+export interface Stack {
+  baseUrl: string;
+  mcpUrl: string;
+  database: TestDatabase;
+  bus: Bus;
+  subjects: Subjects;
+  gateway: Gateway;
+  createKey(input?: Partial<CreateKeyInput>): Promise<string>;
+  stopService(name: string): Promise<void>;
+  startService(name: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export const natsUrl = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
+
+export async function testBus(): Promise<Bus> {
+  if (process.env.BANCADA_TEST_BUS === "memory") return new MemoryBus();
+  return connectNatsBus({ url: natsUrl, name: "bancada-test" });
+}
+
+export async function startStack(options: { services: Record<string, ServiceFactory>; gateway?: Partial<GatewayOptions> }): Promise<Stack> {
+  const database = await freshDatabase();
+  const bus = await testBus();
+  const subjects = makeSubjects(`t${randomBytes(4).toString("hex")}`);
+  const log = createLogger("test", (process.env.LOG_LEVEL as "info" | undefined) ?? "silent");
+  const deps: ServiceDeps = { databaseUrl: database.url, bus, subjects, log };
+  const running = new Map<string, StackService>();
+  for (const [name, factory] of Object.entries(options.services)) running.set(name, await factory(deps));
+
+  const serviceApp = createServiceApp({
+    routes: [...running.values()].map((service) => service.routes),
+    resolver: busKeyResolver(bus, subjects, 500),
+    log,
+    terminal: false,
+  });
+  const gateway = await createGateway({
+    databaseUrl: database.url,
+    bus,
+    subjects,
+    services: Object.keys(options.services),
+    log,
+    keyPepper: "test-pepper",
+    bindHost: "127.0.0.1",
+    extra: [serviceApp],
+    ...options.gateway,
+  });
+  const server = await listen(gateway.app);
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    baseUrl,
+    mcpUrl: `${baseUrl}/mcp`,
+    database,
+    bus,
+    subjects,
+    gateway,
+    async createKey(input = {}) {
+      const { key } = await gateway.keys.create({
+        accountId: "acct-a",
+        personId: "person-a",
+        agentId: "test-agent",
+        scopes: ["scripts:read", "scripts:write"],
+        allowWrites: true,
+        allowedBoardIds: null,
+        ...input,
+      });
+      return key;
+    },
+    async stopService(name) {
+      await running.get(name)?.stop();
+      running.delete(name);
+    },
+    async startService(name) {
+      const factory = options.services[name];
+      if (!factory) throw new Error(`unknown service ${name}`);
+      running.set(name, await factory(deps));
+    },
+    async stop() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      for (const service of running.values()) await service.stop();
+      await gateway.stop();
+      await bus.close();
+      await database.drop();
+    },
+  };
+}
+
+function listen(app: Gateway["app"]): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(0, "127.0.0.1", (error?: Error) => (error ? reject(error) : resolve(server)));
+  });
+}

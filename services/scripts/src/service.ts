@@ -1,0 +1,58 @@
+/** Wiring of the scripts service: migrations, database, tools on the bus, REST routes. */
+import path from "node:path";
+import type { Router } from "express";
+import type { Subjects } from "@bancada/contracts";
+import { applyMigrations, hostTools, type Bus, type Logger, type ToolHost, type ToolMetrics } from "@bancada/service-kit";
+import { createScriptsDb, postgresSchema, type ScriptsDb } from "./db/client.js";
+import { expireCreateRequests } from "./domain/expire-requests.js";
+import { scriptsRoutes } from "./http/routes.js";
+import { scriptsInstructions, scriptsTools } from "./tools/index.js";
+
+export interface ScriptsServiceOptions {
+  databaseUrl: string;
+  bus: Bus;
+  subjects: Subjects;
+  log: Logger;
+  metrics?: ToolMetrics;
+  poolMax?: number;
+}
+
+export interface ScriptsService {
+  name: "scripts";
+  db: ScriptsDb;
+  host: ToolHost;
+  routes: Router;
+  stop(): Promise<void>;
+}
+
+export const migrationsDir = path.join(import.meta.dirname, "../prisma/migrations");
+
+export async function createScriptsService(options: ScriptsServiceOptions): Promise<ScriptsService> {
+  const log = options.log.child({ svc: "scripts" });
+  await applyMigrations({ connectionString: options.databaseUrl, schema: postgresSchema, migrationsDir, log });
+  const db = createScriptsDb(options.databaseUrl, options.poolMax);
+  const host = hostTools({
+    bus: options.bus,
+    subjects: options.subjects,
+    service: "scripts",
+    version: "0.1.0",
+    instructions: scriptsInstructions,
+    tools: scriptsTools(db),
+    log,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+  });
+  const expire = () => expireCreateRequests(db).catch((error: unknown) => log.warn({ err: error }, "expiring idempotency records failed"));
+  void expire();
+  const timer = setInterval(expire, 3600_000).unref();
+  return {
+    name: "scripts",
+    db,
+    host,
+    routes: scriptsRoutes(db),
+    async stop() {
+      clearInterval(timer);
+      host.stop();
+      await db.$disconnect();
+    },
+  };
+}
