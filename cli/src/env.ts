@@ -1,0 +1,64 @@
+/** The only place that reads process.env: validated once at start, failing fast with a clear message. */
+import { z } from "zod";
+
+const flag = z
+  .enum(["1", "0", "true", "false", ""])
+  .optional()
+  .transform((value) => value === "1" || value === "true");
+const list = z
+  .string()
+  .optional()
+  .transform((value) => (value ?? "").split(",").map((item) => item.trim()).filter(Boolean));
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
+const postgresUrl = z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL");
+
+export const envSchema = z.object({
+  DATABASE_URL: postgresUrl.optional(),
+  SCRIPTS_DATABASE_URL: postgresUrl.optional(),
+  GATEWAY_DATABASE_URL: postgresUrl.optional(),
+  NATS_URL: z.string().regex(/^(nats|tls):\/\//, "must be a nats:// URL").optional(),
+  HOST: z.string().default("127.0.0.1"),
+  PORT: port(8787),
+  SCRIPTS_PORT: port(8788),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  BANCADA_DATA_DIR: z.string().default(".data"),
+  BANCADA_SUBJECT_ROOT: z.string().regex(/^[A-Za-z0-9_-]+$/).default("bancada"),
+  BANCADA_KEY_PEPPER: z.string().min(16).optional(),
+  BANCADA_API_KEY: z.string().optional(),
+  BANCADA_PROFILE: z.enum(["core", "full"]).default("full"),
+  BANCADA_ALLOWED_ORIGINS: list,
+  BANCADA_ALLOWED_HOSTS: list,
+  BANCADA_RATE_BURST: z.coerce.number().int().positive().default(200),
+  BANCADA_RATE_PER_SEC: z.coerce.number().positive().default(100),
+  SOSOAPI_OUTPUT_SCHEMAS: flag,
+  NODE_ENV: z.string().optional(),
+});
+export type Env = z.infer<typeof envSchema>;
+
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new UsageError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  if (parsed.data.NODE_ENV === "production" && !parsed.data.BANCADA_KEY_PEPPER) {
+    throw new UsageError("BANCADA_KEY_PEPPER must be set in production (at least 16 characters; keep it secret and stable).");
+  }
+  return parsed.data;
+}
+
+/** An error the user can fix: printed as one message, no stack. */
+export class UsageError extends Error {}
+
+export function databaseUrlFor(env: Env, component: "scripts" | "gateway"): string {
+  const specific = component === "scripts" ? env.SCRIPTS_DATABASE_URL : env.GATEWAY_DATABASE_URL;
+  const url = specific ?? env.DATABASE_URL;
+  if (!url) {
+    throw new UsageError(
+      "DATABASE_URL is not set. Point it at a PostgreSQL server, e.g.\n  DATABASE_URL=postgres://postgres@127.0.0.1:5432/bancada pnpm start",
+    );
+  }
+  return url;
+}
+
+export const developmentPepper = "bancada-development-pepper-not-secret";

@@ -1,0 +1,74 @@
+/** The `bancada` command: start, keys, gateway --stdio. */
+import { parseArgs } from "node:util";
+import { serveStdio } from "@bancada/gateway";
+import { UsageError, loadEnv } from "./env.js";
+import { keysUsage, runKeys } from "./keys.js";
+import { startRuntime, type Runtime } from "./runtime.js";
+
+const usage = `Bancada: one MCP endpoint for scripts (and more to come).
+
+Usage:
+  bancada start [--only gateway,scripts]   run Bancada (all components in one process by default)
+  bancada gateway --stdio                  serve MCP over stdio with BANCADA_API_KEY
+${keysUsage.replace("Usage:\n", "")}`;
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  const env = loadEnv();
+  const print = (line: string): void => void process.stdout.write(`${line}\n`);
+  switch (command) {
+    case "start": {
+      const { values } = parseArgs({ args: rest, options: { only: { type: "string" } } });
+      const runtime = await startRuntime({ env, ...(values.only ? { only: values.only.split(",").map((s) => s.trim()) } : {}) });
+      if (runtime.mcpUrl) {
+        print(`\nBancada is ready. MCP endpoint: ${runtime.mcpUrl}`);
+        print(`Create an API key:  pnpm bancada keys create --account my-account --person me --agent my-agent --scopes all --allow-writes\n`);
+      }
+      return untilSignal(runtime);
+    }
+    case "gateway": {
+      const { values } = parseArgs({ args: rest, options: { stdio: { type: "boolean", default: false } } });
+      if (!values.stdio) throw new UsageError("Use 'bancada start' for HTTP, or 'bancada gateway --stdio'.");
+      if (!env.BANCADA_API_KEY) throw new UsageError("Set BANCADA_API_KEY to the API key the stdio client acts with.");
+      const runtime = await startRuntime({ env, logToStderr: true, http: false, only: env.NATS_URL ? ["gateway"] : [] });
+      const stdio = await serveStdio(runtime.gateway!, env.BANCADA_API_KEY, env.BANCADA_PROFILE);
+      process.stdin.once("end", () => void stdio.close().then(() => runtime.stop()).then(() => process.exit(0)));
+      return untilSignal(runtime);
+    }
+    case "keys":
+      return runKeys(env, rest, print);
+    case undefined:
+    case "help":
+    case "--help":
+      return print(usage);
+    default:
+      throw new UsageError(`Unknown command '${command}'.\n\n${usage}`);
+  }
+}
+
+function untilSignal(runtime: Runtime): Promise<void> {
+  return new Promise((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) process.exit(1);
+      stopping = true;
+      runtime.log.info({ signal }, "shutting down: draining in-flight calls");
+      const force = setTimeout(() => process.exit(1), 15_000).unref();
+      void runtime.stop().then(() => {
+        clearTimeout(force);
+        resolve();
+      });
+    };
+    process.once("SIGINT", () => stop("SIGINT"));
+    process.once("SIGTERM", () => stop("SIGTERM"));
+  });
+}
+
+main(process.argv.slice(2)).then(
+  () => process.exit(0),
+  (error: unknown) => {
+    if (error instanceof UsageError) process.stderr.write(`${error.message}\n`);
+    else process.stderr.write(`bancada: ${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  },
+);

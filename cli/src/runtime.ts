@@ -1,0 +1,144 @@
+/**
+ * Starts Bancada: every component in one process (the default), or only some of them (`--only`),
+ * which then find each other over NATS. Pending migrations are applied first by each component.
+ */
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { subjects as makeSubjects } from "@bancada/contracts";
+import {
+  MemoryBus,
+  busKeyResolver,
+  connectNatsBus,
+  createLogger,
+  createServiceApp,
+  createToolMetrics,
+  type Bus,
+  type Logger,
+} from "@bancada/service-kit";
+import { createGateway, type Gateway } from "@bancada/gateway";
+import { ensureDatabase } from "./database.js";
+import { UsageError, databaseUrlFor, developmentPepper, type Env } from "./env.js";
+import { serviceNames, serviceRegistry, type RunningService } from "./services.js";
+
+export interface RuntimeOptions {
+  env: Env;
+  only?: string[];
+  /** Logs to stderr (stdio transport: stdout carries the protocol). */
+  logToStderr?: boolean;
+  /** Serve HTTP (false for the stdio transport). */
+  http?: boolean;
+}
+
+export interface Runtime {
+  log: Logger;
+  bus: Bus;
+  gateway: Gateway | undefined;
+  mcpUrl: string | undefined;
+  stop(): Promise<void>;
+}
+
+export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const { env } = options;
+  const components = options.only?.length ? options.only : ["gateway", ...serviceNames];
+  const unknown = components.filter((name) => name !== "gateway" && !serviceRegistry[name]);
+  if (unknown.length) throw new UsageError(`Unknown component(s) ${unknown.join(", ")}; choose from gateway, ${serviceNames.join(", ")}.`);
+  const allInOne = components.length === serviceNames.length + 1;
+  if (!allInOne && !env.NATS_URL) throw new UsageError("--only needs NATS_URL: separate processes find each other over NATS.");
+
+  const log = createLogger("bancada", env.LOG_LEVEL, options.logToStderr ? 2 : 1);
+  const subjects = makeSubjects(env.BANCADA_SUBJECT_ROOT);
+  const bus: Bus = env.NATS_URL
+    ? await connectNatsBus({ url: env.NATS_URL, name: `bancada-${components.join("+")}`, onError: (err) => log.warn({ err }, "nats") }).catch(
+        (error: Error) => {
+          throw new UsageError(`Cannot connect to NATS at ${env.NATS_URL}: ${error.message}. Is nats-server running?`);
+        },
+      )
+    : new MemoryBus();
+  const metrics = createToolMetrics(allInOne ? "bancada" : components.join("+"));
+  const started: RunningService[] = [];
+  const servers: Server[] = [];
+  let gateway: Gateway | undefined;
+  let mcpUrl: string | undefined;
+
+  try {
+    for (const name of components.filter((component) => component !== "gateway")) {
+      const databaseUrl = databaseUrlFor(env, name as "scripts");
+      await ensureDatabase(databaseUrl);
+      started.push(await serviceRegistry[name]!({ databaseUrl, bus, subjects, log, metrics }));
+    }
+    const resolver = busKeyResolver(bus, subjects);
+    if (components.includes("gateway")) {
+      const databaseUrl = databaseUrlFor(env, "gateway");
+      await ensureDatabase(databaseUrl);
+      const serviceApp = started.length ? createServiceApp({ routes: started.map((s) => s.routes), resolver, log, terminal: false }) : undefined;
+      gateway = await createGateway({
+        databaseUrl,
+        bus,
+        subjects,
+        services: serviceNames,
+        log,
+        metrics,
+        keyPepper: env.BANCADA_KEY_PEPPER ?? developmentPepper,
+        bindHost: env.HOST,
+        allowedHosts: env.BANCADA_ALLOWED_HOSTS,
+        allowedOrigins: env.BANCADA_ALLOWED_ORIGINS,
+        outputSchemas: env.SOSOAPI_OUTPUT_SCHEMAS,
+        rateLimit: { burst: env.BANCADA_RATE_BURST, perSecond: env.BANCADA_RATE_PER_SEC },
+        ...(serviceApp ? { extra: [serviceApp] } : {}),
+      });
+      if (options.http !== false) {
+        const server = await listen(gateway.app, env.PORT, env.HOST, "PORT");
+        servers.push(server);
+        mcpUrl = `http://${displayHost(env.HOST)}:${(server.address() as AddressInfo).port}/mcp`;
+      }
+    } else if (options.http !== false) {
+      const app = createServiceApp({ routes: started.map((s) => s.routes), resolver, log, metrics });
+      servers.push(await listen(app, env.SCRIPTS_PORT, env.HOST, "SCRIPTS_PORT"));
+    }
+  } catch (error) {
+    await Promise.allSettled(started.map((service) => service.stop()));
+    await bus.close();
+    throw error;
+  }
+
+  return {
+    log,
+    bus,
+    gateway,
+    mcpUrl,
+    async stop() {
+      await Promise.all(servers.map((server) => closeServer(server, 10_000)));
+      for (const service of started) await service.stop().catch((err: unknown) => log.warn({ err }, "service stop"));
+      await gateway?.stop();
+      await bus.close();
+    },
+  };
+}
+
+function listen(app: express.Express, port: number, host: string, variable: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host);
+    server.once("listening", () => resolve(server));
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EADDRINUSE") reject(new UsageError(`Port ${port} on ${host} is already in use; set ${variable} to another port.`));
+      else reject(error);
+    });
+  });
+}
+
+/** Stops taking connections, lets in-flight requests finish (bounded), then closes what is left. */
+function closeServer(server: Server, graceMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), graceMs).unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+function displayHost(host: string): string {
+  return host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+}

@@ -1,0 +1,25 @@
+/** The services this build contains, and how to start each one. */
+import type { Router } from "express";
+import type { Subjects } from "@bancada/contracts";
+import type { Bus, Logger, ToolMetrics } from "@bancada/service-kit";
+import { createScriptsService } from "@bancada/scripts";
+
+export interface RunningService {
+  name: string;
+  routes: Router;
+  stop(): Promise<void>;
+}
+
+export interface ServiceDeps {
+  databaseUrl: string;
+  bus: Bus;
+  subjects: Subjects;
+  log: Logger;
+  metrics: ToolMetrics;
+}
+
+export const serviceRegistry: Record<string, (deps: ServiceDeps) => Promise<RunningService>> = {
+  scripts: (deps) => createScriptsService(deps),
+};
+
+export const serviceNames = Object.keys(serviceRegistry);
