@@ -34,6 +34,8 @@ export class Catalog {
   readonly #ajv = addFormats(new Ajv2020({ allErrors: true, strict: false }));
   readonly #services = new Map<string, ServiceCatalog>();
   readonly #lastSeen = new Map<string, number>();
+  /** Services whose most recent catalog request went unanswered. */
+  readonly #down = new Set<string>();
   readonly #listeners = new Set<() => void>();
   #tools: CatalogTool[] = [];
   #byName = new Map<string, CatalogTool>();
@@ -91,10 +93,12 @@ export class Catalog {
     return this.#instructions;
   }
 
-  /** Services that answered a catalog request within `withinMs`. */
+  /** Services that answered their latest catalog request, within `withinMs`. */
   healthy(withinMs: number): Record<string, boolean> {
     const now = Date.now();
-    return Object.fromEntries(this.#options.services.map((name) => [name, now - (this.#lastSeen.get(name) ?? 0) <= withinMs]));
+    return Object.fromEntries(
+      this.#options.services.map((name) => [name, !this.#down.has(name) && now - (this.#lastSeen.get(name) ?? 0) <= withinMs]),
+    );
   }
 
   onChange(listener: () => void): () => void {
@@ -109,11 +113,13 @@ export class Catalog {
       const reply = await bus.request(subjects.catalog(service), encodeJson({}), { timeoutMs: 2_000 });
       const catalog = serviceCatalog.parse(decodeJson(reply.data));
       this.#lastSeen.set(service, Date.now());
+      this.#down.delete(service);
       const before = this.#services.get(service);
       if (before && JSON.stringify(before) === JSON.stringify(catalog)) return false;
       this.#services.set(service, catalog);
       return true;
     } catch (error) {
+      this.#down.add(service);
       if (!(error instanceof BusRequestError)) log.error({ err: error, service }, "invalid catalog");
       else log.debug({ service, reason: error.reason }, "service did not answer the catalog request");
       return false;

@@ -25,6 +25,8 @@ export interface GatewayOptions {
   allowedOrigins?: string[];
   outputSchemas?: boolean;
   rateLimit?: { burst: number; perSecond: number };
+  /** Added to each tool's own maximum duration to make the call's deadline (default 5 s). */
+  deadlineMarginMs?: number;
   metrics?: ToolMetrics;
   /** Handlers mounted after the gateway's routes (the services' REST in single-process mode). */
   extra?: RequestHandler[];
@@ -66,6 +68,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     audit,
     metrics,
     rateLimiter: new RateLimiter(rateLimit),
+    ...(options.deadlineMarginMs !== undefined ? { deadlineMarginMs: options.deadlineMarginMs } : {}),
   });
   const authResponder = serveAuthResolve(options.bus, options.subjects, keys);
   const outputSchemas = options.outputSchemas ?? false;

@@ -47,7 +47,7 @@ function readiness(catalog: Catalog): RequestHandler {
       lastCheck = Date.now();
       await catalog.refresh();
     }
-    const services = catalog.healthy(10_000);
+    const services = catalog.healthy(60_000);
     const ready = Object.values(services).every(Boolean);
     res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "degraded", services });
   };

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { callTool, connectClient, startStack, type ErrorData, type Stack } from "@bancada/testkit";
+import { echoFactory, scriptsFactory, slowCalls } from "./fixtures.js";
+
+describe("a service that stops, a call past its deadline", () => {
+  let stack: Stack;
+  let client: Client;
+  beforeAll(async () => {
+    stack = await startStack({ services: { scripts: scriptsFactory, echo: echoFactory }, gateway: { deadlineMarginMs: 200 } });
+    client = await connectClient(stack.mcpUrl, await stack.createKey({ scopes: ["scripts:read", "scripts:write", "docs:read"] }));
+  });
+  afterAll(async () => {
+    await client?.close();
+    await stack?.stop();
+  });
+
+  it("when the scripts service stops mid-run, then its tools answer unavailable while tools/list and the other service keep working", async () => {
+    expect((await callTool(client, "list_scripts", {})).isError).toBe(false);
+    await stack.stopService("scripts");
+    const down = await callTool<ErrorData>(client, "list_scripts", {});
+    expect(down.isError).toBe(true);
+    expect(down.data.error.code).toBe("unavailable");
+    expect(down.data.error.details?.service).toBe("scripts");
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("get_script");
+    expect((await callTool(client, "echo", { message: "still here" })).data).toEqual({ message: "still here" });
+    const ready = await fetch(`${stack.baseUrl}/readyz`);
+    expect(ready.status).toBe(503);
+
+    await stack.startService("scripts");
+    expect((await callTool(client, "list_scripts", {})).isError).toBe(false);
+  });
+
+  it("when a call runs past the tool's maximum duration plus the margin, then deadline_exceeded and the service's call is aborted", async () => {
+    const started = Date.now();
+    const result = await callTool<ErrorData>(client, "slow_echo", { ms: 2_000 });
+    expect(result.data.error.code).toBe("deadline_exceeded");
+    expect(Date.now() - started).toBeLessThan(1_500);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(slowCalls.at(-1)?.aborted).toBe(true);
+  });
+
+  it("when arguments fail the input schema, then the gateway answers invalid_argument before the call crosses the bus", async () => {
+    const result = await callTool<ErrorData>(client, "echo", { message: "x".repeat(51), extra: true });
+    expect(result.data.error.code).toBe("invalid_argument");
+    const paths = (result.data.error.details?.issues as { path: string }[]).map((issue) => issue.path).sort();
+    expect(paths).toEqual(["extra", "message"]);
+  });
+});
