@@ -33,6 +33,9 @@ export class NatsBus implements Bus {
   readonly kind = "nats" as const;
   readonly #connection: NatsConnection;
   readonly #onError: (error: unknown) => void;
+  /** Handlers still running and requests still waiting: close() lets them finish first. */
+  readonly #inFlight = new Set<Promise<unknown>>();
+  readonly #serving = new Set<Subscription>();
 
   constructor(connection: NatsConnection, onError: (error: unknown) => void) {
     this.#connection = connection;
@@ -47,7 +50,7 @@ export class NatsBus implements Bus {
       .then(fromNatsMsg, (error: unknown) => {
         throw new BusRequestError(failureOf(error), subject);
       });
-    const reply = await abortable(pending, subject, options.signal);
+    const reply = await this.#track(abortable(pending, subject, options.signal));
     if (reply.headers[handlerFailedHeader]) throw new BusRequestError(BusFailure.handlerFailed, subject);
     return reply;
   }
@@ -57,10 +60,16 @@ export class NatsBus implements Bus {
       ...(options.queue ? { queue: options.queue } : {}),
       callback: (error, msg) => {
         if (error) return this.#onError(error);
-        void this.#answer(handler, msg);
+        void this.#track(this.#answer(handler, msg));
       },
     });
-    return wrap(subscription);
+    this.#serving.add(subscription);
+    return {
+      unsubscribe: () => {
+        this.#serving.delete(subscription);
+        subscription.unsubscribe();
+      },
+    };
   }
 
   publish(subject: string, data: Uint8Array, headers?: Record<string, string>): void {
@@ -82,9 +91,19 @@ export class NatsBus implements Bus {
     return wrap(subscription);
   }
 
-  async close(): Promise<void> {
+  /** Stops taking requests, lets handlers and own requests in flight finish (bounded), then drains the connection. */
+  async close(graceMs = 10_000): Promise<void> {
     if (this.#connection.isClosed()) return;
+    await Promise.allSettled([...this.#serving].map((subscription) => subscription.drain()));
+    const grace = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
+    await Promise.race([Promise.allSettled([...this.#inFlight]), grace]);
     await this.#connection.drain().catch(this.#onError);
+  }
+
+  #track<T>(promise: Promise<T>): Promise<T> {
+    this.#inFlight.add(promise);
+    void promise.finally(() => this.#inFlight.delete(promise)).catch(() => {});
+    return promise;
   }
 
   /** Every async handler is caught here: a rejection answers `handler_failed`, never an unhandled promise. */
