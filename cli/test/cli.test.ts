@@ -1,0 +1,102 @@
+/** The `bancada` command as a user runs it: keys, start, stdio — real processes, a real database. */
+import { execFile, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { freshDatabase, type TestDatabase } from "@bancada/testkit";
+
+const bin = path.join(import.meta.dirname, "../bin/bancada.mjs");
+const run = promisify(execFile);
+
+describe("the bancada command", () => {
+  let database: TestDatabase;
+  let env: NodeJS.ProcessEnv;
+  const bancada = (...args: string[]) => run(process.execPath, [bin, ...args], { env, timeout: 60_000 });
+
+  beforeAll(async () => {
+    database = await freshDatabase("bancada_cli");
+    const { NATS_URL: _ignored, ...rest } = process.env;
+    env = { ...rest, DATABASE_URL: database.url, LOG_LEVEL: "warn" };
+  });
+  afterAll(async () => database?.drop());
+
+  it("when a key is created, listed and revoked, then each step says so and the key shows up as revoked", async () => {
+    const created = await bancada("keys", "create", "--account", "acme", "--person", "ana", "--agent", "cli", "--scopes", "scripts:read", "--json");
+    const key = JSON.parse(created.stdout) as { key: string; id: string; scopes: string[]; allowWrites: boolean };
+    expect(key.key).toMatch(/^bnc_[A-Za-z0-9_-]{32}$/);
+    expect(key.scopes).toEqual(["scripts:read"]);
+    expect(key.allowWrites).toBe(false);
+    const listed = JSON.parse((await bancada("keys", "list", "--json")).stdout) as { id: string; revokedAt: string | null }[];
+    expect(listed.map((k) => k.id)).toContain(key.id);
+    expect((await bancada("keys", "revoke", key.id)).stdout).toContain("Revoked");
+    const after = JSON.parse((await bancada("keys", "list", "--json")).stdout) as { id: string; revokedAt: string | null }[];
+    expect(after.find((k) => k.id === key.id)?.revokedAt).not.toBeNull();
+  });
+
+  it("when a key is created with an unknown scope or without --account, then a one-line error and a non-zero exit", async () => {
+    const bad = await bancada("keys", "create", "--account", "a", "--person", "p", "--agent", "x", "--scopes", "scripts:admin").catch((e: unknown) => e);
+    expect((bad as { code: number }).code).toBe(1);
+    expect((bad as { stderr: string }).stderr).toMatch(/Unknown scope\(s\): scripts:admin/);
+    const missing = await bancada("keys", "create", "--person", "p").catch((e: unknown) => e);
+    expect((missing as { stderr: string }).stderr).toMatch(/Missing --account/);
+  });
+
+  it("when the port is already in use, then start says which port and which variable to change, and exits non-zero", async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as { port: number }).port;
+    const failed = await run(process.execPath, [bin, "start"], { env: { ...env, PORT: String(port) }, timeout: 60_000 }).catch((e: unknown) => e);
+    blocker.close();
+    expect((failed as { code: number }).code).toBe(1);
+    expect((failed as { stderr: string }).stderr).toContain(`Port ${port} on 127.0.0.1 is already in use; set PORT to another port.`);
+  });
+
+  it("when DATABASE_URL is missing, then start tells the user what to set", async () => {
+    const { DATABASE_URL: _drop, ...noDb } = env;
+    const failed = await run(process.execPath, [bin, "start"], { env: noDb, timeout: 60_000 }).catch((e: unknown) => e);
+    expect((failed as { stderr: string }).stderr).toMatch(/DATABASE_URL is not set/);
+  });
+
+  it("when started, then it prints the MCP URL, serves it, and stops cleanly on SIGTERM", async () => {
+    const child = spawn(process.execPath, [bin, "start"], { env: { ...env, PORT: "0", LOG_LEVEL: "warn" } });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 30_000);
+      child.stdout.on("data", () => {
+        const match = /MCP endpoint: (\S+)/.exec(out);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]!);
+        }
+      });
+    });
+    expect((await fetch(url.replace("/mcp", "/healthz"))).status).toBe(200);
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  });
+
+  it("when an MCP client launches the stdio gateway, then it lists and calls tools with the key's rights and stdout carries only the protocol", async () => {
+    const created = await bancada("keys", "create", "--account", "acme", "--person", "ana", "--agent", "stdio", "--scopes", "all", "--allow-writes", "--json");
+    const { key } = JSON.parse(created.stdout) as { key: string };
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, "gateway", "--stdio"],
+      env: { ...(env as Record<string, string>), BANCADA_API_KEY: key, LOG_LEVEL: "info" },
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "stdio-test", version: "1" });
+    await client.connect(transport);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(["create_script", "get_script", "list_scripts", "restore_script", "trash_script", "update_script"]);
+    expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
+    const result = await client.callTool({ name: "create_script", arguments: { title: "over stdio", text: "hi" } });
+    expect(result.isError).toBeFalsy();
+    expect((result.structuredContent as { script: { createdBy: string } }).script.createdBy).toBe("ana");
+    await client.close();
+  });
+});
