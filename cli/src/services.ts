@@ -2,7 +2,8 @@
 import type { Router } from "express";
 import type { Subjects } from "@bancada/contracts";
 import type { Bus, Logger, ToolMetrics } from "@bancada/service-kit";
-import { createScriptsService } from "@bancada/scripts";
+import { createScriptsService, migrationsDir as scriptsMigrations } from "@bancada/scripts";
+import { migrationsDir as gatewayMigrations } from "@bancada/gateway";
 
 export interface RunningService {
   name: string;
@@ -23,3 +24,9 @@ export const serviceRegistry: Record<string, (deps: ServiceDeps) => Promise<Runn
 };
 
 export const serviceNames = Object.keys(serviceRegistry);
+
+/** Every component's Postgres schema and committed Prisma migrations. */
+export const migrationSets = [
+  { component: "gateway", schema: "gateway", dir: gatewayMigrations },
+  { component: "scripts", schema: "scripts", dir: scriptsMigrations },
+] as const;

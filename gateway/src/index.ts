@@ -1,4 +1,4 @@
-export { createGateway, migrateGateway, gatewayVersion } from "./gateway.js";
+export { createGateway, migrateGateway, gatewayVersion, migrationsDir } from "./gateway.js";
 export type { Gateway, GatewayOptions } from "./gateway.js";
 export { serveStdio } from "./stdio.js";
 export { KeyStore } from "./keys/api-keys.js";
