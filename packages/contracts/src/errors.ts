@@ -101,7 +101,7 @@ export function fromZodError(error: z.ZodError): DomainError {
     error.issues.map((issue) => ({
       path: formatPath(issue.path),
       message: describeIssue(issue),
-      ...(issue.code === "too_big" && Number(issue.maximum) >= sizeLimitThreshold ? { tooLarge: true } : {}),
+      ...(issue.code === "too_big" && issue.origin === "string" && Number(issue.maximum) >= sizeLimitThreshold ? { tooLarge: true } : {}),
     })),
   );
 }

@@ -14,13 +14,16 @@ export const limits = {
 export const scriptStatus = z.enum(["draft", "ready", "review", "completed"]);
 export type ScriptStatus = z.infer<typeof scriptStatus>;
 
+/** PostgreSQL text cannot hold NUL; refusing it here turns a database error into a clear one. */
+const noNul = (schema: z.ZodString) => schema.regex(/^[^\u0000]*$/, "must not contain NUL (\\u0000) characters");
+
 const id = z.guid().describe("Script identifier (UUID).");
-const revision = z.number().int().min(1).describe("The revision read with get_script.");
-const title = z.string().min(1).max(limits.titleMax).describe("Title, 1 to 160 characters.");
-const text = z.string().max(limits.textMax).describe("The full script text, up to 100,000 characters.");
+const revision = z.number().int().min(1).max(2_147_483_647).describe("The revision read with get_script.");
+const title = noNul(z.string().min(1).max(limits.titleMax)).describe("Title, 1 to 160 characters.");
+const text = noNul(z.string().max(limits.textMax)).describe("The full script text, up to 100,000 characters.");
 
 export const listScriptsInput = z.strictObject({
-  query: z.string().max(limits.queryMax).optional().describe("Case-insensitive search in title and text, up to 160 characters."),
+  query: noNul(z.string().max(limits.queryMax)).optional().describe("Case-insensitive search in title and text, up to 160 characters."),
   status: scriptStatus.optional().describe("Only scripts with this status: draft, ready, review or completed."),
   trashed: z.boolean().optional().describe("true lists the trash instead of the active scripts."),
   limit: z.number().int().min(1).max(limits.pageMax).default(limits.pageDefault).describe("Items per page, 1 to 100 (default 20)."),

@@ -1,0 +1,95 @@
+/** Small helpers shared by the scripts test files: tool calls that check the result envelope, and a REST client. */
+import { expect } from "vitest";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { callTool, type ErrorData } from "@bancada/testkit";
+
+export interface Script {
+  id: string;
+  title: string;
+  text: string;
+  status: "draft" | "ready" | "review" | "completed";
+  revision: number;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string | null;
+  createdBy: string;
+  updatedBy: string;
+}
+
+export type ListItem = Omit<Script, "text"> & { preview: string };
+
+export interface ListResult {
+  scripts: ListItem[];
+  hasMore: boolean;
+  nextOffset: number | null;
+}
+
+export type ErrorBody = ErrorData["error"];
+
+/** Calls a tool that must succeed; checks that content[0].text is the JSON of structuredContent. */
+export async function ok<T = { script: Script }>(client: Client, tool: string, args: Record<string, unknown>): Promise<T> {
+  const outcome = await callTool<T>(client, tool, args);
+  if (outcome.isError) throw new Error(`${tool} failed unexpectedly: ${outcome.text}`);
+  expect(JSON.parse(outcome.text)).toEqual(outcome.data);
+  return outcome.data;
+}
+
+/** Calls a tool that must fail with `code`; checks the whole error result envelope and returns the error body. */
+export async function fails(client: Client, tool: string, args: Record<string, unknown>, code: string): Promise<ErrorBody> {
+  const outcome = await callTool<ErrorData>(client, tool, args);
+  expect(outcome.isError, `${tool} should fail with ${code}, got ${outcome.text.slice(0, 300)}`).toBe(true);
+  expect(outcome.data.error.code).toBe(code);
+  expect(typeof outcome.data.error.message).toBe("string");
+  expect(outcome.data.error.message.length).toBeGreaterThan(0);
+  expect(JSON.parse(outcome.text)).toEqual(outcome.data);
+  return outcome.data.error;
+}
+
+/** The field paths named by `details.issues` of a validation error. */
+export function issuePaths(error: ErrorBody): string[] {
+  const issues = (error.details?.issues ?? []) as { path: string; message: string }[];
+  expect(Array.isArray(issues)).toBe(true);
+  return issues.map((issue) => issue.path);
+}
+
+export interface RestResponse<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export type Rest = <T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  options?: { body?: unknown; headers?: Record<string, string> },
+) => Promise<RestResponse<T>>;
+
+/** A REST client for `baseUrl` with `Authorization: Bearer <key>` (no header at all when key is undefined). */
+export function restClient(baseUrl: string, key: string | undefined): Rest {
+  return async (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...(key === undefined ? {} : { Authorization: `Bearer ${key}` }), ...options.headers };
+    if (options.body !== undefined) headers["Content-Type"] = "application/json";
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers,
+      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+    });
+    const raw = await response.text();
+    return { status: response.status, headers: response.headers, body: raw ? JSON.parse(raw) : {} };
+  };
+}
+
+/** A REST error response: status, and the `{ error: { code, message, details? } }` envelope. */
+export function expectRestError(response: RestResponse, status: number, code: string): ErrorBody {
+  const body = response.body as unknown as ErrorData;
+  expect(response.status, JSON.stringify(response.body).slice(0, 300)).toBe(status);
+  expect(body.error.code).toBe(code);
+  expect(typeof body.error.message).toBe("string");
+  expect(body.error.message.length).toBeGreaterThan(0);
+  return body.error;
+}
+
+/** A per-file marker so searches only hit the scripts a test created. */
+export function marker(label: string): string {
+  return `${label}-${Math.random().toString(36).slice(2, 10)}`;
+}
