@@ -40,23 +40,46 @@ export interface CallOptions {
   transport: Transport;
   signal?: AbortSignal;
   traceparent?: string;
+  /** The JSON-RPC id of the client's request, so that its `notifications/cancelled` can find the call. */
+  requestId?: string | number;
 }
 
 export class CallRouter {
   readonly #o: CallRouterOptions;
+  /** Calls in flight on this replica by `<keyId>:<request id>`, for client cancellations. */
+  readonly #inFlight = new Map<string, AbortController>();
 
   constructor(options: CallRouterOptions) {
     this.#o = options;
   }
 
+  /** Starts hearing client cancellations sent to any replica. */
+  listenForCancellations(): { unsubscribe(): void } {
+    return this.#o.bus.subscribe(this.#o.subjects.clientCancel, (message) => {
+      const { keyId, requestId } = decodeJson(message.data) as { keyId?: string; requestId?: string | number };
+      this.#inFlight.get(`${keyId}:${String(requestId)}`)?.abort();
+    });
+  }
+
+  /** A client's `notifications/cancelled`: the call it names may be running on any replica. */
+  cancelClientRequest(principal: Principal, requestId: string | number): void {
+    this.#o.bus.publish(this.#o.subjects.clientCancel, encodeJson({ keyId: principal.keyId, requestId }));
+  }
+
   async callTool(principal: Principal, name: string, args: unknown, options: CallOptions): Promise<CallReply> {
     const started = performance.now();
     const callId = randomUUID();
+    const controller = new AbortController();
+    const key = options.requestId !== undefined ? `${principal.keyId}:${String(options.requestId)}` : undefined;
+    if (key) this.#inFlight.set(key, controller);
+    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
     let reply: CallReply;
     try {
-      reply = await this.#route(principal, name, args ?? {}, callId, options);
+      reply = await this.#route(principal, name, args ?? {}, callId, { ...options, signal });
     } catch (error) {
       reply = { ok: false, error: toErrorBody(error, this.#o.log, callId) };
+    } finally {
+      if (key) this.#inFlight.delete(key);
     }
     const durationMs = performance.now() - started;
     const outcome = reply.ok ? "ok" : reply.error.code;

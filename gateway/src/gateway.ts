@@ -71,6 +71,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     ...(options.deadlineMarginMs !== undefined ? { deadlineMarginMs: options.deadlineMarginMs } : {}),
   });
   const authResponder = serveAuthResolve(options.bus, options.subjects, keys);
+  const cancellations = router.listenForCancellations();
   const outputSchemas = options.outputSchemas ?? false;
   const app = createGatewayApp({
     catalog,
@@ -95,6 +96,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     outputSchemas,
     async stop() {
       authResponder.unsubscribe();
+      cancellations.unsubscribe();
       catalog.stop();
       await audit.stop();
       await db.$disconnect();

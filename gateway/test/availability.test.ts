@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { callTool, connectClient, startStack, type ErrorData, type Stack } from "@bancada/testkit";
-import { echoFactory, scriptsFactory, slowCalls } from "./fixtures.js";
+import { echoFactory, scriptsFactory, slowCalls, waitCalls } from "./fixtures.js";
 
 describe("a service that stops, a call past its deadline", () => {
   let stack: Stack;
@@ -46,4 +46,41 @@ describe("a service that stops, a call past its deadline", () => {
     const paths = (result.data.error.details?.issues as { path: string }[]).map((issue) => issue.path).sort();
     expect(paths).toEqual(["extra", "message"]);
   });
+
+  it("when the HTTP client goes away mid-call, then the service's call is cancelled", async () => {
+    const key = await stack.createKey({ scopes: ["docs:read"] });
+    const controller = new AbortController();
+    const body = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "wait", arguments: { ms: 8_000 } } };
+    const before = waitCalls.length;
+    const pending = fetch(stack.mcpUrl, {
+      method: "POST",
+      signal: controller.signal,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify(body),
+    }).then((response) => response.text());
+    await waitFor(() => waitCalls.length > before);
+    controller.abort();
+    await pending.catch(() => {});
+    await waitFor(() => waitCalls.at(-1)!.aborted);
+    expect(waitCalls.at(-1)!.aborted).toBe(true);
+  });
+
+  it("when the client sends notifications/cancelled for a call, then the call is cancelled even though it ran on another request", async () => {
+    const before = waitCalls.length;
+    const controller = new AbortController();
+    const pending = client.callTool({ name: "wait", arguments: { ms: 8_000 } }, undefined, { signal: controller.signal });
+    await waitFor(() => waitCalls.length > before);
+    controller.abort("user pressed stop");
+    await expect(pending).rejects.toThrow();
+    await waitFor(() => waitCalls.at(-1)!.aborted);
+    expect(waitCalls.at(-1)!.aborted).toBe(true);
+  });
 });
+
+async function waitFor(condition: () => boolean, timeoutMs = 3_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

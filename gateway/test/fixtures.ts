@@ -16,6 +16,7 @@ export const scriptsFactory: ServiceFactory = async (deps) => {
 
 /** What the slow tool saw: whether its call was cancelled. */
 export const slowCalls: { aborted: boolean }[] = [];
+export const waitCalls: { aborted: boolean }[] = [];
 
 export const echoFactory: ServiceFactory = async ({ bus, subjects, log }) => {
   const echo = defineTool({
@@ -44,6 +45,22 @@ export const echoFactory: ServiceFactory = async ({ bus, subjects, log }) => {
       return { waited: input.ms };
     },
   });
-  const host = hostTools({ bus, subjects, service: "echo", version: "1", instructions: "Echo: for tests.", tools: [echo, slow], log });
+  const wait = defineTool({
+    name: "wait",
+    description: "Waits up to 10 s unless cancelled.",
+    input: z.strictObject({ ms: z.number().int().min(0).max(10_000) }),
+    output: z.object({ waited: z.number() }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    scope: "docs:read",
+    maxDurationMs: 10_000,
+    handler: async (ctx, input) => {
+      const record = { aborted: false };
+      waitCalls.push(record);
+      ctx.signal.addEventListener("abort", () => (record.aborted = true));
+      await sleep(input.ms, undefined, { signal: ctx.signal }).catch(() => {});
+      return { waited: input.ms };
+    },
+  });
+  const host = hostTools({ bus, subjects, service: "echo", version: "1", instructions: "Echo: for tests.", tools: [echo, slow, wait], log });
   return { name: "echo", routes: Router(), stop: async () => host.stop() };
 };

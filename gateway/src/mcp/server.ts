@@ -5,6 +5,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
+  CancelledNotificationSchema,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListToolsRequestSchema,
@@ -54,6 +55,7 @@ export function createMcpServer(options: McpServerOptions, principal: Principal,
     const reply = await router.callTool(principal, request.params.name, request.params.arguments, {
       transport,
       signal: extra.signal,
+      requestId: extra.requestId,
       ...(traceparent ? { traceparent } : {}),
     });
     const structured = reply.ok ? (reply.result as Record<string, unknown>) : { error: reply.error };
@@ -71,6 +73,10 @@ export function createMcpServer(options: McpServerOptions, principal: Principal,
   });
 
   server.setRequestHandler(SetLevelRequestSchema, () => ({}));
+  // Stateless HTTP: the cancellation arrives in its own POST, on a Server that never saw the call.
+  server.setNotificationHandler(CancelledNotificationSchema, (notification) => {
+    if (notification.params.requestId !== undefined) router.cancelClientRequest(principal, notification.params.requestId);
+  });
   return server;
 }
 

@@ -12,6 +12,8 @@ export function subjects(root: string) {
     cancel: (service: string) => `${root}.${service}.cancel`,
     catalogChanged: `${root}.catalog.changed`,
     authResolve: `${root}.auth.resolve`,
+    /** A client's `notifications/cancelled`, heard by every gateway replica (the call may run on another). */
+    clientCancel: `${root}.gateway.cancel`,
     queue: (service: string) => `${root}.${service}`,
   };
 }
