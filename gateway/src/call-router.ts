@@ -13,6 +13,7 @@ import {
   type CallReply,
   type ErrorBody,
   type Principal,
+  type ProgressUpdate,
   type Subjects,
   type Transport,
   type ValidationIssue,
@@ -42,6 +43,8 @@ export interface CallOptions {
   traceparent?: string;
   /** The JSON-RPC id of the client's request, so that its `notifications/cancelled` can find the call. */
   requestId?: string | number;
+  /** Set when the client sent a progressToken: the service's progress updates are relayed here. */
+  onProgress?: (update: ProgressUpdate) => void;
 }
 
 export class CallRouter {
@@ -123,7 +126,10 @@ export class CallRouter {
       [Header.deadline]: String(Date.now() + timeoutMs),
       [Header.transport]: options.transport,
       ...(options.traceparent ? { [Header.traceparent]: options.traceparent } : {}),
+      ...(options.onProgress ? { [Header.progress]: "1" } : {}),
     };
+    const onProgress = options.onProgress;
+    const progress = onProgress ? bus.subscribe(subjects.progress(callId), (message) => onProgress(decodeJson(message.data) as ProgressUpdate)) : undefined;
     try {
       const reply = await bus.request(subjects.call(service), encodeJson(body), { timeoutMs, headers, ...(options.signal ? { signal: options.signal } : {}) });
       return decodeJson(reply.data) as CallReply;
@@ -133,6 +139,8 @@ export class CallRouter {
         bus.publish(subjects.cancel(service), new Uint8Array(), { [Header.callId]: callId });
       }
       return { ok: false, error: busFailureBody(service, error.reason, timeoutMs) };
+    } finally {
+      progress?.unsubscribe();
     }
   }
 }

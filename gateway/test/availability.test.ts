@@ -47,6 +47,17 @@ describe("a service that stops, a call past its deadline", () => {
     expect(paths).toEqual(["extra", "message"]);
   });
 
+  it("when the client sends a progressToken, then the service's progress reaches it as notifications/progress", async () => {
+    const updates: { progress: number; total?: number; message?: string }[] = [];
+    const result = await client.callTool({ name: "count", arguments: { n: 3 } }, undefined, { onprogress: (update) => updates.push(update) });
+    expect(result.structuredContent).toEqual({ counted: 3 });
+    expect(updates).toEqual([
+      { progress: 1, total: 3, message: "step 1" },
+      { progress: 2, total: 3, message: "step 2" },
+      { progress: 3, total: 3, message: "step 3" },
+    ]);
+  });
+
   it("when the HTTP client goes away mid-call, then the service's call is cancelled", async () => {
     const key = await stack.createKey({ scopes: ["docs:read"] });
     const controller = new AbortController();

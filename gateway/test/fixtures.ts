@@ -61,6 +61,21 @@ export const echoFactory: ServiceFactory = async ({ bus, subjects, log }) => {
       return { waited: input.ms };
     },
   });
-  const host = hostTools({ bus, subjects, service: "echo", version: "1", instructions: "Echo: for tests.", tools: [echo, slow, wait], log });
+  const count = defineTool({
+    name: "count",
+    description: "Counts to n, reporting progress at each step.",
+    input: z.strictObject({ n: z.number().int().min(1).max(10) }),
+    output: z.object({ counted: z.number() }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    scope: "docs:read",
+    handler: async (ctx, input) => {
+      for (let i = 1; i <= input.n; i++) {
+        ctx.progress({ progress: i, total: input.n, message: `step ${i}` });
+        await sleep(20);
+      }
+      return { counted: input.n };
+    },
+  });
+  const host = hostTools({ bus, subjects, service: "echo", version: "1", instructions: "Echo: for tests.", tools: [echo, slow, wait, count], log });
   return { name: "echo", routes: Router(), stop: async () => host.stop() };
 };

@@ -51,7 +51,7 @@ describe("tools/list per key", () => {
     const created = await callTool(core, "create_script", { title: "from core", text: "" });
     expect(created.isError).toBe(false);
     const full = await connect(stack.mcpUrl, key);
-    expect(await names(full)).toEqual([...allScripts, "echo", "slow_echo"].sort());
+    expect(await names(full)).toEqual([...allScripts, "count", "echo", "slow_echo", "wait"].sort());
   });
 
   it("when tools are listed, then each carries the seed's annotations and a strict input schema", async () => {

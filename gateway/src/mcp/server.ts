@@ -13,7 +13,7 @@ import {
   type CallToolResult,
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { DomainError, type Principal, type Transport } from "@bancada/contracts";
+import { DomainError, type Principal, type ProgressUpdate, type Transport } from "@bancada/contracts";
 import type { CallRouter } from "../call-router.js";
 import type { Catalog } from "../catalog.js";
 import { isListed } from "../visibility.js";
@@ -52,10 +52,17 @@ export function createMcpServer(options: McpServerOptions, principal: Principal,
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const traceparent = headerOf(extra.requestInfo?.headers, "traceparent");
+    const progressToken = request.params._meta?.progressToken;
     const reply = await router.callTool(principal, request.params.name, request.params.arguments, {
       transport,
       signal: extra.signal,
       requestId: extra.requestId,
+      ...(progressToken !== undefined
+        ? {
+            onProgress: (update: ProgressUpdate) =>
+              void extra.sendNotification({ method: "notifications/progress", params: { progressToken, ...update } }).catch(() => {}),
+          }
+        : {}),
       ...(traceparent ? { traceparent } : {}),
     });
     const structured = reply.ok ? (reply.result as Record<string, unknown>) : { error: reply.error };

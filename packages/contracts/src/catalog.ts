@@ -50,5 +50,12 @@ export const callRequest = z.discriminatedUnion("kind", [
 ]);
 export type CallRequest = z.infer<typeof callRequest>;
 
+/** One progress notification of a long call (MCP `notifications/progress` without the token). */
+export interface ProgressUpdate {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
 /** Errors travel as data, never as transport failures. */
 export type CallReply = { ok: true; result: unknown } | { ok: false; error: ErrorBody };

@@ -18,4 +18,4 @@ export type { Scope } from "./scopes.js";
 export { serviceNames, subjects, Header } from "./subjects.js";
 export type { ServiceName, Subjects } from "./subjects.js";
 export { toolAnnotations, toolDescriptor, promptDescriptor, serviceCatalog, callRequest } from "./catalog.js";
-export type { ToolAnnotations, ToolDescriptor, PromptDescriptor, ServiceCatalog, CallRequest, CallReply } from "./catalog.js";
+export type { ToolAnnotations, ToolDescriptor, PromptDescriptor, ServiceCatalog, CallRequest, CallReply, ProgressUpdate } from "./catalog.js";

@@ -12,6 +12,8 @@ export function subjects(root: string) {
     cancel: (service: string) => `${root}.${service}.cancel`,
     catalogChanged: `${root}.catalog.changed`,
     authResolve: `${root}.auth.resolve`,
+    /** Progress of one call, published by the service while the gateway relays it to the client. */
+    progress: (callId: string) => `${root}.progress.${callId}`,
     /** A client's `notifications/cancelled`, heard by every gateway replica (the call may run on another). */
     clientCancel: `${root}.gateway.cancel`,
     queue: (service: string) => `${root}.${service}`,
@@ -25,5 +27,7 @@ export const Header = {
   callId: "bancada-call-id",
   deadline: "bancada-deadline",
   transport: "bancada-transport",
+  /** Present when the client asked for progress notifications. */
+  progress: "bancada-progress",
   traceparent: "traceparent",
 } as const;

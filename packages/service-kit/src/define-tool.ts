@@ -3,7 +3,7 @@
  * catalog the gateway serves in `tools/list` (JSON Schema made from the zod schemas), and REST parsing.
  */
 import { z } from "zod";
-import type { Principal, Profile, Scope, ToolAnnotations, ToolDescriptor, Transport } from "@bancada/contracts";
+import type { Principal, Profile, ProgressUpdate, Scope, ToolAnnotations, ToolDescriptor, Transport } from "@bancada/contracts";
 import type { Logger } from "./logger.js";
 
 export interface ToolContext {
@@ -13,6 +13,8 @@ export interface ToolContext {
   /** Aborted when the caller goes away or the deadline passes. */
   signal: AbortSignal;
   log: Logger;
+  /** Reports progress of a long call; a no-op unless the client asked for progress. */
+  progress: (update: ProgressUpdate) => void;
 }
 
 export interface ToolDefinition<I extends z.ZodType, O extends z.ZodType> {

@@ -78,7 +78,15 @@ export function hostTools(options: ToolHostOptions): ToolHost {
       const principal = principalSchema.parse(JSON.parse(message.headers[Header.principal] ?? "null"));
       const transport: Transport = message.headers[Header.transport] === "stdio" ? "stdio" : "http";
       const request = callRequest.parse(decodeJson(message.data));
-      const ctx: ToolContext = { principal, callId, transport, signal: controller.signal, log: log.child({ callId }) };
+      const wantsProgress = message.headers[Header.progress] !== undefined;
+      const ctx: ToolContext = {
+        principal,
+        callId,
+        transport,
+        signal: controller.signal,
+        log: log.child({ callId }),
+        progress: wantsProgress ? (update) => bus.publish(subjects.progress(callId), encodeJson(update)) : () => {},
+      };
       label = request.kind === "tool" ? request.tool : `prompt:${request.prompt}`;
       const result = request.kind === "tool" ? await runTool(ctx, request.tool, request.args) : await runPrompt(ctx, request.prompt, request.args ?? {});
       options.metrics?.observe(label, "ok", performance.now() - started);
