@@ -25,6 +25,7 @@ export const envSchema = z.object({
   BANCADA_SUBJECT_ROOT: z.string().regex(/^[A-Za-z0-9_-]+$/).default("bancada"),
   BANCADA_KEY_PEPPER: z.string().min(16).optional(),
   BANCADA_API_KEY: z.string().optional(),
+  BANCADA_ADMIN_TOKEN: z.string().min(24, "use at least 24 random characters").optional(),
   BANCADA_PROFILE: z.enum(["core", "full"]).default("full"),
   BANCADA_ALLOWED_ORIGINS: list,
   BANCADA_ALLOWED_HOSTS: list,

@@ -85,6 +85,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         allowedOrigins: env.BANCADA_ALLOWED_ORIGINS,
         outputSchemas: env.SOSOAPI_OUTPUT_SCHEMAS,
         rateLimit: { burst: env.BANCADA_RATE_BURST, perSecond: env.BANCADA_RATE_PER_SEC },
+        ...(env.BANCADA_ADMIN_TOKEN ? { adminToken: env.BANCADA_ADMIN_TOKEN } : {}),
         ...(serviceApp ? { extra: [serviceApp] } : {}),
       });
       if (options.http !== false) {

@@ -25,6 +25,8 @@ export interface GatewayOptions {
   allowedOrigins?: string[];
   outputSchemas?: boolean;
   rateLimit?: { burst: number; perSecond: number };
+  /** Enables the admin REST API for keys with this bearer token. */
+  adminToken?: string;
   /** Added to each tool's own maximum duration to make the call's deadline (default 5 s). */
   deadlineMarginMs?: number;
   metrics?: ToolMetrics;
@@ -82,6 +84,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     outputSchemas,
     version: gatewayVersion,
     bodyLimit: "4mb",
+    ...(options.adminToken ? { adminToken: options.adminToken } : {}),
     bindHost: options.bindHost,
     allowedHosts: options.allowedHosts ?? [],
     allowedOrigins: options.allowedOrigins ?? [],

@@ -67,6 +67,10 @@ describe("authentication and the HTTP transport", () => {
     expect(status).toBe(403);
   });
 
+  it("when no admin token is configured, then the admin API does not exist", async () => {
+    expect((await fetch(`${stack.baseUrl}/admin/keys`)).status).toBe(404);
+  });
+
   it("when GET or DELETE /mcp is sent, then 405 (stateless server)", async () => {
     expect((await fetch(stack.mcpUrl)).status).toBe(405);
     expect((await fetch(stack.mcpUrl, { method: "DELETE" })).status).toBe(405);

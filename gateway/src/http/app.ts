@@ -3,12 +3,15 @@ import express, { type Express, type RequestHandler } from "express";
 import { notFoundRoute, restErrorHandler, type Logger, type ToolMetrics } from "@bancada/service-kit";
 import type { Catalog } from "../catalog.js";
 import { hostGuard, originGuard, type GuardOptions } from "./guards.js";
+import { adminRoutes } from "./admin-routes.js";
 import { mcpRoute, type McpRouteOptions } from "./mcp-route.js";
 
 export interface GatewayAppOptions extends McpRouteOptions, GuardOptions {
   catalog: Catalog;
   metrics: ToolMetrics;
   log: Logger;
+  /** Enables the admin REST API for keys (`/admin/keys`) with this bearer token. */
+  adminToken?: string;
   /** Mounted after the gateway's own routes (the single-process mode serves the services' REST here too). */
   extra?: RequestHandler[];
 }
@@ -34,6 +37,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   });
   app.use("/mcp", hostGuard(options), originGuard(options));
   app.use(mcpRoute(options));
+  app.use(adminRoutes(options.keys, options.adminToken));
   for (const handler of options.extra ?? []) app.use(handler);
   app.use(notFoundRoute());
   app.use(restErrorHandler(options.log));
