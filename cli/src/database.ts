@@ -1,4 +1,50 @@
+/**
+ * Where each component's database is: `DATABASE_URL` (and per-component overrides), or, when nothing is
+ * configured, the embedded PostgreSQL under BANCADA_DATA_DIR, shared by every component (each in its
+ * own schema, as on a real server). The database named in the URL is created on first use.
+ */
+import path from "node:path";
 import pg from "pg";
+import { EmbeddedPostgresError, startEmbeddedPostgres, type EmbeddedPostgresServer } from "@bancada/embedded-db";
+import { UsageError, componentDatabaseUrl, type Env } from "./env.js";
+
+export interface Databases {
+  /** True when the embedded PostgreSQL serves the components. */
+  embedded: boolean;
+  urlFor(component: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export async function openDatabases(env: Env): Promise<Databases> {
+  let server: EmbeddedPostgresServer | undefined;
+  let base = env.DATABASE_URL;
+  if (!base) {
+    try {
+      server = await startEmbeddedPostgres({ dataDir: path.resolve(env.BANCADA_DATA_DIR), ...(env.BANCADA_PG_PORT ? { port: env.BANCADA_PG_PORT } : {}) });
+    } catch (error) {
+      if (error instanceof EmbeddedPostgresError) throw new UsageError(error.message);
+      throw error;
+    }
+    const url = new URL(server.url);
+    url.pathname = "/bancada";
+    base = url.toString();
+  }
+  const ensured = new Set<string>();
+  return {
+    embedded: server !== undefined,
+    async urlFor(component) {
+      const url = componentDatabaseUrl(env, component) ?? base;
+      if (!ensured.has(url)) {
+        await ensureDatabase(url);
+        ensured.add(url);
+      }
+      return url;
+    },
+    async stop() {
+      await server?.stop();
+    },
+  };
+}
 
 /** Creates the database named in the URL when the server has no such database yet (a first start). */
 export async function ensureDatabase(url: string): Promise<void> {
@@ -29,7 +75,5 @@ export async function ensureDatabase(url: string): Promise<void> {
 function explain(url: string, error: unknown): Error {
   const safe = new URL(url);
   safe.password = safe.password ? "***" : "";
-  return new Error(`Cannot use the database ${safe.toString()}: ${(error as Error).message}. Is PostgreSQL running, and is DATABASE_URL right?`, {
-    cause: error,
-  });
+  return new UsageError(`Cannot use the database ${safe.toString()}: ${(error as Error).message}. Is PostgreSQL running, and is DATABASE_URL right?`);
 }

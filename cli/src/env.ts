@@ -16,6 +16,11 @@ export const envSchema = z.object({
   DATABASE_URL: postgresUrl.optional(),
   SCRIPTS_DATABASE_URL: postgresUrl.optional(),
   GATEWAY_DATABASE_URL: postgresUrl.optional(),
+  DOCS_DATABASE_URL: postgresUrl.optional(),
+  BOARDS_DATABASE_URL: postgresUrl.optional(),
+  DRAFTS_DATABASE_URL: postgresUrl.optional(),
+  BOXES_DATABASE_URL: postgresUrl.optional(),
+  BANCADA_PG_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   NATS_URL: z.string().regex(/^(nats|tls):\/\//, "must be a nats:// URL").optional(),
   HOST: z.string().default("127.0.0.1"),
   PORT: port(8787),
@@ -51,15 +56,17 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
 /** An error the user can fix: printed as one message, no stack. */
 export class UsageError extends Error {}
 
-export function databaseUrlFor(env: Env, component: "scripts" | "gateway"): string {
-  const specific = component === "scripts" ? env.SCRIPTS_DATABASE_URL : env.GATEWAY_DATABASE_URL;
-  const url = specific ?? env.DATABASE_URL;
-  if (!url) {
-    throw new UsageError(
-      "DATABASE_URL is not set. Point it at a PostgreSQL server, e.g.\n  DATABASE_URL=postgres://postgres@127.0.0.1:5432/bancada pnpm start",
-    );
-  }
-  return url;
+/** A component's own database URL override (`<COMPONENT>_DATABASE_URL`), if any. */
+export function componentDatabaseUrl(env: Env, component: string): string | undefined {
+  const overrides: Record<string, string | undefined> = {
+    scripts: env.SCRIPTS_DATABASE_URL,
+    gateway: env.GATEWAY_DATABASE_URL,
+    docs: env.DOCS_DATABASE_URL,
+    boards: env.BOARDS_DATABASE_URL,
+    drafts: env.DRAFTS_DATABASE_URL,
+    boxes: env.BOXES_DATABASE_URL,
+  };
+  return overrides[component];
 }
 
 export const developmentPepper = "bancada-development-pepper-not-secret";

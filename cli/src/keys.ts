@@ -2,8 +2,8 @@
 import { parseArgs } from "node:util";
 import { scopes as allScopes } from "@bancada/contracts";
 import { createGatewayDb, KeyStore, migrateGateway } from "@bancada/gateway";
-import { ensureDatabase } from "./database.js";
-import { UsageError, databaseUrlFor, developmentPepper, type Env } from "./env.js";
+import { openDatabases } from "./database.js";
+import { UsageError, developmentPepper, type Env } from "./env.js";
 
 export const keysUsage = `Usage:
   bancada keys create --account <id> --person <id> --agent <label> --scopes <a,b|all> [--allow-writes] [--boards <id,id>] [--expires-in <days>] [--json]
@@ -12,8 +12,8 @@ export const keysUsage = `Usage:
 
 export async function runKeys(env: Env, argv: string[], print: (line: string) => void): Promise<void> {
   const [command, ...rest] = argv;
-  const databaseUrl = databaseUrlFor(env, "gateway");
-  await ensureDatabase(databaseUrl);
+  const databases = await openDatabases(env);
+  const databaseUrl = await databases.urlFor("gateway");
   await migrateGateway(databaseUrl);
   const db = createGatewayDb(databaseUrl, 2);
   const keys = new KeyStore(db, { pepper: env.BANCADA_KEY_PEPPER ?? developmentPepper });
@@ -24,6 +24,7 @@ export async function runKeys(env: Env, argv: string[], print: (line: string) =>
     throw new UsageError(keysUsage);
   } finally {
     await db.$disconnect();
+    await databases.stop();
   }
 }
 

@@ -1,7 +1,9 @@
 /** The `bancada` command: start, keys, gateway --stdio. */
 import { parseArgs } from "node:util";
 import { serveStdio } from "@bancada/gateway";
-import { UsageError, loadEnv } from "./env.js";
+import path from "node:path";
+import { clientConfiguration, developmentKey } from "./dev-key.js";
+import { UsageError, loadEnv, type Env } from "./env.js";
 import { keysUsage, runKeys } from "./keys.js";
 import { startRuntime, type Runtime } from "./runtime.js";
 
@@ -20,10 +22,7 @@ async function main(argv: string[]): Promise<void> {
     case "start": {
       const { values } = parseArgs({ args: rest, options: { only: { type: "string" } } });
       const runtime = await startRuntime({ env, ...(values.only ? { only: values.only.split(",").map((s) => s.trim()) } : {}) });
-      if (runtime.mcpUrl) {
-        print(`\nBancada is ready. MCP endpoint: ${runtime.mcpUrl}`);
-        print(`Create an API key:  pnpm bancada keys create --account my-account --person me --agent my-agent --scopes all --allow-writes\n`);
-      }
+      if (runtime.mcpUrl) await announce(runtime, env, print);
       return untilSignal(runtime);
     }
     case "gateway": {
@@ -44,6 +43,19 @@ async function main(argv: string[]): Promise<void> {
     default:
       throw new UsageError(`Unknown command '${command}'.\n\n${usage}`);
   }
+}
+
+async function announce(runtime: Runtime, env: Env, print: (line: string) => void): Promise<void> {
+  print(`\nBancada is ready. MCP endpoint: ${runtime.mcpUrl}`);
+  if (runtime.embedded && runtime.gateway) {
+    const { key, created } = await developmentKey(runtime.gateway.keys, path.resolve(env.BANCADA_DATA_DIR));
+    print(`Data: ${path.resolve(env.BANCADA_DATA_DIR)} (embedded PostgreSQL; set DATABASE_URL to use your own server).`);
+    print(`${created ? "Created a" : "The"} development API key (every scope, writes allowed): ${key}`);
+    print(`MCP client configuration:\n${clientConfiguration(runtime.mcpUrl!, key)}\n`);
+  } else {
+    print(`Create an API key:  pnpm bancada keys create --account my-account --person me --agent my-agent --scopes all --allow-writes\n`);
+  }
+  print("Press Ctrl-C to stop.");
 }
 
 function untilSignal(runtime: Runtime): Promise<void> {

@@ -17,8 +17,8 @@ import {
   type Logger,
 } from "@bancada/service-kit";
 import { createGateway, type Gateway } from "@bancada/gateway";
-import { ensureDatabase } from "./database.js";
-import { UsageError, databaseUrlFor, developmentPepper, type Env } from "./env.js";
+import { openDatabases } from "./database.js";
+import { UsageError, developmentPepper, type Env } from "./env.js";
 import { serviceNames, serviceRegistry, type RunningService } from "./services.js";
 
 export interface RuntimeOptions {
@@ -33,6 +33,8 @@ export interface RuntimeOptions {
 export interface Runtime {
   log: Logger;
   bus: Bus;
+  /** True when the embedded PostgreSQL serves this process. */
+  embedded: boolean;
   gateway: Gateway | undefined;
   mcpUrl: string | undefined;
   stop(): Promise<void>;
@@ -55,6 +57,12 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         },
       )
     : new MemoryBus();
+  const databases = await openDatabases(env).catch(async (error: unknown) => {
+    await bus.close();
+    throw error;
+  });
+  const host = databases.embedded && !isLoopbackHost(env.HOST) ? "127.0.0.1" : env.HOST;
+  if (host !== env.HOST) log.warn({ HOST: env.HOST }, "the embedded mode listens on 127.0.0.1 only; set DATABASE_URL to serve other hosts");
   const metrics = createToolMetrics(allInOne ? "bancada" : components.join("+"));
   const started: RunningService[] = [];
   const servers: Server[] = [];
@@ -63,14 +71,12 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   try {
     for (const name of components.filter((component) => component !== "gateway")) {
-      const databaseUrl = databaseUrlFor(env, name as "scripts");
-      await ensureDatabase(databaseUrl);
+      const databaseUrl = await databases.urlFor(name);
       started.push(await serviceRegistry[name]!({ databaseUrl, bus, subjects, log, metrics }));
     }
     const resolver = busKeyResolver(bus, subjects);
     if (components.includes("gateway")) {
-      const databaseUrl = databaseUrlFor(env, "gateway");
-      await ensureDatabase(databaseUrl);
+      const databaseUrl = await databases.urlFor("gateway");
       const serviceApp = started.length ? createServiceApp({ routes: started.map((s) => s.routes), resolver, log, terminal: false }) : undefined;
       gateway = await createGateway({
         databaseUrl,
@@ -80,7 +86,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         log,
         metrics,
         keyPepper: env.BANCADA_KEY_PEPPER ?? developmentPepper,
-        bindHost: env.HOST,
+        bindHost: host,
         allowedHosts: env.BANCADA_ALLOWED_HOSTS,
         allowedOrigins: env.BANCADA_ALLOWED_ORIGINS,
         outputSchemas: env.SOSOAPI_OUTPUT_SCHEMAS,
@@ -89,23 +95,26 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         ...(serviceApp ? { extra: [serviceApp] } : {}),
       });
       if (options.http !== false) {
-        const server = await listen(gateway.app, env.PORT, env.HOST, "PORT");
+        const server = await listen(gateway.app, env.PORT, host, "PORT");
         servers.push(server);
-        mcpUrl = `http://${displayHost(env.HOST)}:${(server.address() as AddressInfo).port}/mcp`;
+        mcpUrl = `http://${displayHost(host)}:${(server.address() as AddressInfo).port}/mcp`;
       }
     } else if (options.http !== false) {
       const app = createServiceApp({ routes: started.map((s) => s.routes), resolver, log, metrics });
-      servers.push(await listen(app, env.SCRIPTS_PORT, env.HOST, "SCRIPTS_PORT"));
+      servers.push(await listen(app, env.SCRIPTS_PORT, host, "SCRIPTS_PORT"));
     }
   } catch (error) {
     await Promise.allSettled(started.map((service) => service.stop()));
+    await gateway?.stop();
     await bus.close();
+    await databases.stop();
     throw error;
   }
 
   return {
     log,
     bus,
+    embedded: databases.embedded,
     gateway,
     mcpUrl,
     async stop() {
@@ -113,6 +122,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       for (const service of started) await service.stop().catch((err: unknown) => log.warn({ err }, "service stop"));
       await gateway?.stop();
       await bus.close();
+      await databases.stop();
     },
   };
 }
@@ -143,3 +153,8 @@ function closeServer(server: Server, graceMs: number): Promise<void> {
 function displayHost(host: string): string {
   return host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
 }
+
+function isLoopbackHost(host: string): boolean {
+  return host === "localhost" || host === "::1" || host.startsWith("127.");
+}
+

@@ -1,12 +1,14 @@
 /** The `bancada` command as a user runs it: keys, start, stdio — real processes, a real database. */
 import { execFile, spawn } from "node:child_process";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { freshDatabase, type TestDatabase } from "@bancada/testkit";
+import { callTool, connectClient, freshDatabase, type TestDatabase } from "@bancada/testkit";
 
 const bin = path.join(import.meta.dirname, "../bin/bancada.mjs");
 const run = promisify(execFile);
@@ -54,30 +56,50 @@ describe("the bancada command", () => {
     expect((failed as { stderr: string }).stderr).toContain(`Port ${port} on 127.0.0.1 is already in use; set PORT to another port.`);
   });
 
-  it("when DATABASE_URL is missing, then start tells the user what to set", async () => {
-    const { DATABASE_URL: _drop, ...noDb } = env;
-    const failed = await run(process.execPath, [bin, "start"], { env: noDb, timeout: 60_000 }).catch((e: unknown) => e);
-    expect((failed as { stderr: string }).stderr).toMatch(/DATABASE_URL is not set/);
+  it("when started, then it prints the MCP URL, serves it, and stops cleanly on SIGTERM", async () => {
+    const started = await startBancada({ ...env, PORT: "0" });
+    expect((await fetch(started.url.replace("/mcp", "/healthz"))).status).toBe(200);
+    expect(await started.stop()).toBe(0);
   });
 
-  it("when started, then it prints the MCP URL, serves it, and stops cleanly on SIGTERM", async () => {
-    const child = spawn(process.execPath, [bin, "start"], { env: { ...env, PORT: "0", LOG_LEVEL: "warn" } });
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 30_000);
-      child.stdout.on("data", () => {
-        const match = /MCP endpoint: (\S+)/.exec(out);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]!);
-        }
-      });
-    });
-    expect((await fetch(url.replace("/mcp", "/healthz"))).status).toBe(200);
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-    child.kill("SIGTERM");
-    expect(await exited).toBe(0);
+  it("when nothing is configured, then start runs an embedded PostgreSQL under the data folder, prints a development key, and keeps data and key across a restart", async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), "bancada-embedded-"));
+    const { DATABASE_URL: _db, ...embeddedEnv } = env;
+    try {
+      const first = await startBancada({ ...embeddedEnv, BANCADA_DATA_DIR: dataDir, PORT: "0" });
+      const key = /development API key \(every scope, writes allowed\): (bnc_\S+)/.exec(first.output())?.[1];
+      expect(key).toBeDefined();
+      expect(first.output()).toContain(`"Authorization": "Bearer ${key}"`);
+      expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      const client = await connectClient(first.url, key!);
+      const created = await callTool<{ script: { id: string } }>(client, "create_script", { title: "survives", text: "a restart" });
+      await client.close();
+      expect(await first.stop()).toBe(0);
+
+      const second = await startBancada({ ...embeddedEnv, BANCADA_DATA_DIR: dataDir, PORT: "0" });
+      expect(second.output()).toContain(`The development API key (every scope, writes allowed): ${key}`);
+      const again = await connectClient(second.url, key!);
+      const read = await callTool<{ script: { title: string } }>(again, "get_script", { id: created.data.script.id });
+      await again.close();
+      expect(read.data.script.title).toBe("survives");
+      expect(await second.stop()).toBe(0);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("when the data folder holds something that is not PostgreSQL's, then start refuses with a clear error and changes nothing", async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), "bancada-corrupt-"));
+    await mkdir(path.join(dataDir, "pg"));
+    await writeFile(path.join(dataDir, "pg", "precious.txt"), "keep me");
+    const { DATABASE_URL: _db, ...embeddedEnv } = env;
+    const failed = await run(process.execPath, [bin, "start"], { env: { ...embeddedEnv, BANCADA_DATA_DIR: dataDir, PORT: "0" }, timeout: 60_000 }).catch(
+      (e: unknown) => e,
+    );
+    expect((failed as { code: number }).code).toBe(1);
+    expect((failed as { stderr: string }).stderr).toMatch(/is not a PostgreSQL data folder \(no PG_VERSION\)\. Nothing was changed/);
+    expect(await readdir(path.join(dataDir, "pg"))).toEqual(["precious.txt"]);
+    await rm(dataDir, { recursive: true, force: true });
   });
 
   it("when an MCP client launches the stdio gateway, then it lists and calls tools with the key's rights and stdout carries only the protocol", async () => {
@@ -100,3 +122,37 @@ describe("the bancada command", () => {
     await client.close();
   });
 });
+
+interface Started {
+  url: string;
+  output: () => string;
+  stop: () => Promise<number | null>;
+}
+
+/** Starts `bancada start` and waits for its "ready" line. */
+async function startBancada(env: NodeJS.ProcessEnv): Promise<Started> {
+  const child = spawn(process.execPath, [bin, "start"], { env: { LOG_LEVEL: "warn", ...env } });
+  let out = "";
+  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 60_000);
+    child.once("exit", () => reject(new Error(`exited: ${out}`)));
+    child.stdout.on("data", () => {
+      const match = /MCP endpoint: (\S+)/.exec(out);
+      if (match && out.includes("Press Ctrl-C to stop.")) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+  });
+  return {
+    url,
+    output: () => out,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once("exit", (code) => resolve(code));
+        child.kill("SIGTERM");
+      }),
+  };
+}

@@ -4,11 +4,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { BusRequestError, MemoryBus, connectNatsBus, decodeJson, encodeJson, type Bus } from "../src/index.js";
 
-const natsUrl = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
-const makers: [string, () => Promise<Bus>][] = [
-  ["memory", async () => new MemoryBus()],
-  ["nats", () => connectNatsBus({ url: natsUrl, name: "bus-contract" })],
-];
+const natsUrl = process.env.NATS_URL;
+const makers: [string, () => Promise<Bus>][] = [["memory", async () => new MemoryBus()]];
+if (natsUrl) makers.push(["nats", () => connectNatsBus({ url: natsUrl, name: "bus-contract" })]);
+
+describe.skipIf(natsUrl)("the NATS bus", () => {
+  it.skip("is not tested: NATS_URL is not set (queue groups, reconnects and the contract need a real nats-server)", () => {});
+});
 
 describe.each(makers)("the %s bus", (_kind, make) => {
   const open: Bus[] = [];

@@ -2,6 +2,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 
+/** Set by CI, or by vitest.global-setup.ts to an embedded PostgreSQL when nothing is configured. */
 export const adminDatabaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 export interface TestDatabase {

@@ -40,10 +40,11 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-export const natsUrl = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
+export const natsUrl = process.env.NATS_URL;
 
+/** Real NATS when NATS_URL is set (CI), else the in-process bus (BANCADA_TEST_BUS=memory forces it). */
 export async function testBus(): Promise<Bus> {
-  if (process.env.BANCADA_TEST_BUS === "memory") return new MemoryBus();
+  if (!natsUrl || process.env.BANCADA_TEST_BUS === "memory") return new MemoryBus();
   return connectNatsBus({ url: natsUrl, name: "bancada-test" });
 }
 

@@ -1,0 +1,2 @@
+export { startEmbeddedPostgres, EmbeddedPostgresError } from "./embedded-postgres.js";
+export type { EmbeddedPostgresOptions, EmbeddedPostgresServer } from "./embedded-postgres.js";
