@@ -6,6 +6,7 @@
 import path from "node:path";
 import pg from "pg";
 import { EmbeddedPostgresError, startEmbeddedPostgres, type EmbeddedPostgresServer } from "@bancada/embedded-db";
+import type { Logger } from "@bancada/service-kit";
 import { UsageError, componentDatabaseUrl, type Env } from "./env.js";
 
 export interface Databases {
@@ -15,16 +16,19 @@ export interface Databases {
   stop(): Promise<void>;
 }
 
-export async function openDatabases(env: Env): Promise<Databases> {
+export async function openDatabases(env: Env, log?: Logger): Promise<Databases> {
   let server: EmbeddedPostgresServer | undefined;
   let base = env.DATABASE_URL;
   if (!base) {
+    const dataDir = path.resolve(env.BANCADA_DATA_DIR);
+    log?.info({ dataDir }, "starting the embedded PostgreSQL (the first start creates its cluster: a few seconds)");
     try {
-      server = await startEmbeddedPostgres({ dataDir: path.resolve(env.BANCADA_DATA_DIR), ...(env.BANCADA_PG_PORT ? { port: env.BANCADA_PG_PORT } : {}) });
+      server = await startEmbeddedPostgres({ dataDir, ...(env.BANCADA_PG_PORT ? { port: env.BANCADA_PG_PORT } : {}) });
     } catch (error) {
       if (error instanceof EmbeddedPostgresError) throw new UsageError(error.message);
       throw error;
     }
+    log?.info({ created: server.created, shared: !server.owned }, "embedded PostgreSQL ready");
     const url = new URL(server.url);
     url.pathname = "/bancada";
     base = url.toString();

@@ -57,7 +57,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         },
       )
     : new MemoryBus();
-  const databases = await openDatabases(env).catch(async (error: unknown) => {
+  const databases = await openDatabases(env, log).catch(async (error: unknown) => {
     await bus.close();
     throw error;
   });
