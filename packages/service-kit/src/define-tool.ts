@@ -28,6 +28,11 @@ export interface ToolDefinition<I extends z.ZodType, O extends z.ZodType> {
   profile?: Profile;
   transports?: Transport[];
   maxDurationMs?: number;
+  /**
+   * JSON Schemas to advertise verbatim instead of the ones generated from zod, when a contract gives
+   * them exactly (seed 002). The zod schemas must accept and produce the same values; tests check both.
+   */
+  jsonSchema?: { input?: Record<string, unknown>; output?: Record<string, unknown> };
   handler: (ctx: ToolContext, input: z.output<I>) => Promise<z.input<O>>;
 }
 
@@ -53,8 +58,8 @@ export function describeTool(tool: Tool): ToolDescriptor {
     name: tool.name,
     ...(tool.title ? { title: tool.title } : {}),
     description: tool.description,
-    inputSchema: jsonSchemaOf(tool.input, "input"),
-    outputSchema: jsonSchemaOf(tool.output, "output"),
+    inputSchema: tool.jsonSchema?.input ?? jsonSchemaOf(tool.input, "input"),
+    outputSchema: tool.jsonSchema?.output ?? jsonSchemaOf(tool.output, "output"),
     annotations: { ...(tool.title ? { title: tool.title } : {}), ...tool.annotations },
     scope: tool.scope,
     profile: tool.profile,
