@@ -19,3 +19,4 @@ export { applyMigrations, quoteIdent } from "./migrations.js";
 export type { MigrationTarget } from "./migrations.js";
 export { createServiceApp } from "./service-app.js";
 export type { ServiceAppOptions } from "./service-app.js";
+export { transactionOptions } from "./db.js";

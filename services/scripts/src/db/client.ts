@@ -1,4 +1,5 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import { transactionOptions } from "@bancada/service-kit";
 import { PrismaClient } from "./generated/client.js";
 
 export type ScriptsDb = PrismaClient;
@@ -11,5 +12,5 @@ export function createScriptsDb(connectionString: string, poolMax = 10): Scripts
     { connectionString, max: poolMax, options: `-c search_path=${postgresSchema},public` },
     { schema: postgresSchema },
   );
-  return new PrismaClient({ adapter });
+  return new PrismaClient({ adapter, transactionOptions });
 }
