@@ -1,4 +1,5 @@
 /**
+ * (The ORDER BY names `scripts.` columns: a bare `id` would be the `id::text` output column and cost a sort.)
  * Lists and searches an account's scripts, newest change first. The search is a case-insensitive
  * substring match in title and text (ILIKE), served by the pg_trgm GIN indexes on both columns.
  */
@@ -36,7 +37,7 @@ export async function listScripts(ctx: ScriptsContext, input: ListScriptsInput):
            created_at, updated_at, deleted_at, created_by, updated_by
       FROM scripts
      WHERE ${Prisma.join(filters, " AND ")}
-     ORDER BY updated_at DESC, id DESC
+     ORDER BY scripts.updated_at DESC, scripts.id DESC
      LIMIT ${input.limit + 1} OFFSET ${input.offset}`;
   const hasMore = rows.length > input.limit;
   const page = rows.slice(0, input.limit);
