@@ -1,7 +1,7 @@
 /**
- * (The ORDER BY names `scripts.` columns: a bare `id` would be the `id::text` output column and cost a sort.)
  * Lists and searches an account's scripts, newest change first. The search is a case-insensitive
  * substring match in title and text (ILIKE), served by the pg_trgm GIN indexes on both columns.
+ * The ORDER BY names `scripts.` columns: a bare `id` would be the `id::text` output column and cost a sort.
  */
 import { Prisma } from "../db/generated/client.js";
 import type { ScriptsContext } from "./context.js";
