@@ -2,6 +2,7 @@
 import type { Router } from "express";
 import type { Subjects } from "@bancada/contracts";
 import type { Bus, Logger, ToolMetrics } from "@bancada/service-kit";
+import { createBoardsService, migrationsDir as boardsMigrations } from "@bancada/boards";
 import { createScriptsService, migrationsDir as scriptsMigrations } from "@bancada/scripts";
 import { migrationsDir as gatewayMigrations } from "@bancada/gateway";
 
@@ -21,6 +22,7 @@ export interface ServiceDeps {
 
 export const serviceRegistry: Record<string, (deps: ServiceDeps) => Promise<RunningService>> = {
   scripts: (deps) => createScriptsService(deps),
+  boards: (deps) => createBoardsService(deps),
 };
 
 export const serviceNames = Object.keys(serviceRegistry);
@@ -29,4 +31,5 @@ export const serviceNames = Object.keys(serviceRegistry);
 export const migrationSets = [
   { component: "gateway", schema: "gateway", dir: gatewayMigrations },
   { component: "scripts", schema: "scripts", dir: scriptsMigrations },
+  { component: "boards", schema: "boards", dir: boardsMigrations },
 ] as const;

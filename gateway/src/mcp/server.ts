@@ -75,7 +75,10 @@ export function createMcpServer(options: McpServerOptions, principal: Principal,
   });
 
   server.setRequestHandler(ListPromptsRequestSchema, () => ({
-    prompts: catalog.prompts().map(({ descriptor }) => descriptor),
+    prompts: catalog
+      .prompts()
+      .filter(({ descriptor }) => !descriptor.scope || principal.scopes.includes(descriptor.scope))
+      .map(({ descriptor: { scope: _scope, ...prompt } }) => prompt),
   }));
 
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {

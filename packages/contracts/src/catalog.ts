@@ -28,6 +28,8 @@ export type ToolDescriptor = z.infer<typeof toolDescriptor>;
 
 export const promptDescriptor = z.object({
   name: z.string(),
+  /** Only keys with this scope see the prompt. */
+  scope: z.string().optional(),
   title: z.string().optional(),
   description: z.string(),
   arguments: z.array(z.object({ name: z.string(), description: z.string().optional(), required: z.boolean().optional() })),

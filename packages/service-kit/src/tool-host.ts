@@ -58,8 +58,9 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     version: options.version,
     instructions: options.instructions,
     tools: options.tools.map(describeTool),
-    prompts: (options.prompts ?? []).map(({ name, title, description, arguments: args }) => ({
+    prompts: (options.prompts ?? []).map(({ name, title, description, arguments: args, scope }) => ({
       name,
+      scope,
       ...(title ? { title } : {}),
       description,
       arguments: args,

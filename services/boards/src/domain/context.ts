@@ -1,0 +1,20 @@
+import type { Principal } from "@bancada/contracts";
+import type { BoardsDb, BoardsTx } from "../db/client.js";
+import { inSession } from "../db/session.js";
+
+/** What a use case needs: the database and who acts (the person, the agent label, the key's board allowlist). */
+export interface BoardsContext {
+  db: BoardsDb;
+  personId: string;
+  agentId: string;
+  allowedBoardIds: readonly string[] | null;
+}
+
+export function boardsContext(db: BoardsDb, principal: Principal): BoardsContext {
+  return { db, personId: principal.personId, agentId: principal.agentId, allowedBoardIds: principal.allowedBoardIds };
+}
+
+/** Runs `work` in one transaction under the caller's row-level-security identity. */
+export function session<T>(ctx: BoardsContext, work: (tx: BoardsTx) => Promise<T>): Promise<T> {
+  return inSession(ctx.db, { personId: ctx.personId, allowedBoardIds: ctx.allowedBoardIds }, work);
+}

@@ -1,0 +1,99 @@
+/**
+ * Result shapes of seed 003: snake_case fields, exactly the seed's keys. The zod objects are not
+ * strict, so the tool layer strips what only the app's REST API shows (a task's archived_at, the
+ * caller's role and the board's version): one domain result, two audiences.
+ */
+import { z } from "zod";
+import { matrixQuadrants, quadrantId } from "./quadrants.js";
+
+export const taskStatus = z.enum(["active", "completed", "discarded"]);
+export type TaskStatus = z.infer<typeof taskStatus>;
+export const boardRole = z.enum(["owner", "editor", "viewer"]);
+export type BoardRole = z.infer<typeof boardRole>;
+export const suggestionState = z.enum(["pending", "applied", "rejected", "obsolete"]);
+export type SuggestionState = z.infer<typeof suggestionState>;
+
+export const tagView = z.object({ id: z.string(), name: z.string(), color: z.string() });
+export type TagView = z.infer<typeof tagView>;
+
+export const taskView = z.object({
+  id: z.string(),
+  board_id: z.string(),
+  task_number: z.number().int(),
+  title: z.string(),
+  description: z.string().nullable(),
+  quadrant: quadrantId,
+  status: taskStatus,
+  assignee_id: z.string().nullable(),
+  due_date: z.string().nullable(),
+  tags: z.array(tagView),
+  version: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+/** The task as the domain and the REST API see it. */
+export type TaskRecord = z.infer<typeof taskView> & { archived_at: string | null };
+
+export const quadrantView = z.object({
+  id: z.enum(matrixQuadrants as [string, ...string[]]),
+  title: z.string(),
+  subtitle: z.string(),
+  color: z.string(),
+  customized: z.boolean(),
+});
+export type QuadrantView = z.infer<typeof quadrantView>;
+
+export const boardView = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  archived_at: z.string().nullable(),
+  created_at: z.string(),
+  quadrants: z.array(quadrantView),
+});
+export type BoardRecord = z.infer<typeof boardView> & { role: BoardRole; version: number };
+
+export const eventView = z.object({
+  id: z.string(),
+  board_id: z.string(),
+  actor_id: z.string(),
+  event_type: z.string(),
+  entity_type: z.string(),
+  entity_id: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+});
+export type EventView = z.infer<typeof eventView>;
+
+export const suggestionView = z.object({
+  id: z.string(),
+  task_id: z.string(),
+  version: z.number().int(),
+  quadrant: quadrantId,
+  reason: z.string(),
+  state: suggestionState,
+});
+export type SuggestionView = z.infer<typeof suggestionView>;
+
+export const proposalView = z.object({
+  id: z.string(),
+  board_id: z.string(),
+  summary: z.string().nullable(),
+  summary_closed: z.boolean(),
+  suggestions: z.array(suggestionView),
+  closed_at: z.string().nullable(),
+});
+export type ProposalRecord = z.infer<typeof proposalView> & { created_at: string; created_by: string };
+
+export const taskResult = z.object({ task: taskView });
+export type TaskResult = { task: TaskRecord };
+export const listBoardsResult = z.object({ boards: z.array(boardView) });
+export const listTasksResult = z.object({ tasks: z.array(taskView), nextCursor: z.string().nullable() });
+export type ListTasksResult = { tasks: TaskRecord[]; nextCursor: string | null };
+export const listTagsResult = z.object({ tags: z.array(tagView) });
+export const activityResult = z.object({ events: z.array(eventView), nextCursor: z.string().nullable(), coverageStart: z.string() });
+export type ActivityResult = z.infer<typeof activityResult>;
+export const proposalResult = z.object({ proposal: proposalView });
+export type ProposalResult = { proposal: ProposalRecord };
+export const listProposalsResult = z.object({ proposals: z.array(proposalView), nextCursor: z.string().optional() });
+export type ListProposalsResult = { proposals: ProposalRecord[]; nextCursor?: string };

@@ -1,0 +1,51 @@
+/** REST: activity and the human review of proposals (apply or reject each suggestion, close the summary, dismiss). */
+import { Router, type Request } from "express";
+import { z } from "zod";
+import type { BoardsDb } from "../db/client.js";
+import { getTaskActivity } from "../domain/get-activity.js";
+import { pagedBoardRef } from "../domain/inputs.js";
+import { listBoardProposals } from "../domain/list-proposals.js";
+import { getProposal } from "../domain/read-one.js";
+import { applySuggestion, closeProposal, rejectSuggestion } from "../domain/review-proposal.js";
+import { restContext } from "./context.js";
+
+const proposalRef = z.strictObject({ boardId: z.guid(), proposalId: z.guid() });
+const suggestionRef = proposalRef.extend({ suggestionId: z.guid() });
+
+export function reviewRoutes(db: BoardsDb): Router {
+  const router = Router();
+  const read = (req: Request) => restContext(db, req, false);
+  const write = (req: Request) => restContext(db, req, true);
+  const paged = (req: Request) => pagedBoardRef.parse({ ...req.query, boardId: req.params.boardId });
+
+  router.get("/v1/boards/:boardId/activity", async (req, res) => {
+    const ctx = read(req);
+    res.json(await getTaskActivity(ctx, paged(req)));
+  });
+  router.get("/v1/boards/:boardId/proposals", async (req, res) => {
+    const ctx = read(req);
+    res.json(await listBoardProposals(ctx, paged(req)));
+  });
+  router.get("/v1/boards/:boardId/proposals/:proposalId", async (req, res) => {
+    const ctx = read(req);
+    const ref = proposalRef.parse(req.params);
+    res.json(await getProposal(ctx, ref.boardId, ref.proposalId));
+  });
+  router.post("/v1/boards/:boardId/proposals/:proposalId/suggestions/:suggestionId/apply", async (req, res) => {
+    const ctx = write(req);
+    res.json(await applySuggestion(ctx, suggestionRef.parse(req.params)));
+  });
+  router.post("/v1/boards/:boardId/proposals/:proposalId/suggestions/:suggestionId/reject", async (req, res) => {
+    const ctx = write(req);
+    res.json(await rejectSuggestion(ctx, suggestionRef.parse(req.params)));
+  });
+  router.post("/v1/boards/:boardId/proposals/:proposalId/close-summary", async (req, res) => {
+    const ctx = write(req);
+    res.json(await closeProposal(ctx, proposalRef.parse(req.params), false));
+  });
+  router.post("/v1/boards/:boardId/proposals/:proposalId/dismiss", async (req, res) => {
+    const ctx = write(req);
+    res.json(await closeProposal(ctx, proposalRef.parse(req.params), true));
+  });
+  return router;
+}

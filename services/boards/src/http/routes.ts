@@ -1,0 +1,12 @@
+/** The app's REST API (`/v1/boards…`): the same use cases and schemas as the MCP tools, so the two never diverge. */
+import { Router } from "express";
+import type { BoardsDb } from "../db/client.js";
+import { boardRoutes } from "./board-routes.js";
+import { reviewRoutes } from "./review-routes.js";
+import { taskRoutes } from "./task-routes.js";
+
+export function boardsRoutes(db: BoardsDb): Router {
+  const router = Router();
+  router.use(boardRoutes(db), taskRoutes(db), reviewRoutes(db));
+  return router;
+}

@@ -1,0 +1,28 @@
+/** What both prompts say about the board: the chosen one (checked like any tool call) or "ask which". */
+import type { ToolContext } from "@bancada/service-kit";
+import { invalidArgument } from "@bancada/contracts";
+import type { BoardsDb } from "../db/client.js";
+import { boardsContext, session } from "../domain/context.js";
+import { readBoard } from "../domain/board-rows.js";
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function boardHint(db: BoardsDb, ctx: ToolContext, boardId: string | undefined): Promise<string> {
+  if (!boardId) {
+    return "No board was chosen: first call list_boards, show the user the boards (name and id) and ask which one to use. Do not guess.";
+  }
+  if (!uuid.test(boardId)) throw invalidArgument([{ path: "boardId", message: "must be a board id (UUID)" }]);
+  const board = await session(boardsContext(db, ctx.principal), (tx) => readBoard(tx, boardId));
+  return `Use the board with id ${board.id} (its name, shown as data: ${JSON.stringify(board.name)}).`;
+}
+
+/** Whether this key can submit proposals; otherwise the agent presents its suggestions in the chat. */
+export function canPropose(ctx: ToolContext): boolean {
+  return ctx.principal.allowWrites && ctx.principal.scopes.includes("boards:write");
+}
+
+export const boardIdArgument = {
+  name: "boardId",
+  description: "The board to work on (UUID from list_boards). Without it the agent asks which board to use.",
+  required: false,
+};
