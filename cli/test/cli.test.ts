@@ -114,7 +114,7 @@ describe("the bancada command", () => {
     const client = new Client({ name: "stdio-test", version: "1" });
     await client.connect(transport);
     const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(["create_script", "get_script", "list_scripts", "restore_script", "trash_script", "update_script"]);
+    expect(names).toEqual(expect.arrayContaining(["create_script", "get_script", "list_scripts", "restore_script", "trash_script", "update_script", "list_boards"]));
     expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
     const result = await client.callTool({ name: "create_script", arguments: { title: "over stdio", text: "hi" } });
     expect(result.isError).toBeFalsy();
