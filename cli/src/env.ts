@@ -20,6 +20,8 @@ export const envSchema = z.object({
   BOARDS_DATABASE_URL: postgresUrl.optional(),
   DRAFTS_DATABASE_URL: postgresUrl.optional(),
   BOXES_DATABASE_URL: postgresUrl.optional(),
+  DOCS_INGEST_ACCOUNTS: list,
+  DOCS_DEMO_CORPUS: flag,
   BANCADA_PG_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   NATS_URL: z.string().regex(/^(nats|tls):\/\//, "must be a nats:// URL").optional(),
   HOST: z.string().default("127.0.0.1"),

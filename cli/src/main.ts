@@ -1,6 +1,9 @@
 /** The `bancada` command: start, keys, gateway --stdio. */
 import { parseArgs } from "node:util";
+import { docsUsage, migrationsDir as docsMigrations, runDocsCommand } from "@bancada/docs";
 import { serveStdio } from "@bancada/gateway";
+import { applyMigrations } from "@bancada/service-kit";
+import { openDatabases } from "./database.js";
 import path from "node:path";
 import { clientConfiguration, developmentKey } from "./dev-key.js";
 import { UsageError, loadEnv, type Env } from "./env.js";
@@ -12,7 +15,8 @@ const usage = `Bancada: one MCP endpoint for scripts (and more to come).
 Usage:
   bancada start [--only gateway,scripts]   run Bancada (all components in one process by default)
   bancada gateway --stdio                  serve MCP over stdio with BANCADA_API_KEY
-${keysUsage.replace("Usage:\n", "")}`;
+${keysUsage.replace("Usage:\n", "")}
+${docsUsage}`;
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
@@ -36,6 +40,18 @@ async function main(argv: string[]): Promise<void> {
     }
     case "keys":
       return runKeys(env, rest, print);
+    case "docs": {
+      const databases = await openDatabases(env);
+      try {
+        const databaseUrl = await databases.urlFor("docs");
+        await applyMigrations({ connectionString: databaseUrl, schema: "docs", migrationsDir: docsMigrations });
+        const code = await runDocsCommand(rest, { databaseUrl, print });
+        if (code !== 0) process.exitCode = code;
+      } finally {
+        await databases.stop();
+      }
+      return;
+    }
     case undefined:
     case "help":
     case "--help":
@@ -77,7 +93,7 @@ function untilSignal(runtime: Runtime): Promise<void> {
 }
 
 main(process.argv.slice(2)).then(
-  () => process.exit(0),
+  () => process.exit(process.exitCode ?? 0),
   (error: unknown) => {
     if (error instanceof UsageError) process.stderr.write(`${error.message}\n`);
     else process.stderr.write(`bancada: ${(error as Error).stack ?? String(error)}\n`);

@@ -72,7 +72,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   try {
     for (const name of components.filter((component) => component !== "gateway")) {
       const databaseUrl = await databases.urlFor(name);
-      started.push(await serviceRegistry[name]!({ databaseUrl, bus, subjects, log, metrics }));
+      started.push(await serviceRegistry[name]!({ databaseUrl, bus, subjects, log, metrics, env, embedded: databases.embedded }));
     }
     const resolver = busKeyResolver(bus, subjects);
     if (components.includes("gateway")) {

@@ -2,7 +2,9 @@
 import type { Router } from "express";
 import type { Subjects } from "@bancada/contracts";
 import type { Bus, Logger, ToolMetrics } from "@bancada/service-kit";
+import type { Env } from "./env.js";
 import { createBoardsService, migrationsDir as boardsMigrations } from "@bancada/boards";
+import { createDocsService, migrationsDir as docsMigrations } from "@bancada/docs";
 import { createScriptsService, migrationsDir as scriptsMigrations } from "@bancada/scripts";
 import { migrationsDir as gatewayMigrations } from "@bancada/gateway";
 
@@ -18,11 +20,21 @@ export interface ServiceDeps {
   subjects: Subjects;
   log: Logger;
   metrics: ToolMetrics;
+  env: Env;
+  /** True when the embedded PostgreSQL serves this process (the zero-configuration mode). */
+  embedded: boolean;
 }
 
 export const serviceRegistry: Record<string, (deps: ServiceDeps) => Promise<RunningService>> = {
   scripts: (deps) => createScriptsService(deps),
   boards: (deps) => createBoardsService(deps),
+  docs: (deps) =>
+    createDocsService({
+      ...deps,
+      ingestAccounts: deps.env.DOCS_INGEST_ACCOUNTS,
+      // the demo corpus fills an empty corpus in the embedded mode, so a new user can try the tools at once
+      demoCorpus: deps.env.DOCS_DEMO_CORPUS || deps.embedded,
+    }),
 };
 
 export const serviceNames = Object.keys(serviceRegistry);
@@ -32,4 +44,5 @@ export const migrationSets = [
   { component: "gateway", schema: "gateway", dir: gatewayMigrations },
   { component: "scripts", schema: "scripts", dir: scriptsMigrations },
   { component: "boards", schema: "boards", dir: boardsMigrations },
+  { component: "docs", schema: "docs", dir: docsMigrations },
 ] as const;

@@ -13,10 +13,11 @@ import { callTool, connectClient, freshDatabase, type TestDatabase } from "@banc
 const bin = path.join(import.meta.dirname, "../bin/bancada.mjs");
 const run = promisify(execFile);
 
-describe("the bancada command", () => {
+// Each test starts real processes (tsx, PostgreSQL, migrations): minutes on a loaded 2-core machine.
+describe("the bancada command", { timeout: 240_000 }, () => {
   let database: TestDatabase;
   let env: NodeJS.ProcessEnv;
-  const bancada = (...args: string[]) => run(process.execPath, [bin, ...args], { env, timeout: 60_000 });
+  const bancada = (...args: string[]) => run(process.execPath, [bin, ...args], { env, timeout: 120_000 });
 
   beforeAll(async () => {
     database = await freshDatabase("bancada_cli");
@@ -50,7 +51,7 @@ describe("the bancada command", () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
     const port = (blocker.address() as { port: number }).port;
-    const failed = await run(process.execPath, [bin, "start"], { env: { ...env, PORT: String(port) }, timeout: 60_000 }).catch((e: unknown) => e);
+    const failed = await run(process.execPath, [bin, "start"], { env: { ...env, PORT: String(port) }, timeout: 120_000 }).catch((e: unknown) => e);
     blocker.close();
     expect((failed as { code: number }).code).toBe(1);
     expect((failed as { stderr: string }).stderr).toContain(`Port ${port} on 127.0.0.1 is already in use; set PORT to another port.`);
@@ -93,7 +94,7 @@ describe("the bancada command", () => {
     await mkdir(path.join(dataDir, "pg"));
     await writeFile(path.join(dataDir, "pg", "precious.txt"), "keep me");
     const { DATABASE_URL: _db, ...embeddedEnv } = env;
-    const failed = await run(process.execPath, [bin, "start"], { env: { ...embeddedEnv, BANCADA_DATA_DIR: dataDir, PORT: "0" }, timeout: 60_000 }).catch(
+    const failed = await run(process.execPath, [bin, "start"], { env: { ...embeddedEnv, BANCADA_DATA_DIR: dataDir, PORT: "0" }, timeout: 120_000 }).catch(
       (e: unknown) => e,
     );
     expect((failed as { code: number }).code).toBe(1);
@@ -136,7 +137,7 @@ async function startBancada(env: NodeJS.ProcessEnv): Promise<Started> {
   child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 150_000);
     child.once("exit", () => reject(new Error(`exited: ${out}`)));
     child.stdout.on("data", () => {
       const match = /MCP endpoint: (\S+)/.exec(out);

@@ -121,7 +121,7 @@ export function hostTools(options: ToolHostOptions): ToolHost {
   }
 
   const subscriptions: BusSubscription[] = [
-    bus.serve(subjects.call(service), async (message) => ({ data: encodeJson(await run(message)), headers: {} }), {
+    bus.serve(subjects.call(service), async (message) => ({ data: fitForBus(encodeJson(await run(message))), headers: {} }), {
       queue: subjects.queue(service),
     }),
     bus.serve(subjects.catalog(service), async () => ({ data: encodeJson(catalog), headers: {} }), {
@@ -163,4 +163,15 @@ export function authorize(ctx: Pick<ToolContext, "principal" | "transport">, too
   if (!tool.transports.includes(ctx.transport)) {
     throw new DomainError(ErrorCode.permissionDenied, `${tool.name} is only available over ${tool.transports.join(", ")}.`);
   }
+}
+
+/** NATS carries at most 1 MB a message (its default max_payload): a bigger reply becomes a clear error, never a silent drop. */
+export const maxReplyBytes = 1_000_000;
+
+function fitForBus(data: Uint8Array): Uint8Array {
+  if (data.byteLength <= maxReplyBytes) return data;
+  return encodeJson({
+    ok: false,
+    error: { code: "payload_too_large", message: `The result (${data.byteLength} bytes) is larger than the bus carries (${maxReplyBytes}); ask for less at a time.` },
+  } satisfies CallReply);
 }

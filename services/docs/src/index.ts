@@ -1,0 +1,10 @@
+export { createDocsService } from "./service.js";
+export type { DocsService, DocsServiceOptions } from "./service.js";
+export { migrationsDir } from "./migrations-dir.js";
+export { createDocsDb, postgresSchema } from "./db/client.js";
+export type { DocsDb } from "./db/client.js";
+export { ingestFolder, IngestError } from "./ingest/ingest-folder.js";
+export type { IngestFolderOptions, IngestProgress, IngestReport } from "./ingest/ingest-folder.js";
+export { runDocsCommand, docsUsage } from "./ingest/run-docs-command.js";
+export type { DocsCommandDeps } from "./ingest/run-docs-command.js";
+export { loadDemoCorpusIfEmpty, demoFolder, demoBaseUri } from "./ingest/demo-corpus.js";

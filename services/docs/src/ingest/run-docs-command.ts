@@ -1,0 +1,96 @@
+/**
+ * `bancada docs …`: the docs service's command line, called by the cli package.
+ *   docs ingest <folder> --base-uri <uri> [--prune]   ingest Markdown/HTML files incrementally
+ *   docs demo                                         load the demo corpus when the corpus is empty
+ */
+import { parseArgs } from "node:util";
+import { applyMigrations } from "@bancada/service-kit";
+import { createDocsDb, postgresSchema } from "../db/client.js";
+import { migrationsDir } from "../migrations-dir.js";
+import { loadDemoCorpusIfEmpty } from "./demo-corpus.js";
+import { IngestError, ingestFolder, type IngestProgress, type IngestReport } from "./ingest-folder.js";
+
+export const docsUsage = `Usage:
+  bancada docs ingest <folder> --base-uri <uri> [--prune]   add or update the Markdown/HTML files of <folder>; --prune deletes pages whose file is gone
+  bancada docs demo                                          load the demo corpus into an empty documentation corpus`;
+
+export interface DocsCommandDeps {
+  databaseUrl: string;
+  print: (line: string) => void;
+}
+
+/** Returns the process exit code: 0 done, 1 failed, 2 wrong usage. */
+export async function runDocsCommand(argv: string[], deps: DocsCommandDeps): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command !== "ingest" && command !== "demo") {
+    deps.print(docsUsage);
+    return command === undefined || command === "help" || command === "--help" ? 0 : 2;
+  }
+  let args: ReturnType<typeof parseIngestArgs>;
+  try {
+    args = command === "ingest" ? parseIngestArgs(rest) : undefined;
+  } catch (error) {
+    deps.print(`${(error as Error).message}\n\n${docsUsage}`);
+    return 2;
+  }
+  await applyMigrations({ connectionString: deps.databaseUrl, schema: postgresSchema, migrationsDir });
+  const db = createDocsDb(deps.databaseUrl, 4);
+  try {
+    if (!args) {
+      const loaded = await loadDemoCorpusIfEmpty(db);
+      deps.print(loaded ? `Demo corpus loaded: ${loaded.created} documents.` : "The corpus is not empty: the demo corpus was not loaded.");
+      return 0;
+    }
+    const report = await ingestFolder({ db, ...args, onProgress: throttled(deps.print) });
+    printReport(report, deps.print);
+    return 0;
+  } catch (error) {
+    if (error instanceof IngestError) {
+      deps.print(error.message);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+function parseIngestArgs(argv: string[]): { folder: string; baseUri: string; prune: boolean } | undefined {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { "base-uri": { type: "string" }, prune: { type: "boolean", default: false } },
+  });
+  if (positionals.length !== 1 || !positionals[0]) throw new Error("Name exactly one folder to ingest.");
+  if (!values["base-uri"]) throw new Error("--base-uri is required: the URI the folder is published under, e.g. https://docs.example.com/guide");
+  return { folder: positionals[0], baseUri: values["base-uri"], prune: values.prune };
+}
+
+/** A progress line at most once a second (and when a phase starts), so long ingests show they are alive. */
+function throttled(print: (line: string) => void): (progress: IngestProgress) => void {
+  let last = 0;
+  let phase = "";
+  return (progress) => {
+    const now = Date.now();
+    if (progress.phase === "done" || (progress.phase === phase && now - last < 1_000)) return;
+    last = now;
+    phase = progress.phase;
+    const percent = progress.files ? Math.floor((progress.processed / progress.files) * 100) : 100;
+    print(
+      progress.phase === "pruning"
+        ? "pruning: deleting documents whose file is gone…"
+        : `ingest: ${progress.processed}/${progress.files} files (${percent}%) · ${progress.created} new · ${progress.updated} updated · ` +
+            `${progress.unchanged} unchanged · ${progress.skipped} skipped`,
+    );
+  };
+}
+
+function printReport(report: IngestReport, print: (line: string) => void): void {
+  const seconds = report.durationMs / 1000;
+  const written = report.created + report.updated;
+  print(
+    `Done in ${seconds.toFixed(1)} s: ${report.files} files, ${report.created} new, ${report.updated} updated, ${report.unchanged} unchanged, ` +
+      `${report.skipped} skipped, ${report.deleted} deleted${written ? ` (${Math.round(written / Math.max(seconds, 0.001))} documents/s written)` : ""}.`,
+  );
+  for (const skipped of report.skippedFiles) print(`  skipped ${skipped.file}: ${skipped.reason}`);
+}

@@ -1,0 +1,24 @@
+import { defineTool } from "@bancada/service-kit";
+import type { DocsDb } from "../db/client.js";
+import { answerQuery } from "../domain/answer-query.js";
+import { answerQueryInput, answerQueryResult } from "../domain/schemas.js";
+import { readOnlyCorpus } from "./annotations.js";
+
+export const answerQueryTool = (db: DocsDb) =>
+  defineTool({
+    name: "answer_query",
+    title: "Answer from the documentation",
+    description:
+      "Answers a question from the documentation corpus, with citations. Read-only. No language model is involved: the answer is extractive. " +
+      "The question's words are weighted by rarity (stop words in English and Portuguese ignored, typos corrected against the corpus), " +
+      "the passages covering most of that weight are chosen, and their most relevant sentences are quoted as written (Markdown links and emphasis removed); " +
+      "each quote ends with [n], the 1-based position of its source in references ({ name, uri, title, excerpt }). " +
+      "When no passage covers enough of the question, answer says that nothing relevant was found and references is empty: nothing is invented. " +
+      "Pass references[].name to get_documents to read the full pages before relying on them.",
+    input: answerQueryInput,
+    output: answerQueryResult,
+    annotations: readOnlyCorpus,
+    scope: "docs:read",
+    profile: "core",
+    handler: (_ctx, input) => answerQuery(db, input),
+  });

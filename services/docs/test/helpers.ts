@@ -1,0 +1,81 @@
+/** Tool calls that check the result envelope, and a REST client, shared by the docs test files. */
+import { expect } from "vitest";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { callTool, type ErrorData } from "@bancada/testkit";
+
+export interface SearchResult {
+  parent: string;
+  id: string;
+  title: string;
+  uri: string;
+  content: string;
+}
+export interface SearchPage {
+  results: SearchResult[];
+  nextPageToken?: string;
+}
+export interface Document {
+  name: string;
+  uri: string;
+  content: string;
+  description: string;
+  title: string;
+}
+export interface Answer {
+  answer: string;
+  references: { name: string; uri: string; title: string; excerpt: string }[];
+}
+
+export type ErrorBody = ErrorData["error"];
+
+/** Calls a tool that must succeed; checks that content[0].text is the JSON of structuredContent. */
+export async function ok<T>(client: Client, tool: string, args: Record<string, unknown>): Promise<T> {
+  const outcome = await callTool<T>(client, tool, args);
+  if (outcome.isError) throw new Error(`${tool} failed unexpectedly: ${outcome.text}`);
+  expect(JSON.parse(outcome.text)).toEqual(outcome.data);
+  return outcome.data;
+}
+
+/** Calls a tool that must fail with `code`; checks the whole error envelope and returns the error body. */
+export async function fails(client: Client, tool: string, args: Record<string, unknown>, code: string): Promise<ErrorBody> {
+  const outcome = await callTool<ErrorData>(client, tool, args);
+  expect(outcome.isError, `${tool} should fail with ${code}, got ${outcome.text.slice(0, 300)}`).toBe(true);
+  expect(outcome.data.error.code).toBe(code);
+  expect(outcome.data.error.message.length).toBeGreaterThan(0);
+  expect(JSON.parse(outcome.text)).toEqual(outcome.data);
+  return outcome.data.error;
+}
+
+export function issuePaths(error: ErrorBody): string[] {
+  const issues = (error.details?.issues ?? []) as { path: string; message: string }[];
+  return issues.map((issue) => issue.path);
+}
+
+export function search(client: Client, query: string, extra: Record<string, unknown> = {}): Promise<SearchPage> {
+  return ok<SearchPage>(client, "search_documents", { query, ...extra });
+}
+
+export interface RestResponse<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export type Rest = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) => Promise<RestResponse<T>>;
+
+export function restClient(baseUrl: string, key: string | undefined): Rest {
+  return async (method, path, body) => {
+    const headers: Record<string, string> = key === undefined ? {} : { Authorization: `Bearer ${key}` };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    const response = await fetch(`${baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const raw = await response.text();
+    return { status: response.status, headers: response.headers, body: raw ? JSON.parse(raw) : {} };
+  };
+}
+
+export function expectRestError(response: RestResponse, status: number, code: string): ErrorBody {
+  const body = response.body as unknown as ErrorData;
+  expect(response.status, JSON.stringify(response.body).slice(0, 300)).toBe(status);
+  expect(body.error.code).toBe(code);
+  return body.error;
+}
