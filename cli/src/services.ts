@@ -1,10 +1,12 @@
 /** The services this build contains, and how to start each one. */
+import path from "node:path";
 import type { Router } from "express";
 import type { Subjects } from "@bancada/contracts";
 import type { Bus, Logger, ToolMetrics } from "@bancada/service-kit";
 import type { Env } from "./env.js";
 import { createBoardsService, migrationsDir as boardsMigrations } from "@bancada/boards";
 import { createDocsService, migrationsDir as docsMigrations } from "@bancada/docs";
+import { createDraftsService, migrationsDir as draftsMigrations } from "@bancada/drafts";
 import { createScriptsService, migrationsDir as scriptsMigrations } from "@bancada/scripts";
 import { migrationsDir as gatewayMigrations } from "@bancada/gateway";
 
@@ -35,6 +37,13 @@ export const serviceRegistry: Record<string, (deps: ServiceDeps) => Promise<Runn
       // the demo corpus fills an empty corpus in the embedded mode, so a new user can try the tools at once
       demoCorpus: deps.env.DOCS_DEMO_CORPUS || deps.embedded,
     }),
+  drafts: (deps) =>
+    createDraftsService({
+      ...deps,
+      dataDir: path.join(path.resolve(deps.env.BANCADA_DATA_DIR), "drafts-assets"),
+      // a local path is the caller's own file only when no separate deployment is in play
+      localFileUploads: deps.embedded || !deps.env.NATS_URL,
+    }),
 };
 
 export const serviceNames = Object.keys(serviceRegistry);
@@ -45,4 +54,5 @@ export const migrationSets = [
   { component: "scripts", schema: "scripts", dir: scriptsMigrations },
   { component: "boards", schema: "boards", dir: boardsMigrations },
   { component: "docs", schema: "docs", dir: docsMigrations },
+  { component: "drafts", schema: "drafts", dir: draftsMigrations },
 ] as const;

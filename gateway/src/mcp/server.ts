@@ -71,7 +71,14 @@ export function createMcpServer(options: McpServerOptions, principal: Principal,
       ...(traceparent ? { traceparent } : {}),
     });
     const structured = reply.ok ? (reply.result as Record<string, unknown>) : { error: reply.error };
-    return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured, ...(reply.ok ? {} : { isError: true }) };
+    // SDK clients check structuredContent against an advertised output schema even on errors: with output
+    // schemas on, an error travels in content[0].text only (the spec's "both places" holds otherwise).
+    const advertised = options.outputSchemas && catalog.tool(request.params.name)?.descriptor.outputSchema !== undefined;
+    return {
+      content: [{ type: "text", text: JSON.stringify(structured) }],
+      ...(reply.ok || !advertised ? { structuredContent: structured } : {}),
+      ...(reply.ok ? {} : { isError: true }),
+    };
   });
 
   server.setRequestHandler(ListPromptsRequestSchema, () => ({

@@ -74,6 +74,11 @@ export async function startStack(options: { services: Record<string, ServiceFact
     extra: [serviceApp],
     ...options.gateway,
   });
+  // On a loaded machine the first catalog request can go unanswered; wait for every service's tools.
+  for (const name of Object.keys(options.services)) {
+    const until = Date.now() + 30_000;
+    while (!gateway.catalog.tools().some((tool) => tool.service === name) && Date.now() < until) await gateway.catalog.refresh(name);
+  }
   const server = await listen(gateway.app);
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

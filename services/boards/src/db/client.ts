@@ -1,3 +1,4 @@
+import { transactionOptions } from "@bancada/service-kit";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/client.js";
 
@@ -11,5 +12,5 @@ export function createBoardsDb(connectionString: string, poolMax = 10): BoardsDb
     { connectionString, max: poolMax, options: `-c search_path=${postgresSchema},public` },
     { schema: postgresSchema },
   );
-  return new PrismaClient({ adapter });
+  return new PrismaClient({ adapter, transactionOptions });
 }

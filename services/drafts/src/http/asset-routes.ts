@@ -1,0 +1,62 @@
+/**
+ * REST: asset bytes. Over HTTP a file cannot be named by a local path (that tool is stdio-only), so the
+ * bytes are the request body, streamed straight into the blob store; downloads stream them back.
+ */
+import { pipeline } from "node:stream/promises";
+import { Router } from "express";
+import { z } from "zod";
+import { DomainError, ErrorCode, invalidArgument } from "@bancada/contracts";
+import { addAsset } from "../domain/add-asset.js";
+import type { DraftsDeps } from "../domain/context.js";
+import { assetRef, getAsset } from "../domain/get-asset.js";
+import { addAssetFields } from "../domain/schemas.js";
+import { ifMatch, restContext } from "./context.js";
+
+const uploadInput = z.strictObject({ ...addAssetFields, filename: addAssetFields.filename.unwrap() });
+
+export function assetRoutes(deps: DraftsDeps): Router {
+  const router = Router();
+  const base = "/v1/workspaces/:workspaceId/drafts/:draftId/assets";
+
+  router.post(base, async (req, res) => {
+    const ctx = restContext(deps, req, true);
+    if (req.is("application/json")) {
+      throw invalidArgument([{ path: "body", message: "send the file's bytes with its own Content-Type (or application/octet-stream), not JSON" }]);
+    }
+    const declared = Number(req.header("Content-Length"));
+    if (declared > deps.blobs.maxBytes) {
+      throw new DomainError(ErrorCode.payloadTooLarge, `Too large: body: an asset may hold at most ${deps.blobs.maxBytes} bytes.`, {
+        issues: [{ path: "body", message: `must be at most ${deps.blobs.maxBytes} bytes` }],
+        limitBytes: deps.blobs.maxBytes,
+      });
+    }
+    const input = uploadInput.parse({
+      workspace_id: req.params.workspaceId,
+      draft_id: req.params.draftId,
+      expected_revision: ifMatch(req) ?? numberOf(req.query.expected_revision),
+      request_id: req.header("Idempotency-Key") ?? req.query.request_id,
+      filename: req.query.filename,
+    });
+    const result = await addAsset(ctx, { ...input, open: () => req, field: "body" });
+    res.status(201).setHeader("ETag", `"${result.draft.revision}"`).json(result);
+  });
+
+  router.get(`${base}/:assetId/content`, async (req, res) => {
+    const ctx = restContext(deps, req, false);
+    const asset = await getAsset(ctx, assetRef.parse({ workspace_id: req.params.workspaceId, draft_id: req.params.draftId, asset_id: req.params.assetId }));
+    if ((await deps.blobs.size(asset.sha256)) !== asset.bytes) {
+      throw new DomainError(ErrorCode.notFound, "The asset's bytes are missing from storage; remove the asset and add the file again.", { sha256: asset.sha256 });
+    }
+    res.setHeader("Content-Type", asset.mime);
+    res.setHeader("Content-Length", String(asset.bytes));
+    res.setHeader("ETag", `"${asset.sha256}"`);
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Content-Disposition", `attachment; filename*=UTF-8''${encodeURIComponent(asset.filename)}`);
+    await pipeline(deps.blobs.open(asset.sha256), res);
+  });
+  return router;
+}
+
+function numberOf(value: unknown): unknown {
+  return typeof value === "string" && value !== "" ? Number(value) : value;
+}

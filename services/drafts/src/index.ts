@@ -1,0 +1,10 @@
+export { createDraftsService, migrationsDir, defaultDataDir } from "./service.js";
+export type { DraftsService, DraftsServiceOptions } from "./service.js";
+export { createDraftsDb, postgresSchema } from "./db/client.js";
+export type { DraftsDb } from "./db/client.js";
+export { startSubmissionWorker, defaultWorkerSettings } from "./pipeline/submission-worker.js";
+export type { SubmissionWorker, WorkerSettings } from "./pipeline/submission-worker.js";
+export { createBlobStore } from "./assets/blob-store.js";
+export { eventTypes } from "./pipeline/finish-submission.js";
+export { eventIdHeader } from "./pipeline/event-relay.js";
+export { limits } from "./domain/limits.js";
