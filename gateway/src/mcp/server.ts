@@ -71,14 +71,9 @@ export function createMcpServer(options: McpServerOptions, principal: Principal,
       ...(traceparent ? { traceparent } : {}),
     });
     const structured = reply.ok ? (reply.result as Record<string, unknown>) : { error: reply.error };
-    // SDK clients check structuredContent against an advertised output schema even on errors: with output
-    // schemas on, an error travels in content[0].text only (the spec's "both places" holds otherwise).
-    const advertised = options.outputSchemas && catalog.tool(request.params.name)?.descriptor.outputSchema !== undefined;
-    return {
-      content: [{ type: "text", text: JSON.stringify(structured) }],
-      ...(reply.ok || !advertised ? { structuredContent: structured } : {}),
-      ...(reply.ok ? {} : { isError: true }),
-    };
+    // The spec: the error object in both places. (The TS SDK client checks structuredContent against an
+    // advertised output schema even when isError is set; see the closing note of issue 5.)
+    return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured, ...(reply.ok ? {} : { isError: true }) };
   });
 
   server.setRequestHandler(ListPromptsRequestSchema, () => ({
