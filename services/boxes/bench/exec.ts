@@ -1,0 +1,131 @@
+/**
+ * exec of `true` in a running local box against a bare `bash -lc true` on the host, in the same run,
+ * interleaved (so machine load hits both alike): p50/p99 and their ratio, at the driver and through the
+ * service's tool host (validation, Postgres, no gateway); then exec throughput with 8 calls in flight,
+ * and create_box → running time.
+ *   npx tsx services/boxes/bench/exec.ts [iterations=100]
+ * Needs root, bubblewrap and PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres).
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { subjects } from "@bancada/contracts";
+import { MemoryBus, createLogger } from "@bancada/service-kit";
+import { freshDatabase } from "@bancada/testkit";
+import { createBoxesService } from "../src/index.js";
+
+const iterations = Number(process.argv[2] ?? 100);
+const log = createLogger("bench", "silent");
+const principal = {
+  keyId: "bench",
+  accountId: "bench",
+  personId: "bench",
+  agentId: "bench",
+  scopes: ["boxes:read", "boxes:write", "boxes:delete", "boxes:exec"],
+  allowWrites: true,
+  allowedBoardIds: null,
+  profile: "full" as const,
+};
+
+const dataDir = await mkdtemp(path.join(tmpdir(), "bancada-boxes-bench-"));
+const home = await mkdtemp(path.join(tmpdir(), "bancada-bench-home-"));
+const database = await freshDatabase("bancada_bench");
+const bus = new MemoryBus();
+const service = await createBoxesService({ databaseUrl: database.url, bus, subjects: subjects("bench"), log, dataDir });
+const call = async (tool: string, args: Record<string, unknown>) => {
+  const reply = await service.host.call(tool, args, principal);
+  if (!reply.ok) throw new Error(`${tool}: ${reply.error.message}`);
+  return reply.result as Record<string, unknown>;
+};
+
+try {
+  const creates: number[] = [];
+  let boxId = "";
+  for (let i = 0; i < 5; i++) {
+    const started = performance.now();
+    const { box } = (await call("create_box", { name: `bench-${i}` })) as { box: { id: string; state: string } };
+    creates.push(performance.now() - started);
+    if (box.state !== "running") throw new Error(`box ${box.id} is ${box.state}`);
+    if (i === 0) boxId = box.id;
+    else await call("delete_box", { boxId: box.id, confirm: true });
+  }
+  const stored = await service.db.box.findUniqueOrThrow({ where: { id: boxId } });
+  const handle = { id: stored.id, runtime: stored.runtime };
+
+  const host: number[] = [];
+  const bareProcess: number[] = [];
+  const driver: number[] = [];
+  const tool: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    host.push(await timed(() => hostBash(home)));
+    bareProcess.push(await timed(() => hostProcess("/bin/true", [])));
+    driver.push(await timed(() => service.driver.exec(handle, { command: { cmd: "true" }, cwd: "/data/home", env: {}, timeoutMs: 60_000, maxOutputBytes: 1024 })));
+    tool.push(await timed(() => call("exec", { boxId, cmd: "true" })));
+  }
+  const inFlight = 8;
+  const total = Math.max(40, iterations);
+  const throughputStart = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next++ < total) await call("exec", { boxId, cmd: "true" });
+    }),
+  );
+  const perSecond = total / ((performance.now() - throughputStart) / 1000);
+
+  const hostStats = stats(host);
+  console.log(`iterations ${iterations} (interleaved), load average ${(await loadAverage()).join(" ")}`);
+  console.log(tableRow(["", "p50 ms", "p99 ms", "ratio p50", "ratio p99"]));
+  console.log(tableRow(["host bash -lc true", hostStats.p50.toFixed(1), hostStats.p99.toFixed(1), "1.00", "1.00"]));
+  for (const [label, samples] of [["host /bin/true (1 process)", bareProcess], ["box exec (driver)", driver], ["box exec (tool host)", tool]] as const) {
+    const s = stats(samples);
+    console.log(tableRow([label, s.p50.toFixed(1), s.p99.toFixed(1), (s.p50 / hostStats.p50).toFixed(2), (s.p99 / hostStats.p99).toFixed(2)]));
+  }
+  console.log(`exec throughput, ${inFlight} in flight: ${perSecond.toFixed(1)} calls/s`);
+  const createStats = stats(creates);
+  console.log(`create_box → running (tool host, wait: true): p50 ${createStats.p50.toFixed(1)} ms, max ${Math.max(...creates).toFixed(1)} ms (n=5)`);
+} finally {
+  const boxes = await service.db.box.findMany({ where: { state: { not: "deleted" } } });
+  for (const box of boxes) await service.driver.destroy({ id: box.id, runtime: box.runtime }).catch(() => {});
+  await service.stop();
+  await bus.close();
+  await database.drop();
+  await rm(dataDir, { recursive: true, force: true });
+  await rm(home, { recursive: true, force: true });
+}
+
+function hostBash(homeDir: string): Promise<void> {
+  return hostProcess("/bin/bash", ["-lc", "true"], homeDir);
+}
+
+function hostProcess(file: string, args: string[], homeDir = "/nonexistent"): Promise<void> {
+  // The same clean environment a box command gets: no inherited variables, a home without dotfiles.
+  const env = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", HOME: homeDir, LANG: "C.UTF-8" };
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    child.on("error", reject);
+    child.on("close", () => resolve());
+  });
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+function stats(samples: number[]): { p50: number; p99: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  return { p50: at(0.5), p99: at(0.99) };
+}
+
+function tableRow(cells: string[]): string {
+  return cells.map((cell, index) => (index === 0 ? cell.padEnd(28) : cell.padStart(10))).join(" ");
+}
+
+async function loadAverage(): Promise<string[]> {
+  const { loadavg } = await import("node:os");
+  return loadavg().map((value) => value.toFixed(1));
+}

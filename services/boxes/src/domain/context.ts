@@ -1,0 +1,27 @@
+import type { Logger } from "@bancada/service-kit";
+import type { BoxesDb } from "../db/client.js";
+import type { BoxDriver } from "../driver/box-driver.js";
+import type { Background } from "./background.js";
+import type { PlanName } from "./plans.js";
+
+/** What every use case of this service instance shares. */
+export interface BoxesRuntime {
+  db: BoxesDb;
+  driver: BoxDriver;
+  log: Logger;
+  /** This service process: operations it starts carry it, so a restarted service can tell them apart. */
+  instance: string;
+  background: Background;
+  /** The most bytes one answer may carry over the bus (NATS max_payload minus the envelope). */
+  replyBudgetBytes: number;
+  defaultPlan: PlanName;
+  /** Calls waiting right now (exec, job_wait), for tests and metrics. */
+  inFlight: { exec: number; jobWait: number };
+}
+
+/** A use case's context: the runtime and who acts. Every query is scoped by `accountId`. */
+export interface BoxesContext extends BoxesRuntime {
+  accountId: string;
+  personId: string;
+  agentId: string;
+}

@@ -1,0 +1,69 @@
+/**
+ * exec: one command in a running box, to completion or its deadline (1–600 s). stdout and stderr
+ * are each kept up to 1 MB and marked when cut; at the deadline the command's whole process tree is
+ * killed. A caller that goes away cancels the command the same way. Long calls report progress
+ * every 5 s, so that clients which reset their timeout on progress keep waiting.
+ */
+import { DomainError, ErrorCode, type ProgressUpdate } from "@bancada/contracts";
+import type { ExecOutcome } from "../driver/box-driver.js";
+import { awakeBox } from "./awake.js";
+import type { BoxesContext } from "./context.js";
+import { driverFailure } from "./driver-errors.js";
+import { boxHandle } from "./find-box.js";
+import { limits } from "./limits.js";
+import { decodePayload } from "./payload.js";
+import { inBoxPath } from "./schemas/common.js";
+import type { ExecInput, ExecResult } from "./schemas/exec.js";
+import { fitTexts, wholeCharacters } from "./text-output.js";
+
+const progressEveryMs = 5_000;
+
+export async function execCommand(ctx: BoxesContext, input: ExecInput, signal?: AbortSignal, progress?: (update: ProgressUpdate) => void): Promise<ExecResult> {
+  const stdin = input.stdin === undefined ? undefined : decodePayload(input.stdin, input.stdinEncoding, "stdin", limits.stdinBytes);
+  const box = await awakeBox(ctx, input.boxId, "exec");
+  const started = Date.now();
+  const ticker = progress
+    ? setInterval(() => progress({ progress: Math.round((Date.now() - started) / 1000), total: input.timeoutSeconds, message: "command running" }), progressEveryMs)
+    : undefined;
+  ctx.inFlight.exec++;
+  let outcome: ExecOutcome;
+  try {
+    outcome = await ctx.driver.exec(boxHandle(box), {
+      command: input.cmd !== undefined ? { cmd: input.cmd } : { argv: input.argv ?? [] },
+      cwd: inBoxPath(input.cwd ?? "/data/home"),
+      env: input.env ?? {},
+      timeoutMs: input.timeoutSeconds * 1000,
+      maxOutputBytes: limits.streamBytes,
+      ...(stdin ? { stdin } : {}),
+      ...(signal ? { signal } : {}),
+    });
+  } catch (error) {
+    return driverFailure(ctx, box, error);
+  } finally {
+    clearInterval(ticker);
+    ctx.inFlight.exec--;
+  }
+  if (outcome.cancelled) {
+    throw new DomainError(ErrorCode.deadlineExceeded, "The call was cancelled; the command and everything it started were killed.", { cancelled: true });
+  }
+  return execResult(outcome, ctx.replyBudgetBytes);
+}
+
+export function execResult(outcome: ExecOutcome, replyBudgetBytes: number): ExecResult {
+  const stdoutCut = outcome.stdoutBytes > outcome.stdout.length;
+  const stderrCut = outcome.stderrBytes > outcome.stderr.length;
+  const texts = [stdoutCut ? wholeCharacters(outcome.stdout) : outcome.stdout, stderrCut ? wholeCharacters(outcome.stderr) : outcome.stderr].map((data) => data.toString("utf8"));
+  const fitted = fitTexts(texts, replyBudgetBytes);
+  return {
+    stdout: fitted.texts[0]!,
+    stderr: fitted.texts[1]!,
+    exitCode: outcome.exitCode,
+    signal: outcome.signal,
+    timedOut: outcome.timedOut,
+    durationMs: outcome.durationMs,
+    stdoutTruncated: stdoutCut || fitted.shortened[0]!,
+    stderrTruncated: stderrCut || fitted.shortened[1]!,
+    stdoutBytes: outcome.stdoutBytes,
+    stderrBytes: outcome.stderrBytes,
+  };
+}

@@ -1,0 +1,142 @@
+/** Seed 001: list_boxes, get_box, create_box, delete_box, suspend_box, resume_box and the box as shown. */
+import { z } from "zod";
+import { limits } from "../limits.js";
+import { argv, boxNamePattern, boxRef, cmd, cwd, env, idempotencyKey, isoDate, noNul, oneCommand, waitFlag } from "./common.js";
+
+export const boxStates = ["creating", "running", "sleeping", "suspended", "stopped", "deleting", "deleted"] as const;
+export const boxState = z.enum(boxStates);
+export type BoxState = z.infer<typeof boxState>;
+
+const metadata = z
+  .record(
+    z.string().min(1).max(limits.metadataKeyMax).regex(/^[A-Za-z0-9_.:-]+$/, "metadata keys are letters, digits and _ . : -"),
+    noNul(z.string().max(limits.metadataValueMax)),
+  )
+  .refine((value) => Object.keys(value).length <= limits.metadataPairs, { message: `at most ${limits.metadataPairs} pairs` });
+
+export const listBoxesInput = z.strictObject({
+  state: z.array(boxState).min(1).max(boxStates.length).optional().describe("Only boxes in these states."),
+  metadata: metadata.optional().describe('Only boxes that have all these metadata pairs (e.g. {"kind": "render"}).'),
+  includeDeleted: z.boolean().default(false).describe("Include deleted boxes."),
+  limit: z.number().int().min(1).max(limits.pageMax).default(limits.pageDefault).describe("Items per page (1–100, default 20)."),
+  cursor: z.string().min(1).max(200).optional().describe("nextCursor of the previous page."),
+});
+export type ListBoxesInput = z.infer<typeof listBoxesInput>;
+
+export const boxRefInput = z.strictObject({ boxId: boxRef });
+
+const commandFields = { cmd: cmd.optional(), argv: argv.optional(), cwd: cwd.optional(), env: env.optional() };
+
+export const setupInput = z
+  .strictObject({
+    ...commandFields,
+    timeoutSeconds: z.number().int().min(1).max(limits.execTimeoutMax).default(limits.setupTimeoutDefault).describe("Deadline of the setup (1–600 s, default 300)."),
+  })
+  .superRefine(oneCommand)
+  .describe("A command run once when the box is created, before it counts as running (e.g. installing dependencies). Its output is the job named 'setup'.");
+
+export const taskInput = z
+  .strictObject({ name: noNul(z.string().min(1).max(limits.jobNameMax)).optional(), ...commandFields })
+  .superRefine(oneCommand)
+  .describe("The box's main task: started as a background job once the box runs (after setup). Follow it with job_logs / job_wait.");
+
+export const createBoxInput = z
+  .strictObject({
+    name: z.string().regex(boxNamePattern, "lowercase letters, digits and hyphens, 1 to 40").optional().describe("Name (lowercase letters, digits and hyphen; up to 40). Without a name the server picks one."),
+    template: z.string().min(1).max(64).optional().describe("Template (default: the workspace's)."),
+    templateVersion: z.string().min(1).max(64).optional().describe("Template version (default: the current one)."),
+    snapshotId: z.string().min(1).max(64).optional().describe("Start from this snapshot's disk."),
+    vcpus: z.literal(limits.vcpus).default(2).describe("Cores: 2, 4, 8, 16 or 32 (the plan caps it). Default 2."),
+    memMiB: z.literal(limits.memMiB).default(4096).describe("Memory in MiB: 4096, 8192, 16384, 32768 or 65536 (at most 2048 × vcpus). Default 4096."),
+    dataGiB: z.number().int().min(limits.dataGiBMin).max(limits.dataGiBMax).default(limits.dataGiBMin).describe("Disk in GiB (20–500, default 20)."),
+    autoSuspendSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(limits.autoSuspendMax)
+      .refine((value) => value === 0 || (value >= limits.autoSuspendMin && value <= limits.autoSuspendMax && value % 60 === 0), {
+        message: "must be 0 (never; paid plans) or 300–1800 in whole minutes",
+      })
+      .default(limits.autoSuspendMin)
+      .describe("Sleeps after this many idle seconds: 0 (never, paid plans only) or 300–1800 in whole minutes. Default 300."),
+    maxRunMinutes: z
+      .number()
+      .int()
+      .min(-1)
+      .max(limits.maxRunMinutesMax)
+      .refine((value) => value === -1 || (value >= 1 && value <= limits.maxRunMinutesMax), { message: "must be -1 (unlimited; paid plans) or 1–43200" })
+      .default(240)
+      .describe("Pauses after running this many minutes (-1 unlimited, paid plans only). Default 240."),
+    deleteAfterSeconds: z.number().int().min(limits.deleteAfterMin).max(limits.deleteAfterMax).optional().describe("Deletes itself after this many seconds (60–86400)."),
+    metadata: metadata.default({}).describe("Up to 32 text→text pairs. metadata.kind = task kind (shows in usage by kind)."),
+    secrets: z
+      .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "secret names are letters, digits and _"))
+      .max(limits.secretsMax)
+      .default([])
+      .describe("Names of workspace Secrets the box may use."),
+    task: taskInput.optional(),
+    setup: setupInput.optional(),
+    idempotencyKey: idempotencyKey.optional(),
+    wait: waitFlag("the box to be running (up to 120 s)"),
+  })
+  .superRefine((value, context) => {
+    if (value.memMiB > limits.memPerVcpuMiB * value.vcpus) {
+      context.addIssue({ code: "custom", path: ["memMiB"], message: `at most 2048 × vcpus (${limits.memPerVcpuMiB * value.vcpus} MiB for ${value.vcpus} vCPUs)` });
+    }
+  });
+export type CreateBoxInput = z.infer<typeof createBoxInput>;
+
+export const deleteBoxInput = z.strictObject({
+  boxId: boxRef,
+  confirm: z.boolean().optional().describe("Must be true: the box and its files are gone for good."),
+  wait: waitFlag("the box to be deleted"),
+});
+
+export const powerInput = z.strictObject({ boxId: boxRef, wait: waitFlag("the operation to finish") });
+export type PowerInput = z.infer<typeof powerInput>;
+
+export const operationView = z.object({ kind: z.string(), startedAt: isoDate });
+
+export const boxView = z.object({
+  id: z.string(),
+  name: z.string(),
+  state: boxState,
+  stateReason: z.string().nullable(),
+  operation: operationView.nullable().describe("The operation in progress (create, suspend, resume, start, delete), or null."),
+  template: z.string(),
+  templateVersion: z.string(),
+  snapshotId: z.string().nullable(),
+  vcpus: z.number().int(),
+  memMiB: z.number().int(),
+  dataGiB: z.number().int(),
+  autoSuspendSeconds: z.number().int(),
+  maxRunMinutes: z.number().int(),
+  deleteAfterSeconds: z.number().int().nullable(),
+  metadata: z.record(z.string(), z.string()),
+  secrets: z.array(z.string()),
+  setupJobId: z.string().nullable().describe("The job running create_box's setup (follow it with job_logs), or null."),
+  taskJobId: z.string().nullable().describe("The job running create_box's task, or null."),
+  driver: z.string(),
+  enforcement: z
+    .object({
+      cpu: z.string().nullable(),
+      memory: z.string().nullable(),
+      disk: z.string().nullable(),
+      processes: z.object({ max: z.number().int(), via: z.string() }).nullable(),
+      freeze: z.string(),
+      network: z.string(),
+    })
+    .describe("Which requested resources this box's driver enforces, and how (null: recorded, not enforced)."),
+  sshCommand: z.string().nullable().describe("How to open a shell over SSH; null when the driver offers no SSH (local boxes: use exec)."),
+  createdAt: isoDate,
+  createdBy: z.string(),
+  createdByAgent: z.string(),
+  updatedAt: isoDate,
+  stateChangedAt: isoDate,
+  deletedAt: isoDate.nullable(),
+});
+export type BoxView = z.infer<typeof boxView>;
+
+export const boxResult = z.object({ box: boxView });
+export const listBoxesResult = z.object({ boxes: z.array(boxView), nextCursor: z.string().nullable() });
+export type ListBoxesResult = z.infer<typeof listBoxesResult>;

@@ -1,0 +1,112 @@
+/**
+ * The box state machine (spec "Model"). An operation — create, suspend, resume, start, delete — is
+ * claimed with one conditional UPDATE that succeeds only when no other operation runs and the box is
+ * in a state the operation starts from; a second call during a transition therefore answers
+ * failed_precondition instead of racing the first. The claim is visible on get_box (`operation`).
+ * Every change of state closes the box's open interval and opens the next one in the same
+ * transaction: box_intervals is the history of the box and, later, its billing record.
+ */
+import { DomainError, ErrorCode } from "@bancada/contracts";
+import type { BoxesTx, BoxRow } from "../db/client.js";
+import { Prisma } from "../db/generated/client.js";
+import { operationOf, toBoxView, type Operation, type OperationKind } from "./box-view.js";
+import type { BoxesContext, BoxesRuntime } from "./context.js";
+import type { BoxState } from "./schemas/box.js";
+
+export async function beginOperation(ctx: BoxesContext, box: BoxRow, kind: OperationKind, from: BoxState[]): Promise<BoxRow> {
+  const operation: Operation = { kind, startedAt: new Date().toISOString(), instance: ctx.instance };
+  const claimed = await ctx.db.$executeRaw`
+    UPDATE boxes SET operation = ${JSON.stringify(operation)}::jsonb, version = version + 1, updated_at = now()
+     WHERE id = ${box.id} AND account_id = ${ctx.accountId} AND operation IS NULL AND state::text = ANY(${from}::text[])`;
+  const current = await ctx.db.box.findUniqueOrThrow({ where: { id: box.id } });
+  if (claimed === 0) throw preconditionError(current, kind);
+  return current;
+}
+
+export interface StateChange {
+  state: BoxState;
+  reason: string | null;
+  /** A new driver handle; undefined keeps the stored one. */
+  runtime?: unknown;
+  /** Clear the operation in progress (the default). */
+  endOperation?: boolean;
+}
+
+export async function changeState(rt: BoxesRuntime, boxId: string, change: StateChange): Promise<BoxRow> {
+  return rt.db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT 1 FROM boxes WHERE id = ${boxId} FOR UPDATE`;
+    const row = await tx.box.findUniqueOrThrow({ where: { id: boxId } });
+    const now = new Date();
+    const moved = row.state !== change.state;
+    if (moved) await moveInterval(tx, row, change, now);
+    return tx.box.update({
+      where: { id: boxId },
+      data: {
+        state: change.state,
+        stateReason: change.reason,
+        ...(change.endOperation === false ? {} : { operation: Prisma.DbNull }),
+        ...(change.runtime === undefined ? {} : { runtime: change.runtime === null ? Prisma.DbNull : (change.runtime as Prisma.InputJsonValue) }),
+        ...(moved ? { stateChangedAt: now } : {}),
+        ...(moved && change.state === "running" ? { runningSince: now } : {}),
+        ...(change.state === "deleted" ? { liveName: null, deletedAt: now } : {}),
+        updatedAt: now,
+        version: { increment: 1 },
+      },
+    });
+  });
+}
+
+/** Closes the open interval; a deleted box has no open interval any more. */
+async function moveInterval(tx: BoxesTx, row: BoxRow, change: StateChange, now: Date): Promise<void> {
+  await tx.boxInterval.updateMany({ where: { boxId: row.id, endedAt: null }, data: { endedAt: now } });
+  if (change.state === "deleted") return;
+  await tx.boxInterval.create({ data: intervalOf(row, change.state, change.reason, now) });
+}
+
+export function intervalOf(row: Pick<BoxRow, "id" | "accountId" | "vcpus" | "memMiB" | "dataGiB" | "kind" | "createdBy" | "createdByAgent">, state: BoxState, reason: string | null, at: Date) {
+  return {
+    boxId: row.id,
+    accountId: row.accountId,
+    state,
+    reason,
+    startedAt: at,
+    vcpus: row.vcpus,
+    memMiB: row.memMiB,
+    dataGiB: row.dataGiB,
+    kind: row.kind,
+    personId: row.createdBy,
+    agentId: row.createdByAgent,
+  };
+}
+
+/** Why the box cannot do `action` now, in words an agent can act on. */
+export function preconditionError(box: BoxRow, action: string): DomainError {
+  const operation = operationOf(box);
+  const details = { boxId: box.id, state: box.state, operation: operation ? { kind: operation.kind, startedAt: operation.startedAt } : null, box: toBoxView(box) };
+  if (operation) {
+    return new DomainError(
+      ErrorCode.failedPrecondition,
+      `The box is busy: '${operation.kind}' started at ${operation.startedAt} is still in progress; get_box shows when it ends, then retry ${action}.`,
+      details,
+    );
+  }
+  return new DomainError(ErrorCode.failedPrecondition, `${stateSentence(box)} (${action} is not possible now).`, details);
+}
+
+export function stateSentence(box: Pick<BoxRow, "state" | "stateReason">): string {
+  switch (box.state) {
+    case "suspended":
+      return "The box was paused with suspend_box; only resume_box wakes it";
+    case "stopped":
+      return `The box is stopped${box.stateReason ? ` (${box.stateReason})` : ""}; resume_box starts it again from its disk`;
+    case "creating":
+      return "The box is still being created";
+    case "deleting":
+    case "deleted":
+      return "The box is deleted";
+    case "sleeping":
+      return "The box is asleep";
+    default:
+      return "The box is running";
+  }
+}

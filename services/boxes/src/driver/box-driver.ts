@@ -1,0 +1,128 @@
+/**
+ * The one seam between the boxes service and where boxes live (spec: "Drivers"). The domain keeps
+ * state in Postgres and asks the driver to act; the driver keeps no state of its own beyond what it
+ * returns as `runtime` (stored with the box, handed back on every call), so a restarted service can
+ * find its boxes again. `local` runs boxes as bubblewrap sandboxes on this machine; a Kubernetes
+ * driver can implement the same interface with Pods.
+ */
+
+/** What a driver needs to find a box: its id and the runtime handle it returned last. */
+export interface BoxHandle {
+  id: string;
+  runtime: unknown;
+}
+
+export interface BoxResources {
+  vcpus: number;
+  memMiB: number;
+  dataGiB: number;
+}
+
+export interface BoxSpec extends BoxHandle, BoxResources {
+  /** Used as the box's hostname. */
+  name: string;
+}
+
+/** Which of the requested resources the driver enforces, and how; shown on the box. */
+export interface Enforcement {
+  cpu: string | null;
+  memory: string | null;
+  disk: string | null;
+  processes: { max: number; via: string } | null;
+  freeze: string;
+  network: string;
+}
+
+/** What the driver sees of a box right now. */
+export type BoxLiveness = "running" | "frozen" | "gone";
+
+export interface CommandSpec {
+  /** Text for `bash -lc`, or an argument vector run without a shell. */
+  command: { cmd: string } | { argv: string[] };
+  /** Absolute path inside the box. */
+  cwd: string;
+  env: Record<string, string>;
+}
+
+export interface ExecRequest extends CommandSpec {
+  timeoutMs: number;
+  stdin?: Buffer;
+  /** Each stream is kept up to this many bytes; the rest is counted and dropped. */
+  maxOutputBytes: number;
+  signal?: AbortSignal;
+}
+
+export interface ExecOutcome {
+  stdout: Buffer;
+  stderr: Buffer;
+  stdoutBytes: number;
+  stderrBytes: number;
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  durationMs: number;
+}
+
+export interface JobRequest extends CommandSpec {
+  jobId: string;
+}
+
+/** A job as the driver sees it: still running, ended with a status, or lost (nothing left to ask). */
+export type JobProbe =
+  | { state: "running" }
+  | { state: "exited"; exitCode: number | null; signal: string | null }
+  | { state: "lost"; reason: string };
+
+export interface LogChunk {
+  data: Buffer;
+  offset: number;
+  nextOffset: number;
+  size: number;
+}
+
+export type FileRead = { kind: "file"; data: Buffer } | { kind: "missing" } | { kind: "directory" } | { kind: "special" } | { kind: "too_large"; size: number };
+
+export interface FileWrite {
+  path: string;
+  data: Buffer;
+  mode: number;
+  parents: boolean;
+}
+
+export type FileWriteOutcome = { kind: "written" } | { kind: "missing_parent" } | { kind: "directory" } | { kind: "failed"; message: string };
+
+export interface BoxDriver {
+  readonly kind: string;
+  /** False when the driver could not start here; its calls then answer `unavailable`. */
+  readonly available: boolean;
+  /** The template every box of this driver starts from, and its version. */
+  readonly template: { name: string; version: string };
+  readonly node: string;
+  enforcement(resources: BoxResources): Enforcement;
+  /** Makes the disk and starts the box; returns the runtime handle to store. */
+  create(spec: BoxSpec): Promise<unknown>;
+  /** Starts a stopped box again from its disk (fresh processes). */
+  start(spec: BoxSpec): Promise<unknown>;
+  inspect(box: BoxHandle): Promise<BoxLiveness>;
+  suspend(box: BoxHandle): Promise<void>;
+  resume(box: BoxHandle): Promise<void>;
+  /** Kills every process of the box and keeps its disk. */
+  stop(box: BoxHandle): Promise<void>;
+  /** Kills every process and removes the disk. Safe to repeat. */
+  destroy(box: BoxHandle): Promise<void>;
+  exec(box: BoxHandle, request: ExecRequest): Promise<ExecOutcome>;
+  startJob(box: BoxHandle, request: JobRequest): Promise<unknown>;
+  probeJob(box: BoxHandle, jobId: string, runtime: unknown): Promise<JobProbe>;
+  /** Kills every process of a job; its end is then recorded like any other. */
+  killJob(box: BoxHandle, jobId: string, runtime: unknown): Promise<void>;
+  readJobLog(box: BoxHandle, jobId: string, range: { offset: number; maxBytes: number } | { tailLines: number; maxBytes: number }): Promise<LogChunk>;
+  /** Resolves when the job's state may have changed (or after `maxMs`): lets waiters sleep instead of spinning. */
+  jobChanged(box: BoxHandle, jobId: string, maxMs: number, signal?: AbortSignal): Promise<void>;
+  readFile(box: BoxHandle, path: string, maxBytes: number): Promise<FileRead>;
+  writeFile(box: BoxHandle, write: FileWrite): Promise<FileWriteOutcome>;
+  /** Periodic housekeeping (e.g. empty per-command cgroups); cheap, never throws. */
+  sweep(box: BoxHandle): Promise<void>;
+  /** When the service stops: releases what the driver holds for itself (never the boxes). */
+  close(): Promise<void>;
+}

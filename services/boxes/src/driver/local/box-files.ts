@@ -1,0 +1,55 @@
+/**
+ * read_file / write_file for a local box, done INSIDE the box by tiny shell helpers: the kernel then
+ * resolves `..` and symlinks against the box's own root, so no path can reach the host (a symlink to
+ * `/` is the box's `/`). Resolving paths on the host (even through /proc/<pid>/root) would follow an
+ * absolute symlink to the host's root. Status goes to stderr as one word; data on stdout / stdin.
+ * Writes are atomic: a temporary file in the same directory, chmod, then rename over the target.
+ */
+import type { FileRead, FileWrite, FileWriteOutcome } from "../box-driver.js";
+
+export const readScript =
+  'p=$1; if [ -d "$p" ]; then echo DIRECTORY >&2; exit 0; fi; if [ ! -e "$p" ]; then echo MISSING >&2; exit 0; fi; ' +
+  'if [ ! -f "$p" ]; then echo SPECIAL >&2; exit 0; fi; exec head -c "$2" -- "$p"';
+
+export const writeScript =
+  'p=$1; d=${p%/*}; [ -n "$d" ] || d=/; if [ -d "$p" ]; then echo DIRECTORY >&2; exit 0; fi; ' +
+  'if [ ! -d "$d" ]; then if [ "$3" = 1 ]; then mkdir -p -- "$d" || exit 1; else echo MISSING_PARENT >&2; exit 0; fi; fi; ' +
+  't="$d/.bancada-write.$$"; cat >"$t" || { rm -f -- "$t"; exit 1; }; ' +
+  'chmod "$2" -- "$t" && mv -f -- "$t" "$p" || { rm -f -- "$t"; exit 1; }; echo WRITTEN >&2';
+
+export interface HelperResult {
+  stdout: Buffer;
+  stderr: Buffer;
+  stdoutBytes: number;
+  exitCode: number | null;
+}
+
+export function readOutcome(result: HelperResult, maxBytes: number): FileRead {
+  const status = result.stderr.toString("utf8").trim();
+  if (status === "DIRECTORY") return { kind: "directory" };
+  if (status === "MISSING") return { kind: "missing" };
+  if (status === "SPECIAL") return { kind: "special" };
+  if (result.exitCode !== 0) throw new FileHelperError(status || `reading failed (exit ${result.exitCode})`);
+  if (result.stdoutBytes > maxBytes) return { kind: "too_large", size: result.stdoutBytes };
+  return { kind: "file", data: result.stdout };
+}
+
+export function writeOutcome(result: HelperResult): FileWriteOutcome {
+  const status = result.stderr.toString("utf8").trim();
+  if (status === "WRITTEN" && result.exitCode === 0) return { kind: "written" };
+  if (status === "DIRECTORY") return { kind: "directory" };
+  if (status === "MISSING_PARENT") return { kind: "missing_parent" };
+  return { kind: "failed", message: status.replace(/^(mkdir|cat|chmod|mv|sh): /gm, "") || `writing failed (exit ${result.exitCode})` };
+}
+
+export function readArgsFor(path: string, limit: number): string[] {
+  return ["/bin/sh", "-c", readScript, "bancada-read", path, String(limit)];
+}
+
+export function writeArgs(write: FileWrite): string[] {
+  return ["/bin/sh", "-c", writeScript, "bancada-write", write.path, write.mode.toString(8).padStart(4, "0"), write.parents ? "1" : "0"];
+}
+
+export class FileHelperError extends Error {
+  override readonly name = "FileHelperError";
+}

@@ -1,0 +1,287 @@
+/**
+ * The `local` driver: boxes are bubblewrap sandboxes on this machine (see sandbox.ts for what a box
+ * sees, command.ts for how commands enter it, cgroups.ts for limits, freezing and killing). Where the
+ * machine offers no usable cgroups, suspend falls back to SIGSTOP/SIGCONT of every process in the
+ * box's pid namespace and a command's tree is killed through its process group.
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { access, constants } from "node:fs/promises";
+import { hostname } from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Logger } from "@bancada/service-kit";
+import type { BoxDriver, BoxHandle, BoxLiveness, BoxResources, BoxSpec, Enforcement, ExecOutcome, ExecRequest, FileRead, FileWrite, FileWriteOutcome, JobProbe, JobRequest, LogChunk } from "../box-driver.js";
+import { DriverError } from "../driver-error.js";
+import { boxPaths, diskExists, hostOsVersion, makeDisk, prepareRun, removeBoxFiles, sharedFromHost, usrLinks, type BoxPaths } from "./box-disk.js";
+import { readArgsFor, readOutcome, writeArgs, writeOutcome } from "./box-files.js";
+import { detectCgroups, type CgroupSupport } from "./cgroup-detect.js";
+import * as cgroups from "./cgroups.js";
+import { launch, launchProgram, type Launch, type LaunchOptions } from "./command.js";
+import { jobDirChanged, probeJob, readLog, startWaiter, type JobRuntime } from "./jobs.js";
+import { childPids, isAlive, isStopped, pidsInNamespace, pidsInProcessGroup, sendSignal } from "./procfs.js";
+import { runCommand, type RunResult } from "./run-command.js";
+import { probeSandbox, startSandbox, type LocalRuntime } from "./sandbox.js";
+
+export interface LocalDriverOptions {
+  /** Where box disks live (default `.data/boxes`). */
+  dataDir: string;
+  log: Logger;
+  /** Most processes one box may have at once (a fork bomb stops here). */
+  pidsMax?: number;
+  /** "none" ignores cgroups and uses signals only (machines without usable cgroups; tests of that path). */
+  cgroups?: "auto" | "none";
+  bwrapPath?: string;
+  nsenterPath?: string;
+}
+
+export async function createLocalDriver(options: LocalDriverOptions): Promise<LocalDriver> {
+  const bwrapPath = options.bwrapPath ?? "/usr/bin/bwrap";
+  const nsenterPath = options.nsenterPath ?? "/usr/bin/nsenter";
+  for (const [tool, file] of [["bubblewrap (bwrap)", bwrapPath], ["nsenter (util-linux)", nsenterPath], ["setpriv (util-linux)", "/usr/bin/setpriv"]] as const) {
+    await access(file, constants.X_OK).catch(() => {
+      throw new Error(`The local box driver needs ${tool} at ${file}: install it (Debian: apt-get install bubblewrap util-linux).`);
+    });
+  }
+  const support: CgroupSupport = options.cgroups === "none" ? { tree: null, limits: {} } : await detectCgroups();
+  const version = await hostOsVersion();
+  const links = await usrLinks();
+  await probeSandbox(bwrapPath, links);
+  options.log.info({ tree: support.tree?.version ?? null, limits: Object.keys(support.limits) }, "local box driver ready");
+  return new LocalDriver(options, support, version, links, bwrapPath, nsenterPath);
+}
+
+export class LocalDriver implements BoxDriver {
+  readonly kind = "local";
+  readonly available = true;
+  readonly template: { name: string; version: string };
+  readonly node = hostname();
+  readonly #options: LocalDriverOptions;
+  readonly #support: CgroupSupport;
+  readonly #links: { name: string; target: string | null }[];
+  readonly #bwrapPath: string;
+  readonly #nsenterPath: string;
+  readonly #pidsMax: number;
+  readonly #sharedEtc = sharedFromHost.filter((name) => existsSync(`/etc/${name}`));
+
+  constructor(options: LocalDriverOptions, support: CgroupSupport, version: string, links: { name: string; target: string | null }[], bwrapPath: string, nsenterPath: string) {
+    this.#options = options;
+    this.#support = support;
+    this.template = { name: "host", version };
+    this.#links = links;
+    this.#bwrapPath = bwrapPath;
+    this.#nsenterPath = nsenterPath;
+    this.#pidsMax = options.pidsMax ?? 1024;
+  }
+
+  enforcement(resources: BoxResources): Enforcement {
+    const { limits, tree } = this.#support;
+    const via = (controller: "pids" | "memory" | "cpu") => {
+      const hierarchy = limits[controller];
+      return hierarchy ? `cgroup v${hierarchy.version} ${controller}` : null;
+    };
+    return {
+      cpu: via("cpu") && `${resources.vcpus} vCPU quota (${via("cpu")})`,
+      memory: via("memory") && `${resources.memMiB} MiB limit (${via("memory")})`,
+      disk: null,
+      processes: via("pids") ? { max: this.#pidsMax, via: via("pids")! } : null,
+      freeze: tree ? `cgroup v${tree.version} freezer` : "SIGSTOP/SIGCONT of the box's processes",
+      network: "own network namespace with loopback only (no outside network)",
+    };
+  }
+
+  async create(spec: BoxSpec): Promise<LocalRuntime> {
+    const paths = this.#paths(spec.id);
+    await makeDisk(paths, spec.name);
+    return this.#boot(spec, paths);
+  }
+
+  async start(spec: BoxSpec): Promise<LocalRuntime> {
+    const paths = this.#paths(spec.id);
+    if (!(await diskExists(paths))) throw new DriverError("gone", "the box's disk is missing");
+    await prepareRun(paths);
+    return this.#boot(spec, paths);
+  }
+
+  async #boot(spec: BoxSpec, paths: BoxPaths): Promise<LocalRuntime> {
+    const groups = await cgroups.createBoxGroups(this.#support, spec.id, { pidsMax: this.#pidsMax, memBytes: spec.memMiB * 1024 * 1024, vcpus: spec.vcpus });
+    try {
+      return await startSandbox({ boxId: spec.id, paths, hostname: spec.name, groups, usrLinks: this.#links, sharedEtc: this.#sharedEtc, bwrapPath: this.#bwrapPath });
+    } catch (error) {
+      await cgroups.removeBoxGroups(groups);
+      throw error;
+    }
+  }
+
+  async inspect(box: BoxHandle): Promise<BoxLiveness> {
+    const runtime = asRuntime(box);
+    if (!runtime || !(await isAlive(runtime.init))) return "gone";
+    const frozen = runtime.groups.tree ? await cgroups.isFrozen(runtime.groups).catch(() => false) : await isStopped(runtime.init.pid);
+    return frozen ? "frozen" : "running";
+  }
+
+  async suspend(box: BoxHandle): Promise<void> {
+    const runtime = this.#live(box);
+    if (runtime.groups.tree) return cgroups.freeze(runtime.groups, true);
+    // Without a freezer: stop every process of the box's pid namespace, again until no new one appears.
+    for (let round = 0; round < 20; round++) {
+      const pids = await pidsInNamespace(runtime.pidNamespace);
+      const running = await Promise.all(pids.map(async (pid) => ((await isStopped(pid)) ? null : pid)));
+      const left = running.filter((pid): pid is number => pid !== null);
+      if (left.length === 0) return;
+      for (const pid of left) sendSignal(pid, "SIGSTOP");
+      await sleep(5);
+    }
+  }
+
+  async resume(box: BoxHandle): Promise<void> {
+    const runtime = this.#live(box);
+    if (runtime.groups.tree) return cgroups.freeze(runtime.groups, false);
+    for (const pid of await pidsInNamespace(runtime.pidNamespace)) sendSignal(pid, "SIGCONT");
+  }
+
+  async stop(box: BoxHandle): Promise<void> {
+    const runtime = asRuntime(box);
+    if (!runtime) return;
+    // Thawed first (a frozen task cannot die under cgroup v1), then the namespace's init: the kernel kills
+    // every process of the pid namespace with it while the host-side nsenters are still there to reap them.
+    if (runtime.groups.tree) await cgroups.freeze(runtime.groups, false, 2_000).catch(() => {});
+    else for (const pid of await pidsInNamespace(runtime.pidNamespace)) sendSignal(pid, "SIGCONT");
+    if (await isAlive(runtime.init)) sendSignal(runtime.init.pid, "SIGKILL");
+    for (let waited = 0; waited < 100 && (await isAlive(runtime.init)); waited++) await sleep(20);
+    if (await isAlive(runtime.bwrap)) sendSignal(runtime.bwrap.pid, "SIGKILL");
+    await cgroups.killBox(runtime.groups);
+    await cgroups.removeBoxGroups(runtime.groups);
+  }
+
+  async destroy(box: BoxHandle): Promise<void> {
+    await this.stop(box);
+    await removeBoxFiles(this.#paths(box.id));
+  }
+
+  async exec(box: BoxHandle, request: ExecRequest): Promise<ExecOutcome> {
+    const result = await this.#run(box, (options) => launch(options, request), {
+      timeoutMs: request.timeoutMs,
+      maxOutputBytes: request.maxOutputBytes,
+      ...(request.stdin ? { stdin: request.stdin } : {}),
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
+    if (!result.started && !result.timedOut && !result.cancelled) throw launchError(result);
+    const { started: _started, ...outcome } = result;
+    return outcome;
+  }
+
+  async startJob(box: BoxHandle, request: JobRequest): Promise<JobRuntime> {
+    const runtime = await this.#alive(box);
+    const group = `j-${request.jobId}`;
+    await cgroups.createCommandGroup(runtime.groups, group);
+    const command = launch(this.#launchOptions(box.id, runtime, group), request);
+    try {
+      return await startWaiter(path.join(this.#paths(box.id).jobs, request.jobId), command);
+    } catch (error) {
+      await cgroups.removeCommandGroup(runtime.groups, group);
+      const message = (error as Error).message.replace(/^bancada: /, "");
+      throw new DriverError(message.includes("the working directory") ? "cwd_missing" : "start_failed", message);
+    }
+  }
+
+  async killJob(box: BoxHandle, jobId: string, runtime: unknown): Promise<void> {
+    const live = asRuntime(box);
+    const waiter = (runtime as JobRuntime | null)?.waiter;
+    if (!live || !waiter) return;
+    // The waiter's child is the job's nsenter: spared so that it reaps the job's main process (see cgroups.ts).
+    const nsenter = await childPids(waiter.pid);
+    if (live.groups.tree) await cgroups.killCommandGroup(live.groups, `j-${jobId}`, nsenter[0] ?? -1);
+    else for (const pid of await pidsInProcessGroup(waiter.pid)) if (pid !== waiter.pid && !nsenter.includes(pid)) sendSignal(pid, "SIGKILL");
+  }
+
+  probeJob(box: BoxHandle, jobId: string, runtime: unknown): Promise<JobProbe> {
+    return probeJob(path.join(this.#paths(box.id).jobs, jobId), (runtime as JobRuntime | null) ?? null);
+  }
+
+  readJobLog(box: BoxHandle, jobId: string, range: { offset: number; maxBytes: number } | { tailLines: number; maxBytes: number }): Promise<LogChunk> {
+    return readLog(path.join(this.#paths(box.id).jobs, jobId), range);
+  }
+
+  jobChanged(box: BoxHandle, jobId: string, maxMs: number, signal?: AbortSignal): Promise<void> {
+    return jobDirChanged(path.join(this.#paths(box.id).jobs, jobId), maxMs, signal);
+  }
+
+  async readFile(box: BoxHandle, filePath: string, maxBytes: number): Promise<FileRead> {
+    const result = await this.#run(box, (options) => launchProgram(options, "/", readArgsFor(filePath, maxBytes + 1)), {
+      timeoutMs: 60_000,
+      maxOutputBytes: maxBytes + 1,
+    });
+    if (!result.started) throw launchError(result);
+    return readOutcome(result, maxBytes);
+  }
+
+  async writeFile(box: BoxHandle, write: FileWrite): Promise<FileWriteOutcome> {
+    const result = await this.#run(box, (options) => launchProgram(options, "/", writeArgs(write)), {
+      timeoutMs: 60_000,
+      maxOutputBytes: 64 * 1024,
+      stdin: write.data,
+    });
+    if (!result.started) throw launchError(result);
+    return writeOutcome(result);
+  }
+
+  async sweep(box: BoxHandle): Promise<void> {
+    const runtime = asRuntime(box);
+    if (runtime) await cgroups.sweepCommandGroups(runtime.groups).catch(() => {});
+  }
+
+  /** Removes this service's cgroup parents when no box is left in them (boxes outlive the service). */
+  async close(): Promise<void> {
+    await cgroups.removeBases(this.#support);
+  }
+
+  /** Runs one command in its own group: at the deadline the whole group (or process group) is killed. */
+  async #run(box: BoxHandle, build: (options: LaunchOptions) => Launch, run: { timeoutMs: number; maxOutputBytes: number; stdin?: Buffer; signal?: AbortSignal }): Promise<RunResult> {
+    const runtime = await this.#alive(box);
+    const group = runtime.groups.tree ? `x-${randomBytes(6).toString("hex")}` : undefined;
+    if (group) await cgroups.createCommandGroup(runtime.groups, group);
+    try {
+      return await runCommand(build(this.#launchOptions(box.id, runtime, group)), {
+        ...run,
+        killTree: async (pid) => {
+          if (group) await cgroups.killCommandGroup(runtime.groups, group, pid);
+          else for (let round = 0; round < 5 && sendSignal(-pid, "SIGKILL"); round++) await sleep(10);
+        },
+      });
+    } finally {
+      if (group) await cgroups.removeCommandGroup(runtime.groups, group);
+    }
+  }
+
+  #launchOptions(boxId: string, runtime: LocalRuntime, group: string | undefined): LaunchOptions {
+    return { boxId, runtime, group, nsenterPath: this.#nsenterPath };
+  }
+
+  async #alive(box: BoxHandle): Promise<LocalRuntime> {
+    const runtime = this.#live(box);
+    if (!(await isAlive(runtime.init))) throw new DriverError("gone", "the box's processes are gone");
+    return runtime;
+  }
+
+  #live(box: BoxHandle): LocalRuntime {
+    const runtime = asRuntime(box);
+    if (!runtime) throw new DriverError("gone", "the box has no running sandbox");
+    return runtime;
+  }
+
+  #paths(boxId: string): BoxPaths {
+    return boxPaths(this.#options.dataDir, boxId);
+  }
+}
+
+function asRuntime(box: BoxHandle): LocalRuntime | null {
+  const runtime = box.runtime as LocalRuntime | null | undefined;
+  return runtime && typeof runtime === "object" && "init" in runtime ? runtime : null;
+}
+
+function launchError(result: RunResult): DriverError {
+  const message = result.stderr.toString("utf8").trim();
+  if (message.includes("the working directory")) return new DriverError("cwd_missing", message.replace(/^bancada: /, ""));
+  return new DriverError("gone", message || "the box did not run the command");
+}

@@ -1,0 +1,88 @@
+/**
+ * What /proc tells about a process. A pid alone may be reused after a restart, so a process is
+ * identified by its pid and its start time (field 22 of /proc/<pid>/stat, in clock ticks since boot).
+ */
+import { readFile, readdir, readlink } from "node:fs/promises";
+import { constants } from "node:os";
+
+export interface ProcessRef {
+  pid: number;
+  startTime: string;
+}
+
+interface StatFields {
+  state: string;
+  processGroup: number;
+  startTime: string;
+}
+
+async function readStat(pid: number): Promise<StatFields | null> {
+  try {
+    const text = await readFile(`/proc/${pid}/stat`, "utf8");
+    // The command name (field 2) is in parentheses and may hold spaces: split after the last ')'.
+    const rest = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    const state = rest[0];
+    const startTime = rest[19];
+    return state && startTime ? { state, processGroup: Number(rest[2]), startTime } : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function processRef(pid: number): Promise<ProcessRef | null> {
+  const stat = await readStat(pid);
+  return stat ? { pid, startTime: stat.startTime } : null;
+}
+
+/** Alive, and still the same process (not a reused pid); a zombie counts as gone. */
+export async function isAlive(ref: ProcessRef): Promise<boolean> {
+  const stat = await readStat(ref.pid);
+  return stat !== null && stat.startTime === ref.startTime && stat.state !== "Z" && stat.state !== "X";
+}
+
+/** True when the process is stopped by a signal (state T). */
+export async function isStopped(pid: number): Promise<boolean> {
+  return (await readStat(pid))?.state === "T";
+}
+
+export async function pidNamespace(pid: number): Promise<string | null> {
+  try {
+    return await readlink(`/proc/${pid}/ns/pid`);
+  } catch {
+    return null;
+  }
+}
+
+/** Every host pid whose pid namespace is `namespace` (how a box is found without cgroups). */
+export async function pidsInNamespace(namespace: string): Promise<number[]> {
+  const entries = await readdir("/proc");
+  const pids = entries.filter((name) => /^\d+$/.test(name)).map(Number);
+  const matches = await Promise.all(pids.map(async (pid) => ((await pidNamespace(pid)) === namespace ? pid : null)));
+  return matches.filter((pid): pid is number => pid !== null);
+}
+
+export function signalName(signal: number): string {
+  const entry = Object.entries(constants.signals).find(([, value]) => value === signal);
+  return entry ? entry[0] : `SIG${signal}`;
+}
+
+export function sendSignal(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function childPids(pid: number): Promise<number[]> {
+  const text = await readFile(`/proc/${pid}/task/${pid}/children`, "utf8").catch(() => "");
+  return text.split(" ").filter(Boolean).map(Number);
+}
+
+/** Every process whose process group is `group` (how a job is found without cgroups). */
+export async function pidsInProcessGroup(group: number): Promise<number[]> {
+  const pids = (await readdir("/proc")).filter((name) => /^\d+$/.test(name)).map(Number);
+  const matches = await Promise.all(pids.map(async (pid) => ((await readStat(pid))?.processGroup === group ? pid : null)));
+  return matches.filter((pid): pid is number => pid !== null);
+}

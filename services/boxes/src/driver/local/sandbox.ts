@@ -1,0 +1,160 @@
+/**
+ * Starts a box: one long-lived bubblewrap sandbox per box that holds its namespaces (user, mount, pid,
+ * ipc, uts, net, cgroup). Its pid 1 is a small bash loop: pid 1 of a pid namespace ignores signals sent
+ * from inside (a `kill -9 -1` in the box cannot take the box down) and bash reaps the orphans that
+ * the kernel hands it. Commands enter these namespaces with nsenter (see command.ts).
+ *
+ * The sandbox is started detached (own session) and WITHOUT --die-with-parent: it is not bound to the
+ * service process, so a restarted service finds its boxes running (their pids are in `runtime`).
+ * Everything the box sees: the host's /usr read-only (and the bin/lib links into it), a fresh /proc
+ * and /dev, its own disk (/etc, /data/home, /var, /opt, /root), its own /tmp, a small /run tmpfs.
+ * Root inside is uid 0 of a user namespace with every capability dropped and no further user
+ * namespaces: it cannot remount /usr writable or reach the host's files.
+ */
+import { spawn } from "node:child_process";
+import { open, writeFile, readFile } from "node:fs/promises";
+import path from "node:path";
+import type { BoxGroups } from "./cgroups.js";
+import { procsFiles } from "./cgroups.js";
+import { diskMounts, type BoxPaths } from "./box-disk.js";
+import { pidNamespace, processRef, sendSignal, type ProcessRef } from "./procfs.js";
+
+export interface LocalRuntime {
+  root: string;
+  hostname: string;
+  bwrap: ProcessRef;
+  /** The box's pid 1, as a host pid: the target of nsenter. */
+  init: ProcessRef;
+  pidNamespace: string;
+  groups: BoxGroups;
+}
+
+export interface SandboxOptions {
+  boxId: string;
+  paths: BoxPaths;
+  hostname: string;
+  groups: BoxGroups;
+  usrLinks: { name: string; target: string | null }[];
+  /** Host /etc entries mounted read-only into the box's /etc. */
+  sharedEtc: string[];
+  bwrapPath: string;
+}
+
+/** Writes its own pid into each cgroup.procs file given before `--`, then becomes the command after it. */
+export const joinCgroupsScript = 'while [ "$1" != "--" ]; do printf "%s" "$$" > "$1" || exit 125; shift; done; shift; exec "$@"';
+
+const initScript = "trap '' TERM INT HUP QUIT USR1 USR2 PIPE; while :; do sleep infinity & wait \"$!\"; done";
+
+const baseEnv = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", HOME: "/data/home", LANG: "C.UTF-8" };
+
+export async function startSandbox(options: SandboxOptions): Promise<LocalRuntime> {
+  const { paths } = options;
+  const logPath = path.join(paths.run, "bwrap.log");
+  await writeFile(path.join(paths.run, "box-id"), `${options.boxId}\n`);
+  const log = await open(logPath, "w");
+  const started: number[] = [];
+  try {
+    const child = spawn("/bin/sh", ["-c", joinCgroupsScript, "bancada-box", ...procsFiles(options.groups), "--", options.bwrapPath, ...bwrapArgs(options)], {
+      detached: true,
+      stdio: ["ignore", log.fd, log.fd, "pipe"],
+      env: baseEnv,
+    });
+    child.unref();
+    if (child.pid) started.push(child.pid);
+    const info = await readInfo(child.stdio[3] as NodeJS.ReadableStream, child);
+    const childPid = Number(info["child-pid"]);
+    started.push(childPid);
+    await untilInitRuns(childPid);
+    const [bwrap, init, namespace] = await Promise.all([processRef(child.pid!), processRef(childPid), pidNamespace(childPid)]);
+    if (!bwrap || !init || !namespace) throw new Error("the sandbox exited right after it started");
+    // The box's pid 1 and its bwrap parent must survive the box's own out-of-memory kills.
+    await writeFile(`/proc/${childPid}/oom_score_adj`, "-1000").catch(() => {});
+    await writeFile(`/proc/${bwrap.pid}/oom_score_adj`, "-1000").catch(() => {});
+    const runtime: LocalRuntime = { root: paths.root, hostname: options.hostname, bwrap, init, pidNamespace: namespace, groups: options.groups };
+    await writeFile(path.join(paths.run, "runtime.json"), JSON.stringify(runtime));
+    return runtime;
+  } catch (error) {
+    // Nothing half-started may stay behind: killing the sandbox's pid 1 ends its whole namespace.
+    for (const pid of started.reverse()) sendSignal(pid, "SIGKILL");
+    const detail = (await readFile(logPath, "utf8").catch(() => "")).trim();
+    throw new Error(`bubblewrap could not start the box: ${detail || (error as Error).message}`, { cause: error });
+  } finally {
+    await log.close();
+  }
+}
+
+const isolation = ["--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL"];
+
+/** The host's /usr read-only, the bin/lib links into it (or the directories themselves), a fresh /proc and /dev. */
+function systemArgs(links: SandboxOptions["usrLinks"]): string[] {
+  const args = ["--ro-bind", "/usr", "/usr"];
+  for (const link of links) args.push(...(link.target === null ? ["--ro-bind", `/${link.name}`, `/${link.name}`] : ["--symlink", link.target, `/${link.name}`]));
+  return [...args, "--proc", "/proc", "--dev", "/dev"];
+}
+
+function bwrapArgs(options: SandboxOptions): string[] {
+  const { paths } = options;
+  const args = [...isolation, "--as-pid-1", "--new-session", "--hostname", options.hostname, ...systemArgs(options.usrLinks)];
+  for (const [dir, target] of diskMounts) args.push("--bind", path.join(paths.disk, dir), target);
+  for (const name of options.sharedEtc) args.push("--ro-bind", `/etc/${name}`, `/etc/${name}`);
+  args.push("--bind", paths.tmp, "/tmp", "--size", String(64 * 1024 * 1024), "--tmpfs", "/run");
+  args.push("--ro-bind", path.join(paths.run, "box-id"), "/run/bancada/box-id");
+  args.push("--remount-ro", "/", "--chdir", "/data/home", "--info-fd", "3", "--", "/bin/bash", "-c", initScript);
+  return args;
+}
+
+/** A throw-away sandbox at start: a machine that cannot make one (no user namespaces, no privileges) is found now, not at the first create_box. */
+export async function probeSandbox(bwrapPath: string, links: SandboxOptions["usrLinks"]): Promise<void> {
+  const failure = await new Promise<string | null>((resolve) => {
+    const child = spawn(bwrapPath, [...isolation, ...systemArgs(links), "--", "/usr/bin/true"], { stdio: ["ignore", "ignore", "pipe"], env: {} });
+    let stderr = "";
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    child.on("error", (error) => resolve(error.message));
+    child.on("close", (code) => resolve(code === 0 ? null : stderr.trim() || `exit ${code}`));
+  });
+  if (failure) throw new Error(`bubblewrap cannot make a sandbox on this machine: ${failure}`);
+}
+
+/**
+ * bwrap reports the child's pid as soon as it exists, before the child has mounted the box's root: a
+ * command entering it then would find a half-built filesystem. The box is ready once the child has
+ * exec'd the init script.
+ */
+async function untilInitRuns(pid: number): Promise<void> {
+  const until = Date.now() + 15_000;
+  while (Date.now() < until) {
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => null);
+    if (cmdline === null) throw new Error("the sandbox's init exited during start-up");
+    if (cmdline.includes(initScript)) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error("the sandbox did not finish starting within 15 s");
+}
+
+/** bwrap writes one JSON object (child-pid and namespace ids) to --info-fd as soon as the sandbox's child exists. */
+function readInfo(stream: NodeJS.ReadableStream, child: ReturnType<typeof spawn>): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    const timer = setTimeout(() => fail(new Error("no answer from bwrap within 15 s")), 15_000);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      stream.removeAllListeners();
+      (stream as unknown as { destroy(): void }).destroy();
+      reject(error);
+    };
+    stream.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+      try {
+        const info = JSON.parse(text) as Record<string, unknown>;
+        clearTimeout(timer);
+        stream.removeAllListeners();
+        (stream as unknown as { destroy(): void }).destroy();
+        resolve(info);
+      } catch {
+        // not complete yet
+      }
+    });
+    stream.on("end", () => fail(new Error("bwrap exited before the sandbox ran")));
+    child.on("error", fail);
+  });
+}

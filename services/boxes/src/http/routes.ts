@@ -1,0 +1,131 @@
+/**
+ * The REST API (`/v1/boxes…`): the same use cases and zod schemas as the MCP tools, so the two never
+ * diverge. A request whose client goes away cancels the wait the same way a cancelled tool call does.
+ */
+import { Router, type Request, type Response } from "express";
+import type { Scope } from "@bancada/contracts";
+import { principalOf, requireScope } from "@bancada/service-kit";
+import type { BoxesContext, BoxesRuntime } from "../domain/context.js";
+import { createBox } from "../domain/create-box.js";
+import { deleteBox } from "../domain/delete-box.js";
+import { execCommand } from "../domain/exec.js";
+import { readBoxFile, writeBoxFile } from "../domain/files.js";
+import { getBox } from "../domain/get-box.js";
+import { jobLogs } from "../domain/job-logs.js";
+import { jobWait } from "../domain/job-wait.js";
+import { listBoxes } from "../domain/list-boxes.js";
+import { resumeBox, suspendBox } from "../domain/power.js";
+import { startJob } from "../domain/start-job.js";
+import { boxRefInput, createBoxInput, deleteBoxInput, listBoxesInput, powerInput } from "../domain/schemas/box.js";
+import { execInput, jobLogsInput, jobWaitInput, readFileInput, startJobInput, writeFileInput } from "../domain/schemas/exec.js";
+
+export function boxesRoutes(rt: BoxesRuntime): Router {
+  const router = Router();
+  const context = (req: Request, scope: Scope, write = false): BoxesContext => {
+    const principal = principalOf(req);
+    requireScope(principal, scope, write);
+    return { ...rt, accountId: principal.accountId, personId: principal.personId, agentId: principal.agentId };
+  };
+
+  router.get("/v1/boxes", async (req, res) => {
+    const ctx = context(req, "boxes:read");
+    res.json(await listBoxes(ctx, listBoxesInput.parse(listQuery(req.query))));
+  });
+
+  router.post("/v1/boxes", async (req, res) => {
+    const ctx = context(req, "boxes:write", true);
+    const key = req.header("Idempotency-Key");
+    const input = createBoxInput.parse({ ...body(req), ...(key ? { idempotencyKey: key } : {}) });
+    res.status(201).json({ box: await createBox(ctx, input, cancelledWith(res)) });
+  });
+
+  router.get("/v1/boxes/:boxId", async (req, res) => {
+    const ctx = context(req, "boxes:read");
+    res.json({ box: await getBox(ctx, boxRefInput.parse({ boxId: req.params.boxId }).boxId) });
+  });
+
+  router.delete("/v1/boxes/:boxId", async (req, res) => {
+    const ctx = context(req, "boxes:delete", true);
+    const input = deleteBoxInput.parse({ ...flags(req.query, ["confirm", "wait"]), ...body(req), boxId: req.params.boxId });
+    res.json({ box: await deleteBox(ctx, input, cancelledWith(res)) });
+  });
+
+  for (const [action, use] of [["suspend", suspendBox], ["resume", resumeBox]] as const) {
+    router.post(`/v1/boxes/:boxId/${action}`, async (req, res) => {
+      const ctx = context(req, "boxes:write", true);
+      res.json({ box: await use(ctx, powerInput.parse({ ...body(req), boxId: req.params.boxId }), cancelledWith(res)) });
+    });
+  }
+
+  router.post("/v1/boxes/:boxId/exec", async (req, res) => {
+    const ctx = context(req, "boxes:exec", true);
+    res.json(await execCommand(ctx, execInput.parse({ ...body(req), boxId: req.params.boxId }), cancelledWith(res)));
+  });
+
+  router.post("/v1/boxes/:boxId/jobs", async (req, res) => {
+    const ctx = context(req, "boxes:exec", true);
+    const key = req.header("Idempotency-Key");
+    const input = startJobInput.parse({ ...body(req), boxId: req.params.boxId, ...(key ? { idempotencyKey: key } : {}) });
+    res.status(201).json({ job: await startJob(ctx, input) });
+  });
+
+  router.get("/v1/boxes/:boxId/jobs/:jobId/logs", async (req, res) => {
+    const ctx = context(req, "boxes:read");
+    const input = jobLogsInput.parse({ ...numbers(req.query, ["offset", "tail"]), boxId: req.params.boxId, jobId: req.params.jobId });
+    res.json(await jobLogs(ctx, input));
+  });
+
+  router.post("/v1/boxes/:boxId/jobs/:jobId/wait", async (req, res) => {
+    const ctx = context(req, "boxes:read");
+    const input = jobWaitInput.parse({ ...body(req), boxId: req.params.boxId, jobId: req.params.jobId });
+    res.json({ job: await jobWait(ctx, input, cancelledWith(res)) });
+  });
+
+  router.get("/v1/boxes/:boxId/files", async (req, res) => {
+    const ctx = context(req, "boxes:read");
+    res.json(await readBoxFile(ctx, readFileInput.parse({ path: req.query.path, boxId: req.params.boxId })));
+  });
+
+  router.put("/v1/boxes/:boxId/files", async (req, res) => {
+    const ctx = context(req, "boxes:write", true);
+    res.json(await writeBoxFile(ctx, writeFileInput.parse({ ...body(req), boxId: req.params.boxId })));
+  });
+
+  return router;
+}
+
+function body(req: Request): Record<string, unknown> {
+  return req.body && typeof req.body === "object" && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+}
+
+/** Aborted when the client goes away before the answer is sent. */
+function cancelledWith(res: Response): AbortSignal {
+  const controller = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+/** `?state=running&state=stopped` (or comma-separated), `?metadata.kind=render`, numbers and booleans from text. */
+function listQuery(query: Request["query"]): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...numbers(query, ["limit"]), ...flags(query, ["includeDeleted"]) };
+  if (typeof query.cursor === "string") out.cursor = query.cursor;
+  const states = ([] as unknown[]).concat(query.state ?? []).flatMap((value) => String(value).split(","));
+  if (states.length > 0) out.state = states;
+  const metadata = Object.entries(query).filter(([key]) => key.startsWith("metadata."));
+  if (metadata.length > 0) out.metadata = Object.fromEntries(metadata.map(([key, value]) => [key.slice("metadata.".length), String(value)]));
+  return out;
+}
+
+function numbers(query: Request["query"], names: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of names) if (typeof query[name] === "string") out[name] = Number(query[name]);
+  return out;
+}
+
+function flags(query: Request["query"], names: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of names) if (query[name] === "true" || query[name] === "false") out[name] = query[name] === "true";
+  return out;
+}

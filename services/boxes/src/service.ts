@@ -1,0 +1,145 @@
+/** Wiring of the boxes service: migrations, database, driver, recovery of existing boxes, tools on the bus, REST routes. */
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import path from "node:path";
+import type { Router } from "express";
+import type { Subjects } from "@bancada/contracts";
+import { applyMigrations, hostTools, type Bus, type Logger, type ToolHost, type ToolMetrics } from "@bancada/service-kit";
+import { createBoxesDb, postgresSchema, type BoxesDb } from "./db/client.js";
+import type { BoxDriver } from "./driver/box-driver.js";
+import { createLocalDriver } from "./driver/local/local-driver.js";
+import { unavailableDriver } from "./driver/unavailable-driver.js";
+import { Background } from "./domain/background.js";
+import type { BoxesRuntime } from "./domain/context.js";
+import { expireKeys } from "./domain/idempotency.js";
+import type { PlanName } from "./domain/plans.js";
+import { recoverBoxes, watchBoxes } from "./domain/reconcile.js";
+import { boxesRoutes } from "./http/routes.js";
+import { boxesInstructions, boxesTools } from "./tools/index.js";
+
+export interface BoxesServiceOptions {
+  databaseUrl: string;
+  bus: Bus;
+  subjects: Subjects;
+  log: Logger;
+  metrics?: ToolMetrics;
+  poolMax?: number;
+  /** Where local boxes keep their disks (default `.data/boxes`). */
+  dataDir?: string;
+  /** Another driver than the local one (same interface). */
+  driver?: BoxDriver;
+  /** Most processes per local box (default 1024). */
+  pidsMax?: number;
+  cgroups?: "auto" | "none";
+  /** Where bubblewrap is (default /usr/bin/bwrap). */
+  bwrapPath?: string;
+  /** The plan of accounts without a row in account_plans (default free). */
+  defaultPlan?: PlanName;
+  /** The largest answer the tool host lets onto the bus (default 1,000,000: service-kit's limit, NATS's default max_payload). */
+  maxReplyBytes?: number;
+  /** How often dead boxes and ended jobs are looked for (default 2 s). */
+  watchIntervalMs?: number;
+}
+
+export interface BoxesService {
+  name: "boxes";
+  db: BoxesDb;
+  driver: BoxDriver;
+  runtime: BoxesRuntime;
+  host: ToolHost;
+  routes: Router;
+  /** Stops serving; boxes and their jobs keep running (a new service finds them). */
+  stop(): Promise<void>;
+}
+
+export const migrationsDir = path.join(import.meta.dirname, "../prisma/migrations");
+
+/**
+ * service-kit's tool host turns any reply over 1,000,000 bytes into payload_too_large (NATS's default
+ * max_payload is 1 MiB). Answers are sized to fit below it — a cut, marked output beats no output.
+ */
+const busReplyBytes = 1_000_000;
+/** Room for the reply envelope and the small fields around the big texts. */
+const replyEnvelopeBytes = 16 * 1024;
+
+export async function createBoxesService(options: BoxesServiceOptions): Promise<BoxesService> {
+  const log = options.log.child({ svc: "boxes" });
+  await applyMigrations({ connectionString: options.databaseUrl, schema: postgresSchema, migrationsDir, log });
+  const db = createBoxesDb(options.databaseUrl, options.poolMax);
+  const driver = options.driver ?? (await localDriverOrUnavailable(options, log));
+  const maxReply = options.maxReplyBytes ?? busReplyBytes;
+  const runtime: BoxesRuntime = {
+    db,
+    driver,
+    log,
+    instance: randomUUID(),
+    background: new Background(log),
+    replyBudgetBytes: maxReply - replyEnvelopeBytes,
+    defaultPlan: options.defaultPlan ?? "free",
+    inFlight: { exec: 0, jobWait: 0 },
+  };
+  if (driver.available) await recoverBoxes(runtime);
+  const host = hostTools({
+    bus: options.bus,
+    subjects: options.subjects,
+    service: "boxes",
+    version: "0.1.0",
+    instructions: boxesInstructions,
+    tools: boxesTools(runtime),
+    log,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+  });
+  const watcher = driver.available ? startWatching(runtime, options.watchIntervalMs ?? 2_000) : { stop: async () => {} };
+  const expire = () => expireKeys(db).catch((error: unknown) => log.warn({ err: error }, "expiring idempotency keys failed"));
+  void expire();
+  const expiry = setInterval(expire, 3600_000).unref();
+  return {
+    name: "boxes",
+    db,
+    driver,
+    runtime,
+    host,
+    routes: boxesRoutes(runtime),
+    async stop() {
+      clearInterval(expiry);
+      host.stop();
+      await watcher.stop();
+      await runtime.background.settled();
+      await driver.close();
+      await db.$disconnect();
+    },
+  };
+}
+
+/** The local driver, or — when this machine cannot run it (no bubblewrap) — a driver that says so on every call. */
+async function localDriverOrUnavailable(options: BoxesServiceOptions, log: Logger): Promise<BoxDriver> {
+  try {
+    return await createLocalDriver({
+      dataDir: path.resolve(options.dataDir ?? ".data/boxes"),
+      log,
+      ...(options.pidsMax ? { pidsMax: options.pidsMax } : {}),
+      ...(options.cgroups ? { cgroups: options.cgroups } : {}),
+      ...(options.bwrapPath ? { bwrapPath: options.bwrapPath } : {}),
+    });
+  } catch (error) {
+    log.error({ err: error }, "boxes cannot run on this machine; box calls will answer unavailable");
+    return unavailableDriver("local", hostname(), (error as Error).message);
+  }
+}
+
+/** Periodic watch rounds, never two at once; stop() waits for the round in progress. */
+function startWatching(runtime: BoxesRuntime, intervalMs: number): { stop(): Promise<void> } {
+  let current: Promise<void> | null = null;
+  const timer = setInterval(() => {
+    if (current) return;
+    current = watchBoxes(runtime)
+      .catch((error: unknown) => runtime.log.warn({ err: error }, "watching boxes failed"))
+      .finally(() => (current = null));
+  }, intervalMs).unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await current;
+    },
+  };
+}

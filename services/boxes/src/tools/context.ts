@@ -1,0 +1,11 @@
+import type { ToolContext } from "@bancada/service-kit";
+import type { BoxesContext, BoxesRuntime } from "../domain/context.js";
+
+export function boxesContext(rt: BoxesRuntime, ctx: Pick<ToolContext, "principal">): BoxesContext {
+  return { ...rt, accountId: ctx.principal.accountId, personId: ctx.principal.personId, agentId: ctx.principal.agentId };
+}
+
+/** Seed labels: "só lê" (reads only), "cria ou muda" (creates or changes), "muda ou apaga" (changes or deletes). */
+export const readsOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+export const createsOrChanges = (idempotentHint: boolean) => ({ readOnlyHint: false, destructiveHint: false, idempotentHint, openWorldHint: false }) as const;
+export const changesOrDeletes = (idempotentHint: boolean, openWorldHint = false) => ({ readOnlyHint: false, destructiveHint: true, idempotentHint, openWorldHint }) as const;

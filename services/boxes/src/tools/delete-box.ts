@@ -1,0 +1,21 @@
+import { defineTool } from "@bancada/service-kit";
+import type { BoxesRuntime } from "../domain/context.js";
+import { deleteBox } from "../domain/delete-box.js";
+import { boxResult, deleteBoxInput } from "../domain/schemas/box.js";
+import { boxesContext, changesOrDeletes } from "./context.js";
+
+export const deleteBoxTool = (rt: BoxesRuntime) =>
+  defineTool({
+    name: "delete_box",
+    title: "Delete a box",
+    description:
+      "Deletes the box and all its files, in any state. There is no way back: requires confirm: true. Save what you need first (read_file). " +
+      "Fails with failed_precondition while another operation on the box is in progress (get_box shows it).",
+    input: deleteBoxInput,
+    output: boxResult,
+    annotations: changesOrDeletes(true),
+    scope: "boxes:delete",
+    profile: "core",
+    maxDurationMs: 70_000,
+    handler: async (ctx, input) => ({ box: await deleteBox(boxesContext(rt, ctx), input, ctx.signal) }),
+  });

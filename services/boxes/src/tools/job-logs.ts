@@ -1,0 +1,20 @@
+import { defineTool } from "@bancada/service-kit";
+import type { BoxesRuntime } from "../domain/context.js";
+import { jobLogs } from "../domain/job-logs.js";
+import { jobLogsInput, jobLogsResult } from "../domain/schemas/exec.js";
+import { boxesContext, readsOnly } from "./context.js";
+
+export const jobLogsTool = (rt: BoxesRuntime) =>
+  defineTool({
+    name: "job_logs",
+    title: "Job output",
+    description:
+      "Reads a job's output (stdout and stderr interleaved). Use offset to continue where the last read stopped (its nextOffset), " +
+      "or tail for the last N lines. Returns { data, offset, nextOffset, size, hasMore, status }; one read carries at most 1 MB.",
+    input: jobLogsInput,
+    output: jobLogsResult,
+    annotations: readsOnly,
+    scope: "boxes:read",
+    profile: "core",
+    handler: (ctx, input) => jobLogs(boxesContext(rt, ctx), input),
+  });

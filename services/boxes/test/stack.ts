@@ -1,0 +1,81 @@
+/**
+ * The boxes service as the test stack starts it: its own temporary disk root, a small pids limit (128, so a
+ * fork bomb is over quickly) and a quick watch interval. Boxes outlive a stopped service (that is the
+ * point), so every test file calls `cleanup()` in afterAll: it kills every box process and removes the
+ * cgroups and the directory, also after a failure; on a crash of the test process, an exit hook kills
+ * the boxes' processes.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { ServiceFactory } from "@bancada/testkit";
+import { createBoxesService, createLocalDriver, type BoxesService, type BoxesServiceOptions } from "../src/index.js";
+import { createLogger } from "@bancada/service-kit";
+
+export interface BoxesTestStack {
+  factory: ServiceFactory;
+  dataDir: string;
+  /** The service running now (changes after a restart). */
+  service(): BoxesService;
+  cleanup(): Promise<void>;
+}
+
+export function boxesTestStack(options: Partial<BoxesServiceOptions> = {}): BoxesTestStack {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "bancada-boxes-test-"));
+  let current: BoxesService | undefined;
+  const onExit = () => killAllSync(dataDir);
+  process.once("exit", onExit);
+  return {
+    dataDir,
+    factory: async (deps) => {
+      current = await createBoxesService({ ...deps, dataDir, pidsMax: 128, watchIntervalMs: 500, ...options });
+      const service = current;
+      return { name: "boxes", routes: service.routes, stop: () => service.stop() };
+    },
+    service: () => {
+      if (!current) throw new Error("the boxes service has not started");
+      return current;
+    },
+    async cleanup() {
+      process.removeListener("exit", onExit);
+      const driver = await createLocalDriver({ dataDir, log: createLogger("test-cleanup", "silent") });
+      for (const box of runtimes(dataDir)) await driver.destroy(box).catch(() => {});
+      await driver.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function runtimes(dataDir: string): { id: string; runtime: unknown }[] {
+  const boxes: { id: string; runtime: unknown }[] = [];
+  for (const id of readdirSync(dataDir)) {
+    try {
+      boxes.push({ id, runtime: JSON.parse(readFileSync(path.join(dataDir, id, "run/runtime.json"), "utf8")) });
+    } catch {
+      boxes.push({ id, runtime: null });
+    }
+  }
+  return boxes;
+}
+
+/** Last resort when the test process exits without afterAll: SIGKILL every box's pid 1 (its namespace dies with it). */
+function killAllSync(dataDir: string): void {
+  for (const box of runtimes(dataDir)) {
+    const runtime = box.runtime as { init?: { pid: number }; bwrap?: { pid: number } } | null;
+    for (const pid of [runtime?.init?.pid, runtime?.bwrap?.pid]) {
+      if (pid) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    }
+  }
+  try {
+    execFileSync("rm", ["-rf", dataDir]);
+  } catch {
+    // best effort
+  }
+}
