@@ -5,6 +5,7 @@ import type { Subjects } from "@bancada/contracts";
 import type { Bus, Logger, ToolMetrics } from "@bancada/service-kit";
 import type { Env } from "./env.js";
 import { createBoardsService, migrationsDir as boardsMigrations } from "@bancada/boards";
+import { createBoxesService, migrationsDir as boxesMigrations } from "@bancada/boxes";
 import { createDocsService, migrationsDir as docsMigrations } from "@bancada/docs";
 import { createDraftsService, migrationsDir as draftsMigrations } from "@bancada/drafts";
 import { createScriptsService, migrationsDir as scriptsMigrations } from "@bancada/scripts";
@@ -44,6 +45,7 @@ export const serviceRegistry: Record<string, (deps: ServiceDeps) => Promise<Runn
       // a local path is the caller's own file only when no separate deployment is in play
       localFileUploads: deps.embedded || !deps.env.NATS_URL,
     }),
+  boxes: (deps) => createBoxesService({ ...deps, dataDir: path.join(path.resolve(deps.env.BANCADA_DATA_DIR), "boxes") }),
 };
 
 export const serviceNames = Object.keys(serviceRegistry);
@@ -55,4 +57,5 @@ export const migrationSets = [
   { component: "boards", schema: "boards", dir: boardsMigrations },
   { component: "docs", schema: "docs", dir: docsMigrations },
   { component: "drafts", schema: "drafts", dir: draftsMigrations },
+  { component: "boxes", schema: "boxes", dir: boxesMigrations },
 ] as const;
