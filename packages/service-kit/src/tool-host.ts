@@ -165,8 +165,12 @@ export function authorize(ctx: Pick<ToolContext, "principal" | "transport">, too
   }
 }
 
-/** NATS carries at most 1 MB a message (its default max_payload): a bigger reply becomes a clear error, never a silent drop. */
-export const maxReplyBytes = 1_000_000;
+/**
+ * The largest answer a tool may give. The bus carries bodies over NATS's max_payload in parts, so this is
+ * not the broker's limit but ours: room for the seed's biggest answer (exec with two 1 MB streams) with
+ * JSON escaping to spare. A bigger reply becomes a clear error, never a silent drop.
+ */
+export const maxReplyBytes = 8 * 1024 * 1024;
 
 function fitForBus(data: Uint8Array): Uint8Array {
   if (data.byteLength <= maxReplyBytes) return data;

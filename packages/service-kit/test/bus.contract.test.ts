@@ -138,4 +138,22 @@ describe.each(makers)("the %s bus", (_kind, make) => {
     await b.close();
     expect(decodeJson((await pending).data)).toBe("done");
   });
+
+  it("when request and reply are several MiB (more than NATS's default max_payload), then both cross whole, byte for byte, with their headers", async () => {
+    const b = await bus();
+    const s = subject();
+    const big = randomBytes(3 * 1024 * 1024 + 17);
+    b.serve(s, async (msg) => ({ data: Buffer.concat([msg.data, msg.data]), headers: { "x-size": String(msg.data.byteLength), "x-saw": msg.headers["x-call"] ?? "" } }));
+    await sleep(20);
+    const reply = await b.request(s, big, { timeoutMs: 10_000, headers: { "x-call": "big" } });
+    expect(reply.headers).toMatchObject({ "x-size": String(big.byteLength), "x-saw": "big" });
+    expect(Object.keys(reply.headers).some((name) => name.includes("parts"))).toBe(false);
+    expect(Buffer.from(reply.data).equals(Buffer.concat([big, big]))).toBe(true);
+  });
+
+  it("when a big reply meets nobody serving, then the request still fails with no_responders", async () => {
+    const b = await bus();
+    const error = await b.request(subject(), randomBytes(2 * 1024 * 1024), { timeoutMs: 3_000 }).catch((e: unknown) => e);
+    expect((error as BusRequestError).reason).toBe("no_responders");
+  });
 });

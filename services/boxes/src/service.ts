@@ -4,7 +4,7 @@ import { hostname } from "node:os";
 import path from "node:path";
 import type { Router } from "express";
 import type { Subjects } from "@bancada/contracts";
-import { applyMigrations, hostTools, type Bus, type Logger, type ToolHost, type ToolMetrics } from "@bancada/service-kit";
+import { applyMigrations, hostTools, maxReplyBytes, type Bus, type Logger, type ToolHost, type ToolMetrics } from "@bancada/service-kit";
 import { createBoxesDb, postgresSchema, type BoxesDb } from "./db/client.js";
 import type { BoxDriver } from "./driver/box-driver.js";
 import { createLocalDriver } from "./driver/local/local-driver.js";
@@ -35,7 +35,7 @@ export interface BoxesServiceOptions {
   bwrapPath?: string;
   /** The plan of accounts without a row in account_plans (default free). */
   defaultPlan?: PlanName;
-  /** The largest answer the tool host lets onto the bus (default 1,000,000: service-kit's limit, NATS's default max_payload). */
+  /** The largest answer the tool host lets onto the bus (default: service-kit's maxReplyBytes). */
   maxReplyBytes?: number;
   /** How often dead boxes and ended jobs are looked for (default 2 s). */
   watchIntervalMs?: number;
@@ -55,10 +55,9 @@ export interface BoxesService {
 export const migrationsDir = path.join(import.meta.dirname, "../prisma/migrations");
 
 /**
- * service-kit's tool host turns any reply over 1,000,000 bytes into payload_too_large (NATS's default
- * max_payload is 1 MiB). Answers are sized to fit below it — a cut, marked output beats no output.
+ * service-kit's tool host turns any reply over maxReplyBytes into payload_too_large. Answers are sized to
+ * fit below it — a cut, marked output beats no output.
  */
-const busReplyBytes = 1_000_000;
 /** Room for the reply envelope and the small fields around the big texts. */
 const replyEnvelopeBytes = 16 * 1024;
 
@@ -67,7 +66,7 @@ export async function createBoxesService(options: BoxesServiceOptions): Promise<
   await applyMigrations({ connectionString: options.databaseUrl, schema: postgresSchema, migrationsDir, log });
   const db = createBoxesDb(options.databaseUrl, options.poolMax);
   const driver = options.driver ?? (await localDriverOrUnavailable(options, log));
-  const maxReply = options.maxReplyBytes ?? busReplyBytes;
+  const maxReply = options.maxReplyBytes ?? maxReplyBytes;
   const runtime: BoxesRuntime = {
     db,
     driver,

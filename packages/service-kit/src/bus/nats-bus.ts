@@ -1,6 +1,13 @@
-/** The bus over NATS: request/reply with queue groups, headers carried as NATS headers. */
+/**
+ * The bus over NATS: request/reply with queue groups, headers carried as NATS headers.
+ *
+ * NATS refuses a message larger than the server's max_payload (1 MiB unless configured). A bigger body — a
+ * 1 MiB file written as base64, an exec answer with two 1 MiB streams — travels in parts: the sender offers
+ * them on a fresh inbox subject, the small message it sends names that subject, and the receiver pulls the
+ * parts in order. Bodies under the limit (nearly all) take one message, as before.
+ */
 import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { headers as natsHeaders, errors, type Msg, type MsgHdrs, type Subscription } from "@nats-io/nats-core";
+import { createInbox, headers as natsHeaders, errors, type Msg, type MsgHdrs, type Subscription } from "@nats-io/nats-core";
 import {
   BusFailure,
   BusRequestError,
@@ -45,11 +52,14 @@ export class NatsBus implements Bus {
   async request(subject: string, data: Uint8Array, options: RequestOptions): Promise<BusMessage> {
     if (this.#connection.isClosed()) throw new BusRequestError(BusFailure.closed, subject);
     if (options.signal?.aborted) throw new BusRequestError(BusFailure.cancelled, subject);
+    const body = this.#offer(data, options.timeoutMs);
     const pending = this.#connection
-      .request(subject, data, { timeout: options.timeoutMs, headers: toNatsHeaders(options.headers) })
+      .request(subject, body.data, { timeout: options.timeoutMs, headers: toNatsHeaders({ ...options.headers, ...body.headers }) })
       .then(fromNatsMsg, (error: unknown) => {
         throw new BusRequestError(failureOf(error), subject);
-      });
+      })
+      .then((reply) => this.#assemble(reply, subject))
+      .finally(body.withdraw);
     const reply = await this.#track(abortable(pending, subject, options.signal));
     if (reply.headers[handlerFailedHeader]) throw new BusRequestError(BusFailure.handlerFailed, subject);
     return reply;
@@ -110,18 +120,67 @@ export class NatsBus implements Bus {
   async #answer(handler: BusHandler, msg: Msg): Promise<void> {
     let reply: BusMessage;
     try {
-      reply = await handler(fromNatsMsg(msg));
+      reply = await handler(await this.#assemble(fromNatsMsg(msg), msg.subject));
     } catch (error) {
       this.#onError(error);
       reply = { data: new Uint8Array(), headers: { [handlerFailedHeader]: "1" } };
     }
     try {
-      msg.respond(reply.data, { headers: toNatsHeaders(reply.headers) });
+      const body = this.#offer(reply.data, partsOfferMs);
+      msg.respond(body.data, { headers: toNatsHeaders({ ...reply.headers, ...body.headers }) });
     } catch (error) {
       this.#onError(error);
     }
   }
+
+  /** A body that fits goes as is; a bigger one is offered in parts on its own subject until pulled (or `ttlMs`). */
+  #offer(data: Uint8Array, ttlMs: number): { data: Uint8Array; headers: Record<string, string>; withdraw: () => void } {
+    const partBytes = this.#connection.info!.max_payload - partsHeadroomBytes;
+    if (data.byteLength <= partBytes) return { data, headers: {}, withdraw: () => {} };
+    const count = Math.ceil(data.byteLength / partBytes);
+    const subject = createInbox();
+    let served = 0;
+    const subscription = this.#connection.subscribe(subject, {
+      callback: (error, msg) => {
+        if (error) return this.#onError(error);
+        const index = Number(new TextDecoder().decode(msg.data));
+        msg.respond(data.subarray(index * partBytes, (index + 1) * partBytes));
+        if (++served >= count) withdraw();
+      },
+    });
+    const timer = setTimeout(() => withdraw(), ttlMs).unref();
+    const withdraw = () => {
+      clearTimeout(timer);
+      if (!subscription.isClosed()) subscription.unsubscribe();
+    };
+    return { data: new Uint8Array(), headers: { [partsHeader]: `${subject} ${count} ${data.byteLength}` }, withdraw };
+  }
+
+  /** The whole body of a message sent in parts, pulled in order; any other message as it came. */
+  async #assemble(message: BusMessage, subject: string): Promise<BusMessage> {
+    const offer = message.headers[partsHeader];
+    if (!offer) return message;
+    const [partsSubject = "", count, total] = offer.split(" ");
+    const data = new Uint8Array(Number(total));
+    let filled = 0;
+    for (let index = 0; index < Number(count); index++) {
+      const part = await this.#connection.request(partsSubject, new TextEncoder().encode(String(index)), { timeout: partTimeoutMs }).catch((error: unknown) => {
+        throw new BusRequestError(failureOf(error), subject);
+      });
+      data.set(part.data, filled);
+      filled += part.data.byteLength;
+    }
+    const { [partsHeader]: _offer, ...headers } = message.headers;
+    return { data, headers };
+  }
 }
+
+const partsHeader = "bancada-parts";
+/** Room left in each part for the protocol line and headers. */
+const partsHeadroomBytes = 16 * 1024;
+/** How long a reply's parts wait to be pulled (the requester pulls at once; this only bounds a vanished one). */
+const partsOfferMs = 60_000;
+const partTimeoutMs = 10_000;
 
 function wrap(subscription: Subscription): BusSubscription {
   return { unsubscribe: () => subscription.unsubscribe() };

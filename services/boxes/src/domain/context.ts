@@ -12,7 +12,7 @@ export interface BoxesRuntime {
   /** This service process: operations it starts carry it, so a restarted service can tell them apart. */
   instance: string;
   background: Background;
-  /** The most bytes one answer may carry over the bus (NATS max_payload minus the envelope). */
+  /** The most bytes one answer may carry (service-kit's maxReplyBytes minus the envelope). */
   replyBudgetBytes: number;
   defaultPlan: PlanName;
   /** Calls waiting right now (exec, job_wait), for tests and metrics. */

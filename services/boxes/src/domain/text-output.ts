@@ -1,6 +1,6 @@
 /**
- * Answers must fit the bus (NATS refuses messages over its max_payload, 1 MiB by default): texts are
- * shortened further, and marked as cut, when they would not.
+ * Answers must fit the largest reply the tool host lets through (service-kit's maxReplyBytes): texts
+ * are shortened further, and marked as cut, when they would not.
  */
 export { wholeCharacters } from "../driver/utf8.js";
 
