@@ -104,4 +104,33 @@ describe("output schemas switch", () => {
     expect(listed.isError).toBe(false);
     await client.close();
   });
+
+  it("when a tool with an advertised output schema fails, then a client that checks schemas gets the tool error (envelope as text, no structuredContent), not a protocol error", async () => {
+    const client = await connectClient(stack.mcpUrl, await stack.createKey());
+    await client.listTools();
+    const result = await client.callTool({ name: "get_script", arguments: { id: "00000000-0000-4000-8000-000000000000" } });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    const [first] = result.content as { type: string; text: string }[];
+    expect(JSON.parse(first!.text)).toMatchObject({ error: { code: "not_found" } });
+    await client.close();
+  });
+});
+
+describe("errors without output schemas", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ services: { scripts: scriptsFactory } });
+  });
+  afterAll(async () => stack?.stop());
+
+  it("when a tool fails and no output schema is advertised, then the error object is in structuredContent and, the same, in the text", async () => {
+    const client = await connectClient(stack.mcpUrl, await stack.createKey());
+    const result = await client.callTool({ name: "get_script", arguments: { id: "00000000-0000-4000-8000-000000000000" } });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ error: { code: "not_found" } });
+    const [first] = result.content as { type: string; text: string }[];
+    expect(JSON.parse(first!.text)).toEqual(result.structuredContent);
+    await client.close();
+  });
 });

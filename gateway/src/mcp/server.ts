@@ -70,10 +70,16 @@ export function createMcpServer(options: McpServerOptions, principal: Principal,
         : {}),
       ...(traceparent ? { traceparent } : {}),
     });
-    const structured = reply.ok ? (reply.result as Record<string, unknown>) : { error: reply.error };
-    // The spec: the error object in both places. (The TS SDK client checks structuredContent against an
-    // advertised output schema even when isError is set; see the closing note of issue 5.)
-    return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured, ...(reply.ok ? {} : { isError: true }) };
+    if (reply.ok) {
+      const result = reply.result as Record<string, unknown>;
+      return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
+    }
+    const error = { error: reply.error };
+    // The error object goes in both places, except where an output schema is advertised: MCP clients check
+    // structuredContent against it even on errors (the TS SDK answers -32602 instead of the error), so there
+    // the envelope travels as the text alone, which every client shows.
+    const schemaAdvertised = options.outputSchemas && catalog.tool(request.params.name)?.descriptor.outputSchema !== undefined;
+    return { content: [{ type: "text", text: JSON.stringify(error) }], ...(schemaAdvertised ? {} : { structuredContent: error }), isError: true };
   });
 
   server.setRequestHandler(ListPromptsRequestSchema, () => ({

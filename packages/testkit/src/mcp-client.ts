@@ -20,7 +20,10 @@ export interface ToolOutcome<T = Record<string, unknown>> {
 export async function callTool<T = Record<string, unknown>>(client: Client, name: string, args: Record<string, unknown>): Promise<ToolOutcome<T>> {
   const result = await client.callTool({ name, arguments: args });
   const first = (result.content as { type: string; text?: string }[])[0];
-  return { isError: result.isError === true, data: result.structuredContent as T, text: first?.text ?? "" };
+  const text = first?.text ?? "";
+  // An error result of a tool with an advertised output schema carries its envelope as text only.
+  const data = result.structuredContent ?? (result.isError === true ? JSON.parse(text) : undefined);
+  return { isError: result.isError === true, data: data as T, text };
 }
 
 export interface ErrorData {

@@ -80,11 +80,7 @@ describe("the seed's JSON Schemas", () => {
 describe("the list tool as advertised and called", () => {
   let stack: Stack;
   let ana: Person;
-  /**
-   * A client that never lists tools. The TS SDK client validates structuredContent against a listed
-   * output schema even on isError results, and the gateway sends the error envelope as structuredContent
-   * (see the report: the gateway should leave structuredContent out of errors when output schemas are on).
-   */
+  /** A viewer whose client has listed the tools, so the SDK checks every result against the output schemas. */
   let bia: Person;
   let ws: string;
   beforeAll(async () => {
@@ -92,6 +88,7 @@ describe("the list tool as advertised and called", () => {
     ana = await person(stack);
     bia = await person(stack);
     ws = await workspace(ana, [[bia, "viewer"]]);
+    await bia.client.listTools();
   });
   afterAll(async () => {
     await closeAll(ana, bia);
