@@ -9,12 +9,12 @@ import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient, startStack, type Stack } from "@bancada/testkit";
-import { boxesTestStack, type BoxesTestStack } from "./stack.js";
+import { boxesTestStack, type BoxesTestStack, describeBoxes } from "./stack.js";
 import { allScopes, call, fails, issuePaths, ok, run, until, type Box, type ExecResult } from "./helpers.js";
 
 const MiB = 1_048_576;
 
-describe("exec and files", () => {
+describeBoxes("exec and files", () => {
   let boxes: BoxesTestStack;
   let stack: Stack;
   let client: Client;

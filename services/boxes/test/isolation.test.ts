@@ -8,13 +8,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createLogger } from "@bancada/service-kit";
 import { createLocalDriver } from "../src/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient, startStack, type Stack } from "@bancada/testkit";
-import { boxesTestStack, type BoxesTestStack } from "./stack.js";
+import { boxesTestStack, type BoxesTestStack, describeBoxes } from "./stack.js";
 import { allScopes, fails, ok, run, type Box } from "./helpers.js";
 
-describe("box isolation", () => {
+describeBoxes("box isolation", () => {
   let boxes: BoxesTestStack;
   let stack: Stack;
   let client: Client;
@@ -127,7 +127,7 @@ describe("box isolation", () => {
   });
 });
 
-describe("local driver without cgroups (signals only)", () => {
+describeBoxes("local driver without cgroups (signals only)", () => {
   it("when no cgroup is usable, then suspend stops every process with SIGSTOP, resume continues them, and deadlines still kill the tree", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "bancada-boxes-signals-"));
     const driver = await createLocalDriver({ dataDir, log: createLogger("signals", "silent"), cgroups: "none" });

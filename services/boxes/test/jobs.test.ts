@@ -3,7 +3,7 @@
  * wait cancelled by the client, and durability: a restart of the service (in process, and of its whole
  * process) with jobs running, a box that dies while the service runs or while it is down.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -12,7 +12,7 @@ import { subjects } from "@bancada/contracts";
 import { MemoryBus, createLogger } from "@bancada/service-kit";
 import { connectClient, freshDatabase, startStack, type Stack } from "@bancada/testkit";
 import { createBoxesService } from "../src/index.js";
-import { boxesTestStack, type BoxesTestStack } from "./stack.js";
+import { boxesTestStack, type BoxesTestStack, describeBoxes } from "./stack.js";
 import { allScopes, call, fails, issuePaths, ok, run, until, type Box, type Job } from "./helpers.js";
 
 const fixture = path.join(import.meta.dirname, "fixtures/service-process.ts");
@@ -26,7 +26,7 @@ interface Logs {
   status: string;
 }
 
-describe("jobs and durability", () => {
+describeBoxes("jobs and durability", () => {
   let boxes: BoxesTestStack;
   let stack: Stack;
   let client: Client;

@@ -2,13 +2,13 @@
  * The box lifecycle through a real MCP client and the gateway: create, get, list, suspend/resume with
  * processes intact, transitions refused while another runs, delete, idempotency, names, tenancy, scopes.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient, startStack, type Stack } from "@bancada/testkit";
-import { boxesTestStack, type BoxesTestStack } from "./stack.js";
+import { boxesTestStack, type BoxesTestStack, describeBoxes } from "./stack.js";
 import { allScopes, fails, ok, run, until, type Box, type Job } from "./helpers.js";
 
-describe("box lifecycle", () => {
+describeBoxes("box lifecycle", () => {
   let boxes: BoxesTestStack;
   let stack: Stack;
   let client: Client;

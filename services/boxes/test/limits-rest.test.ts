@@ -8,10 +8,10 @@ import { subjects } from "@bancada/contracts";
 import { MemoryBus, createLogger } from "@bancada/service-kit";
 import { connectClient, freshDatabase, startStack, type Stack } from "@bancada/testkit";
 import { createBoxesService } from "../src/index.js";
-import { boxesTestStack, type BoxesTestStack } from "./stack.js";
+import { boxesTestStack, type BoxesTestStack, describeBoxes } from "./stack.js";
 import { allScopes, fails, issuePaths, ok, restClient, until, type Box, type ExecResult, type Job } from "./helpers.js";
 
-describe("limits and REST", () => {
+describeBoxes("limits and REST", () => {
   let boxes: BoxesTestStack;
   let stack: Stack;
   let client: Client;

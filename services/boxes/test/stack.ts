@@ -6,12 +6,34 @@
  * the boxes' processes.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ServiceFactory } from "@bancada/testkit";
 import { createBoxesService, createLocalDriver, type BoxesService, type BoxesServiceOptions } from "../src/index.js";
 import { createLogger } from "@bancada/service-kit";
+import { describe, it } from "vitest";
+
+/** Why real boxes cannot run on this machine (no bubblewrap, no nsenter, no namespaces), or null. */
+export const boxesUnsupported = whyBoxesCannotRun();
+
+/** A describe block that needs real boxes: where they cannot run, one skipped test says why. */
+export function describeBoxes(name: string, body: () => void): void {
+  if (boxesUnsupported) describe(name, () => it.skip(`is not tested: ${boxesUnsupported}`, () => {}));
+  else describe(name, body);
+}
+
+function whyBoxesCannotRun(): string | null {
+  if (!existsSync("/usr/bin/bwrap")) return "bubblewrap is not installed (apt-get install bubblewrap)";
+  if (!existsSync("/usr/bin/nsenter")) return "nsenter is not installed (apt-get install util-linux)";
+  try {
+    execFileSync("/usr/bin/bwrap", ["--unshare-all", "--ro-bind", "/", "/", "true"], { stdio: "pipe" });
+    return null;
+  } catch (error) {
+    const stderr = String((error as { stderr?: Buffer }).stderr ?? "").trim();
+    return `bubblewrap cannot make namespaces here (${stderr || (error as Error).message})`;
+  }
+}
 
 export interface BoxesTestStack {
   factory: ServiceFactory;
