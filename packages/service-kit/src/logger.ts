@@ -2,7 +2,11 @@ import { pino, type Logger, type LevelWithSilent } from "pino";
 
 export type { Logger };
 
-/** Structured JSON logs. On the stdio transport stdout carries the protocol, so logs go to stderr (fd 2). */
+/**
+ * Structured JSON logs: `name` is the process, and each component's child logger adds `svc` (set once, so a
+ * line never carries the same key twice). On the stdio transport stdout carries the protocol, so logs go
+ * to stderr (fd 2).
+ */
 export function createLogger(name: string, level: LevelWithSilent = "info", fd: 1 | 2 = 1): Logger {
-  return pino({ name, level, base: { svc: name } }, pino.destination({ fd, sync: false }));
+  return pino({ name, level, base: { pid: process.pid } }, pino.destination({ fd, sync: false }));
 }
