@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { callTool, connectClient, startStack, type ErrorData, type Stack } from "@bancada/testkit";
+import { abandonableCall, callTool, connectClient, startStack, type ErrorData, type Stack } from "@bancada/testkit";
 import { echoFactory, scriptsFactory, slowCalls, waitCalls } from "./fixtures.js";
 
 describe("a service that stops, a call past its deadline", () => {
@@ -60,18 +60,10 @@ describe("a service that stops, a call past its deadline", () => {
 
   it("when the HTTP client goes away mid-call, then the service's call is cancelled", async () => {
     const key = await stack.createKey({ scopes: ["docs:read"] });
-    const controller = new AbortController();
-    const body = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "wait", arguments: { ms: 8_000 } } };
     const before = waitCalls.length;
-    const pending = fetch(stack.mcpUrl, {
-      method: "POST",
-      signal: controller.signal,
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify(body),
-    }).then((response) => response.text());
+    const call = abandonableCall(stack.mcpUrl, key, "wait", { ms: 8_000 });
     await waitFor(() => waitCalls.length > before);
-    controller.abort();
-    await pending.catch(() => {});
+    await call.abandon();
     await waitFor(() => waitCalls.at(-1)!.aborted);
     expect(waitCalls.at(-1)!.aborted).toBe(true);
   });

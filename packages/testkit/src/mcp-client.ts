@@ -29,3 +29,24 @@ export async function callTool<T = Record<string, unknown>>(client: Client, name
 export interface ErrorData {
   error: { code: string; message: string; details?: Record<string, unknown> };
 }
+
+/**
+ * A tool call over a raw Streamable HTTP POST that the test can walk away from: `abandon()` drops the
+ * connection mid-call, as a client that crashes or gives up would.
+ */
+export function abandonableCall(mcpUrl: string, apiKey: string, name: string, args: Record<string, unknown>): { abandon(): Promise<void> } {
+  const controller = new AbortController();
+  const body = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } };
+  const pending = fetch(mcpUrl, {
+    method: "POST",
+    signal: controller.signal,
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify(body),
+  }).then((response) => response.text());
+  return {
+    async abandon() {
+      controller.abort();
+      await pending.catch(() => {});
+    },
+  };
+}

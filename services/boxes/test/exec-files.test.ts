@@ -8,9 +8,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { connectClient, startStack, type Stack } from "@bancada/testkit";
-import { boxesTestStack, type BoxesTestStack, describeBoxes } from "./stack.js";
-import { allScopes, call, fails, issuePaths, ok, run, until, type Box, type ExecResult } from "./helpers.js";
+import { abandonableCall, type Stack } from "@bancada/testkit";
+import { type BoxesTestStack, closeBoxFixture, describeBoxes, openBoxFixture } from "./stack.js";
+import { call, fails, issuePaths, ok, run, until, type Box, type ExecResult } from "./helpers.js";
 
 const MiB = 1_048_576;
 
@@ -22,17 +22,9 @@ describeBoxes("exec and files", () => {
   let box: Box;
 
   beforeAll(async () => {
-    boxes = boxesTestStack();
-    stack = await startStack({ services: { boxes: boxes.factory } });
-    key = await stack.createKey({ scopes: allScopes });
-    client = await connectClient(stack.mcpUrl, key);
-    box = (await ok(client, "create_box", { name: "work" })).box;
+    ({ boxes, stack, key, client, box } = await openBoxFixture("work"));
   });
-  afterAll(async () => {
-    await client?.close();
-    await stack?.stop();
-    await boxes?.cleanup();
-  });
+  afterAll(() => closeBoxFixture({ boxes, stack, client }));
 
   describe("exec", () => {
     it("when cmd is given, then it runs in a bash login shell in /data/home; argv runs without a shell", async () => {
@@ -104,20 +96,12 @@ describeBoxes("exec and files", () => {
     });
 
     it("when the client goes away during exec, then the command's processes are killed", async () => {
-      const controller = new AbortController();
-      const body = { jsonrpc: "2.0", id: 99, method: "tools/call", params: { name: "exec", arguments: { boxId: box.id, cmd: "sleep 25; touch /data/home/after-cancel", timeoutSeconds: 60 } } };
-      const pending = fetch(stack.mcpUrl, {
-        method: "POST",
-        signal: controller.signal,
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
-        body: JSON.stringify(body),
-      }).then((response) => response.text());
+      const call = abandonableCall(stack.mcpUrl, key, "exec", { boxId: box.id, cmd: "sleep 25; touch /data/home/after-cancel", timeoutSeconds: 60 });
       const service = boxes.service();
       await until(async () => service.runtime.inFlight.exec, (count) => count > 0);
       // [s]leep: the pattern does not match the command line of the pgrep call itself.
       await until(() => run(client, box.id, "pgrep -cf '[s]leep 25' || true"), (r) => Number(r.stdout) >= 1);
-      controller.abort();
-      await pending.catch(() => {});
+      await call.abandon();
       expect(await until(async () => service.runtime.inFlight.exec, (count) => count === 0)).toBe(0);
       expect((await run(client, box.id, "pgrep -cf '[s]leep 25' || true")).stdout.trim()).toBe("0");
       await fails(client, "read_file", { boxId: box.id, path: "after-cancel" }, "not_found");

@@ -10,9 +10,9 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { subjects } from "@bancada/contracts";
 import { MemoryBus, createLogger } from "@bancada/service-kit";
-import { connectClient, freshDatabase, startStack, type Stack } from "@bancada/testkit";
+import { abandonableCall, freshDatabase, type Stack } from "@bancada/testkit";
 import { createBoxesService } from "../src/index.js";
-import { boxesTestStack, type BoxesTestStack, describeBoxes } from "./stack.js";
+import { boxesTestStack, type BoxesTestStack, closeBoxFixture, describeBoxes, openBoxFixture } from "./stack.js";
 import { allScopes, call, fails, issuePaths, ok, run, until, type Box, type Job } from "./helpers.js";
 
 const fixture = path.join(import.meta.dirname, "fixtures/service-process.ts");
@@ -34,17 +34,9 @@ describeBoxes("jobs and durability", () => {
   let box: Box;
 
   beforeAll(async () => {
-    boxes = boxesTestStack();
-    stack = await startStack({ services: { boxes: boxes.factory } });
-    key = await stack.createKey({ scopes: allScopes });
-    client = await connectClient(stack.mcpUrl, key);
-    box = (await ok(client, "create_box", { name: "jobs" })).box;
+    ({ boxes, stack, key, client, box } = await openBoxFixture("jobs"));
   });
-  afterAll(async () => {
-    await client?.close();
-    await stack?.stop();
-    await boxes?.cleanup();
-  });
+  afterAll(() => closeBoxFixture({ boxes, stack, client }));
 
   const start = async (args: Record<string, unknown>) => (await ok<{ job: Job }>(client, "start_job", { boxId: box.id, ...args })).job;
   const wait = async (jobId: string, timeoutSeconds = 30, boxId = box.id) => (await ok<{ job: Job }>(client, "job_wait", { boxId, jobId, timeoutSeconds }, 120_000)).job;
@@ -113,18 +105,10 @@ describeBoxes("jobs and durability", () => {
 
   it("when the client goes away during job_wait, then the wait stops at once and the job keeps running", async () => {
     const job = await start({ cmd: "sleep 4; echo finished" });
-    const controller = new AbortController();
-    const body = { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "job_wait", arguments: { boxId: box.id, jobId: job.id, timeoutSeconds: 600 } } };
-    const pending = fetch(stack.mcpUrl, {
-      method: "POST",
-      signal: controller.signal,
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify(body),
-    }).then((response) => response.text());
+    const call = abandonableCall(stack.mcpUrl, key, "job_wait", { boxId: box.id, jobId: job.id, timeoutSeconds: 600 });
     const runtime = boxes.service().runtime;
     await until(async () => runtime.inFlight.jobWait, (count) => count > 0);
-    controller.abort();
-    await pending.catch(() => {});
+    await call.abandon();
     expect(await until(async () => runtime.inFlight.jobWait, (count) => count === 0, 5_000)).toBe(0);
     expect((await wait(job.id, 1)).status).toBe("running");
     expect(await wait(job.id, 30)).toMatchObject({ status: "succeeded" });

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { subjects } from "@bancada/contracts";
 import { MemoryBus, createLogger } from "@bancada/service-kit";
-import { connectClient, freshDatabase, startStack, type Stack } from "@bancada/testkit";
+import { connectClient, freshDatabase, type Stack } from "@bancada/testkit";
 import { createBoxesService } from "../src/index.js";
-import { boxesTestStack, type BoxesTestStack, describeBoxes } from "./stack.js";
+import { type BoxesTestStack, closeBoxFixture, describeBoxes, openBoxFixture } from "./stack.js";
 import { allScopes, fails, issuePaths, ok, restClient, until, type Box, type ExecResult, type Job } from "./helpers.js";
 
 describeBoxes("limits and REST", () => {
@@ -19,17 +19,9 @@ describeBoxes("limits and REST", () => {
   let box: Box;
 
   beforeAll(async () => {
-    boxes = boxesTestStack();
-    stack = await startStack({ services: { boxes: boxes.factory } });
-    key = await stack.createKey({ scopes: allScopes });
-    client = await connectClient(stack.mcpUrl, key);
-    box = (await ok(client, "create_box", { name: "edges" })).box;
+    ({ boxes, stack, key, client, box } = await openBoxFixture("edges"));
   });
-  afterAll(async () => {
-    await client?.close();
-    await stack?.stop();
-    await boxes?.cleanup();
-  });
+  afterAll(() => closeBoxFixture({ boxes, stack, client }));
 
   const invalid = async (args: Record<string, unknown>, field: string) => {
     const error = await fails(client, "create_box", { wait: false, ...args }, "invalid_argument");

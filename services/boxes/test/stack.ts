@@ -9,10 +9,12 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { ServiceFactory } from "@bancada/testkit";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { connectClient, startStack, type ServiceFactory, type Stack } from "@bancada/testkit";
 import { createBoxesService, createLocalDriver, type BoxesService, type BoxesServiceOptions } from "../src/index.js";
 import { createLogger } from "@bancada/service-kit";
 import { describe, it } from "vitest";
+import { allScopes, ok, type Box } from "./helpers.js";
 
 /** Why real boxes cannot run on this machine (no bubblewrap, no nsenter, no namespaces), or null. */
 export const boxesUnsupported = whyBoxesCannotRun();
@@ -67,6 +69,30 @@ export function boxesTestStack(options: Partial<BoxesServiceOptions> = {}): Boxe
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A box service behind a gateway, a key with every box scope, its MCP client and one running box. */
+export interface BoxFixture {
+  boxes: BoxesTestStack;
+  stack: Stack;
+  key: string;
+  client: Client;
+  box: Box;
+}
+
+export async function openBoxFixture(boxName: string): Promise<BoxFixture> {
+  const boxes = boxesTestStack();
+  const stack = await startStack({ services: { boxes: boxes.factory } });
+  const key = await stack.createKey({ scopes: allScopes });
+  const client = await connectClient(stack.mcpUrl, key);
+  const box = (await ok(client, "create_box", { name: boxName })).box;
+  return { boxes, stack, key, client, box };
+}
+
+export async function closeBoxFixture(fixture: Partial<BoxFixture>): Promise<void> {
+  await fixture.client?.close();
+  await fixture.stack?.stop();
+  await fixture.boxes?.cleanup();
 }
 
 function runtimes(dataDir: string): { id: string; runtime: unknown }[] {
