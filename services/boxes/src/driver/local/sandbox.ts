@@ -125,7 +125,9 @@ async function untilInitRuns(pid: number): Promise<void> {
   while (Date.now() < until) {
     const cmdline = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => null);
     if (cmdline === null) throw new Error("the sandbox's init exited during start-up");
-    if (cmdline.includes(initScript)) return;
+    // Before it execs the init, bwrap's child carries bwrap's own command line, which also holds the script:
+    // only argv[0] tells that the mounts are done and the init runs.
+    if (cmdline.startsWith("/bin/bash\0") && cmdline.includes(initScript)) return;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   throw new Error("the sandbox did not finish starting within 15 s");
