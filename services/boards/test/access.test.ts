@@ -5,7 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
+import type { Router } from "express";
 import { startStack, type Stack } from "@bancada/testkit";
+import { createBoardsDb } from "../src/index.js";
+import { boardsRoutes } from "../src/http/routes.js";
 import { boardsFactory } from "./stack.js";
 import { closeAll, expectRestError, fails, makeBoard, makeTag, makeTask, notAccessible, ok, person, type Board, type ErrorBody, type Person, type Rest, type Task } from "./helpers.js";
 
@@ -73,7 +76,7 @@ describe("access", () => {
       ["PATCH", b, { expectedVersion: 1, name: "x" }],
       ["POST", `${b}/archive`, { expectedVersion: 1 }],
       ["POST", `${b}/restore`, { expectedVersion: 1 }],
-      ["DELETE", b],
+      ["DELETE", b, { expectedVersion: 1 }],
       ["PUT", `${b}/quadrants/urgent-important`, { expectedVersion: 1, title: "x", subtitle: "", color: "teal" }],
       ["DELETE", `${b}/quadrants/urgent-important`, { expectedVersion: 1 }],
       ["GET", `${b}/members`],
@@ -81,8 +84,8 @@ describe("access", () => {
       ["DELETE", `${b}/members/ana`],
       ["GET", `${b}/tags`],
       ["POST", `${b}/tags`, { requestId: randomUUID(), name: "x", color: "teal" }],
-      ["PATCH", `${b}/tags/${tagId}`, { name: "y" }],
-      ["DELETE", `${b}/tags/${tagId}`],
+      ["PATCH", `${b}/tags/${tagId}`, { expectedVersion: 1, name: "y" }],
+      ["DELETE", `${b}/tags/${tagId}`, { expectedVersion: 1 }],
       ["GET", `${b}/tasks`],
       ["POST", `${b}/tasks`, { requestId: randomUUID(), title: "x" }],
       ["GET", t],
@@ -104,6 +107,34 @@ describe("access", () => {
   };
 
   const exactlyNotAccessible = (error: ErrorBody) => expect(error).toEqual({ code: "not_found", message: notAccessible });
+
+  /** Every route the app's REST API registers, as "METHOD /path/:param". */
+  const registeredRoutes = (router: Router): string[] =>
+    router.stack.flatMap((layer) =>
+      layer.route ? [...new Set(layer.route.stack.map((handler) => `${handler.method.toUpperCase()} ${layer.route!.path}`))] : registeredRoutes(layer.handle as unknown as Router),
+    );
+
+  it("when the REST API is enumerated, then every route of a board is among the routes these tests call", async () => {
+    const db = createBoardsDb(stack.database.url, 1);
+    try {
+      const template = (path: string) =>
+        path
+          .replace(board.id, ":boardId")
+          .replace(task.id, ":taskId")
+          .replace(tagId, ":tagId")
+          .replace(proposalId, ":proposalId")
+          .replace(suggestionId, ":suggestionId")
+          .replace("/quadrants/urgent-important", "/quadrants/:quadrant")
+          .replace("/members/zoe", "/members/:personId")
+          .replace("/members/ana", "/members/:personId");
+      const called = new Set(restCalls(board.id).map(([method, path]) => `${method} ${template(path)}`));
+      const boardRoutes = registeredRoutes(boardsRoutes(db)).filter((route) => route.includes(":boardId"));
+      expect(boardRoutes.length).toBeGreaterThan(25);
+      expect([...new Set(boardRoutes)].sort()).toEqual([...called].sort());
+    } finally {
+      await db.$disconnect();
+    }
+  });
 
   it("when a board does not exist, is not the person's, or is outside the key's allowlist, then every tool answers the same not_found", async () => {
     const cases: [Person, string][] = [[ana, randomUUID()], [carl, board.id], [dave, board.id]];

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { callTool, connectClient, type ErrorData, type Stack } from "@bancada/testkit";
+import { connectClient, type ErrorData, type Stack, expectToolResult } from "@bancada/testkit";
 import type { BoardsDb } from "../src/index.js";
 
 export interface Tag {
@@ -64,44 +64,25 @@ export interface TaskPage {
 
 export type ErrorBody = ErrorData["error"];
 
+/** Calls a tool that must succeed (testkit's check of the result envelope). */
+export const ok = <T = { task: Task }>(client: Client, tool: string, args: Record<string, unknown>): Promise<T> => expectToolResult<T>(client, tool, args);
+export { expectToolError as fails, issuePaths } from "@bancada/testkit";
+
 export const boardScopes = ["boards:read", "boards:write"];
 export const notAccessible = "Board not found or not accessible";
-
-/** Calls a tool that must succeed; checks that content[0].text is the JSON of structuredContent. */
-export async function ok<T = { task: Task }>(client: Client, tool: string, args: Record<string, unknown>): Promise<T> {
-  const outcome = await callTool<T>(client, tool, args);
-  if (outcome.isError) throw new Error(`${tool} failed unexpectedly: ${outcome.text}`);
-  expect(JSON.parse(outcome.text)).toEqual(outcome.data);
-  return outcome.data;
-}
-
-/** Calls a tool that must fail with `code`; checks the error envelope and returns the error body. */
-export async function fails(client: Client, tool: string, args: Record<string, unknown>, code: string): Promise<ErrorBody> {
-  const outcome = await callTool<ErrorData>(client, tool, args);
-  expect(outcome.isError, `${tool} should fail with ${code}, got ${outcome.text.slice(0, 300)}`).toBe(true);
-  expect(outcome.data.error.code, outcome.text.slice(0, 300)).toBe(code);
-  expect(outcome.data.error.message.length).toBeGreaterThan(0);
-  expect(JSON.parse(outcome.text)).toEqual(outcome.data);
-  return outcome.data.error;
-}
-
-/** The distinct field paths of a validation error (the gateway may report one field under two JSON Schema rules). */
-export function issuePaths(error: ErrorBody): string[] {
-  return [...new Set(((error.details?.issues ?? []) as { path: string }[]).map((issue) => issue.path))];
-}
 
 export interface RestResponse<T = Record<string, unknown>> {
   status: number;
   body: T;
 }
 
-export type Rest = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) => Promise<RestResponse<T>>;
+export type Rest = <T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<RestResponse<T>>;
 
 export function restClient(baseUrl: string, key: string): Rest {
-  return async (method, path, body) => {
+  return async (method, path, body, headers = {}) => {
     const response = await fetch(`${baseUrl}${path}`, {
       method,
-      headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...headers },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const raw = await response.text();
@@ -148,10 +129,13 @@ export async function makeBoard(owner: Person, name = "Produto", members: Record
   return created.body.board;
 }
 
+/** Creates a tag over REST (where it comes at version 1) and returns it as tasks and list_board_tags show it. */
 export async function makeTag(owner: Person, boardId: string, name: string, color = "teal"): Promise<Tag> {
-  const created = await owner.rest<{ tag: Tag }>("POST", `/v1/boards/${boardId}/tags`, { requestId: randomUUID(), name, color });
+  const created = await owner.rest<{ tag: Tag & { version: number } }>("POST", `/v1/boards/${boardId}/tags`, { requestId: randomUUID(), name, color });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.tag;
+  const { version, ...tag } = created.body.tag;
+  expect(version).toBe(1);
+  return tag;
 }
 
 export async function makeTask(who: Person, boardId: string, args: Record<string, unknown> = {}): Promise<Task> {

@@ -104,6 +104,28 @@ describe("requestId idempotency", () => {
     expect(listed.find((t) => t.id === other.id)).toMatchObject({ quadrant: "backlog", version: 2, status: "active" });
   });
 
+  it("when any of the seven write tools gets a used requestId with other arguments, then IDEMPOTENCY_CONFLICT: and nothing is written", async () => {
+    const task = await makeTask(ana, board.id);
+    const onTask = { boardId: board.id, taskId: task.id };
+    const calls: [string, Record<string, unknown>, Record<string, unknown>][] = [
+      ["create_task", { boardId: board.id, title: "a" }, { boardId: board.id, title: "b" }],
+      ["update_task", { ...onTask, expectedVersion: 1, title: "a" }, { ...onTask, expectedVersion: 1, title: "b" }],
+      ["move_task", { ...onTask, expectedVersion: 2, quadrant: "backlog" }, { ...onTask, expectedVersion: 2, quadrant: "urgent-important" }],
+      ["complete_task", { ...onTask, expectedVersion: 3 }, { ...onTask, expectedVersion: 4 }],
+      ["reopen_task", { ...onTask, expectedVersion: 4, quadrant: "backlog" }, { ...onTask, expectedVersion: 4 }],
+      ["discard_task", { ...onTask, expectedVersion: 5 }, { ...onTask, expectedVersion: 6 }],
+      ["submit_board_proposal", { boardId: board.id, summary: "a" }, { boardId: board.id, summary: "b" }],
+    ];
+    for (const [tool, first, other] of calls) {
+      const requestId = randomUUID();
+      await ok(ana.client, tool, { requestId, ...first });
+      const error = await fails(ana.client, tool, { requestId, ...other }, "idempotency_conflict");
+      expect(error.message, tool).toMatch(/^IDEMPOTENCY_CONFLICT:/);
+    }
+    const after = (await ok<TaskPage>(ana.client, "list_tasks", { boardId: board.id })).tasks.find((t) => t.id === task.id);
+    expect(after).toMatchObject({ title: "a", status: "discarded", quadrant: "backlog", version: 6 });
+  });
+
   it("when tag ids come in another order, then it is the same request", async () => {
     const [x, y] = [await makeTag(ana, board.id, "X"), await makeTag(ana, board.id, "Y")];
     const args = { requestId: randomUUID(), boardId: board.id, title: "Tags" };

@@ -181,16 +181,24 @@ describe("proposals", () => {
   });
 
   describe("listing and expiry", () => {
-    it("when a board has 51 proposals, then the first page holds 50 newest first with nextCursor, the second the last one without", async () => {
+    it("when a board has exactly 50 proposals, then one page without nextCursor; at 51 the first page holds 50 newest first with nextCursor, the second the last one", async () => {
       const fresh = await makeBoard(ana, "Muitas");
-      // Fixture: 50 older proposals straight into the table; the newest one goes through the tool.
-      await db.$executeRawUnsafe(
-        `INSERT INTO boards.proposals (id, board_id, request_id, content_hash, summary, summary_closed, created_by, agent_id, created_at)
-         SELECT gen_random_uuid(), $1::uuid, gen_random_uuid(), 'fixture', 'p' || n, false, 'ana', 'test', now() - make_interval(mins => n)
-           FROM generate_series(1, 50) AS n`,
-        fresh.id,
-      );
+      // Fixture: older proposals straight into the table (49, then a 50th older still); the newest one goes through the tool.
+      const olderProposals = (from: number, to: number) =>
+        db.$executeRawUnsafe(
+          `INSERT INTO boards.proposals (id, board_id, request_id, content_hash, summary, summary_closed, created_by, agent_id, created_at)
+           SELECT gen_random_uuid(), $1::uuid, gen_random_uuid(), 'fixture', 'p' || n, false, 'ana', 'test', now() - make_interval(mins => n)
+             FROM generate_series($2::int, $3::int) AS n`,
+          fresh.id,
+          from,
+          to,
+        );
+      await olderProposals(1, 49);
       const newest = (await ok<{ proposal: Proposal }>(ana.client, "submit_board_proposal", { requestId: randomUUID(), boardId: fresh.id, summary: "nova" })).proposal;
+      const fifty = await ok<{ proposals: Proposal[]; nextCursor?: string }>(ana.client, "list_board_proposals", { boardId: fresh.id });
+      expect(fifty.proposals).toHaveLength(50);
+      expect(fifty).not.toHaveProperty("nextCursor");
+      await olderProposals(50, 50);
       const first = await ok<{ proposals: Proposal[]; nextCursor?: string }>(ana.client, "list_board_proposals", { boardId: fresh.id });
       expect(first.proposals.map((p) => p.summary)).toEqual(["nova", ...Array.from({ length: 49 }, (_, i) => `p${i + 1}`)]);
       expect(first.proposals[0]).toEqual(newest);
@@ -201,12 +209,15 @@ describe("proposals", () => {
       expect(issuePaths(error)).toEqual(["cursor"]);
     });
 
-    it("when a closed proposal is older than 90 days, then it disappears, the job deletes it (suggestions too) and its requestId is free again; pending ones stay", async () => {
+    it("when a closed proposal is older than 90 days, then it disappears, the job deletes it (suggestions too) and its requestId is free again; one a minute short of 90 days and pending ones stay", async () => {
       const requestId = randomUUID();
       const { proposal: closed } = await ok<{ proposal: Proposal }>(ana.client, "submit_board_proposal", { requestId, boardId: board.id, summary: "velha", suggestions: [suggestion(tasks[8]!)] });
       await ana.rest("POST", `/v1/boards/${board.id}/proposals/${closed.id}/dismiss`);
       const { proposal: pending } = await submit({ summary: "pendente" });
+      const { proposal: recent } = await submit({ summary: "quase velha" });
+      await ana.rest("POST", `/v1/boards/${board.id}/proposals/${recent.id}/dismiss`);
       await db.$executeRawUnsafe(`UPDATE boards.proposals SET closed_at = now() - interval '90 days 1 minute', created_at = now() - interval '100 days' WHERE id = $1::uuid`, closed.id);
+      await db.$executeRawUnsafe(`UPDATE boards.proposals SET closed_at = now() - interval '89 days 23 hours 59 minutes', created_at = now() - interval '100 days' WHERE id = $1::uuid`, recent.id);
       await db.$executeRawUnsafe(`UPDATE boards.proposals SET created_at = now() - interval '200 days' WHERE id = $1::uuid`, pending.id);
       const listed = async () => {
         const ids: string[] = [];
@@ -220,7 +231,9 @@ describe("proposals", () => {
       };
       expect(await listed()).not.toContain(closed.id);
       expect(await listed()).toContain(pending.id);
+      expect(await listed()).toContain(recent.id);
       expect((await runExpiryJobs(db)).find((o) => o.job === "closed_proposals")).toMatchObject({ ran: true, deleted: 1 });
+      expect(await listed()).toEqual(expect.arrayContaining([pending.id, recent.id]));
       const left = await db.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM boards.suggestions WHERE proposal_id = $1::uuid`, closed.id);
       expect(Number(left[0]!.n)).toBe(0);
       const reused = await ok<{ proposal: Proposal }>(ana.client, "submit_board_proposal", { requestId, boardId: board.id, summary: "nova" });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { startStack, type Stack } from "@bancada/testkit";
 import { boardsFactory } from "./stack.js";
-import { closeAll, expectRestError, makeBoard, makeTag, makeTask, ok, person, restClient, type Board, type Person, type Tag, type Task } from "./helpers.js";
+import { closeAll, expectRestError, issuePaths, makeBoard, makeTag, makeTask, ok, person, restClient, type Board, type Person, type Tag, type Task } from "./helpers.js";
 
 interface Member {
   person_id: string;
@@ -82,9 +82,33 @@ describe("REST API", () => {
       const board = await makeBoard(ana, "Apagar");
       const task = await makeTask(ana, board.id);
       await ok(ana.client, "submit_board_proposal", { requestId: randomUUID(), boardId: board.id, suggestions: [{ taskId: task.id, version: 1, quadrant: "backlog", reason: "r" }] });
-      expect((await ana.rest("DELETE", `/v1/boards/${board.id}`)).status).toBe(204);
+      expect((await ana.rest("DELETE", `/v1/boards/${board.id}`, { expectedVersion: 1 })).status).toBe(204);
       expectRestError(await ana.rest("GET", `/v1/boards/${board.id}`), 404, "not_found");
       expectRestError(await ana.rest("GET", `/v1/boards/${board.id}/proposals`), 404, "not_found");
+    });
+
+    it("when the owner deletes with a stale version, then 409 VERSION_CONFLICT with the current board and it stays; no version is 400; If-Match counts", async () => {
+      const board = await makeBoard(ana, "Apagar com versão");
+      await ana.rest("PATCH", `/v1/boards/${board.id}`, { expectedVersion: 1, name: "Renomeado" });
+      const stale = expectRestError(await ana.rest("DELETE", `/v1/boards/${board.id}`, { expectedVersion: 1 }), 409, "conflict");
+      expect(stale.message).toMatch(/^VERSION_CONFLICT:/);
+      expect(stale.details).toMatchObject({ expectedVersion: 1, currentVersion: 2, current: { id: board.id, name: "Renomeado", version: 2 } });
+      expect(issuePaths(expectRestError(await ana.rest("DELETE", `/v1/boards/${board.id}`), 400, "invalid_argument"))).toEqual(["expectedVersion"]);
+      expectRestError(await ana.rest("DELETE", `/v1/boards/${board.id}`, undefined, { "If-Match": '"1"' }), 409, "conflict");
+      expect((await ana.rest<{ board: Board }>("GET", `/v1/boards/${board.id}`)).body.board.name).toBe("Renomeado");
+      expect((await ana.rest("DELETE", `/v1/boards/${board.id}`, undefined, { "If-Match": '"2"' })).status).toBe(204);
+      expectRestError(await ana.rest("GET", `/v1/boards/${board.id}`), 404, "not_found");
+    });
+
+    it("when a rename and a delete of one board race on the same version, then exactly one happens and the other is 409 or 404", async () => {
+      const board = await makeBoard(ana, "Corrida");
+      const [renamed, deleted] = await Promise.all([
+        ana.rest("PATCH", `/v1/boards/${board.id}`, { expectedVersion: 1, name: "Renomeado" }),
+        ana.rest("DELETE", `/v1/boards/${board.id}`, { expectedVersion: 1 }),
+      ]);
+      expect([renamed.status, deleted.status].filter((status) => status < 300)).toHaveLength(1);
+      if (deleted.status === 204) expectRestError(renamed, 404, "not_found");
+      else expectRestError(deleted, 409, "conflict");
     });
 
     it("when a key limited to other boards creates a board, then 403; listing the new id in allowedBoardIds allows it", async () => {
@@ -141,11 +165,12 @@ describe("REST API", () => {
       const zeta = await makeTag(ana, board.id, "zeta", "blue");
       const alfa = await makeTag(bia, board.id, "Alfa", "red");
       expect((await ok<{ tags: Tag[] }>(ana.client, "list_board_tags", { boardId: board.id })).tags).toEqual([alfa, zeta]);
-      expectRestError(await ana.rest("POST", `/v1/boards/${board.id}/tags`, { requestId: randomUUID(), name: "ALFA", color: "red" }), 400, "invalid_argument");
-      const renamed = await ana.rest<{ tag: Tag }>("PATCH", `/v1/boards/${board.id}/tags/${zeta.id}`, { name: "Beta", color: "green" });
-      expect(renamed.body.tag).toEqual({ id: zeta.id, name: "Beta", color: "green" });
+      expect((await ana.rest<{ tags: Tag[] }>("GET", `/v1/boards/${board.id}/tags`)).body.tags).toEqual([{ ...alfa, version: 1 }, { ...zeta, version: 1 }]);
+      expectRestError(await ana.rest("POST", `/v1/boards/${board.id}/tags`, { requestId: randomUUID(), name: "ALFA", color: "red" }), 409, "conflict");
+      const renamed = await ana.rest<{ tag: Tag }>("PATCH", `/v1/boards/${board.id}/tags/${zeta.id}`, { expectedVersion: 1, name: "Beta", color: "green" });
+      expect(renamed.body.tag).toEqual({ id: zeta.id, name: "Beta", color: "green", version: 2 });
       const task = await makeTask(ana, board.id, { tagIds: [alfa.id, zeta.id] });
-      expect((await ana.rest("DELETE", `/v1/boards/${board.id}/tags/${alfa.id}`)).status).toBe(204);
+      expect((await ana.rest("DELETE", `/v1/boards/${board.id}/tags/${alfa.id}`, { expectedVersion: 1 })).status).toBe(204);
       expect((await ana.rest<{ task: Task }>("GET", `/v1/boards/${board.id}/tasks/${task.id}`)).body.task.tags).toEqual([{ id: zeta.id, name: "Beta", color: "green" }]);
     });
 

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomBytes, randomUUID } from "node:crypto";
+import { readdirSync } from "node:fs";
 import { applyMigrations } from "@bancada/service-kit";
 import { freshDatabase, startStack, type Stack } from "@bancada/testkit";
 import { createBoardsDb, migrationsDir, type BoardsDb } from "../src/index.js";
@@ -14,6 +15,7 @@ import { closeAll, makeBoard, makeTag, makeTask, ok, person, type Board, type Pe
 
 const tables = ["boards", "board_members", "board_quadrants", "tags", "tasks", "task_tags", "activity_events", "proposals", "suggestions", "idempotency_records"];
 const boardColumn = (table: string) => (table === "boards" ? "id" : "board_id");
+const allMigrations = readdirSync(migrationsDir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
 
 describe("row-level security", () => {
   let stack: Stack;
@@ -123,7 +125,7 @@ describe("row-level security", () => {
     const databases = await Promise.all(Array.from({ length: 3 }, () => freshDatabase("boards_rls")));
     try {
       const applied = await Promise.all(databases.map((database) => applyMigrations({ connectionString: database.url, schema: "boards", migrationsDir })));
-      for (const names of applied) expect(names).toEqual(["20261130100000_init"]);
+      for (const names of applied) expect(names).toEqual(allMigrations);
     } finally {
       await Promise.all(databases.map((database) => database.drop()));
     }
@@ -140,7 +142,7 @@ describe("row-level security", () => {
     url.pathname = `/${login}`;
     const own = createBoardsDb(url.toString(), 2);
     try {
-      expect(await applyMigrations({ connectionString: url.toString(), schema: "boards", migrationsDir })).toEqual(["20261130100000_init"]);
+      expect(await applyMigrations({ connectionString: url.toString(), schema: "boards", migrationsDir })).toEqual(allMigrations);
       const ctx = { db: own, personId: "ana", agentId: "test", allowedBoardIds: null };
       const { board } = await createBoard(ctx, { requestId: randomUUID(), name: "Owned" });
       expect((await listBoards(ctx)).boards.map((b) => b.id)).toEqual([board.id]);

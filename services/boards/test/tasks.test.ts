@@ -212,6 +212,21 @@ describe("task tools", () => {
       await fails(ana.client, "discard_task", { requestId: randomUUID(), boardId: board.id, taskId: done.id, expectedVersion: done.version }, "failed_precondition");
     });
 
+    it("when complete, discard or reopen sends a stale expectedVersion, then VERSION_CONFLICT: with the current task, and the status stays", async () => {
+      const active = (await write("update_task", await makeTask(ana, board.id), { title: "Duas versões" })).task;
+      for (const tool of ["complete_task", "discard_task"]) {
+        const error = await fails(ana.client, tool, { requestId: randomUUID(), boardId: board.id, taskId: active.id, expectedVersion: 1 }, "conflict");
+        expect(error.message).toMatch(/^VERSION_CONFLICT:/);
+        expect(error.details).toMatchObject({ expectedVersion: 1, currentVersion: 2, current: active });
+      }
+      const done = (await write("complete_task", active)).task;
+      const error = await fails(ana.client, "reopen_task", { requestId: randomUUID(), boardId: board.id, taskId: done.id, expectedVersion: 2, quadrant: "backlog" }, "conflict");
+      expect(error.message).toMatch(/^VERSION_CONFLICT:/);
+      expect(error.details).toMatchObject({ currentVersion: 3, current: done });
+      const page = await ok<TaskPage>(ana.client, "list_tasks", { boardId: board.id, status: "completed" });
+      expect(page.tasks.find((t) => t.id === done.id)).toEqual(done);
+    });
+
     it("when list_tasks filters by status, quadrant and tags, then only matching tasks are listed", async () => {
       const fresh = await makeBoard(ana, "Filtros");
       const tag = await makeTag(ana, fresh.id, "Filtro");
@@ -262,6 +277,26 @@ describe("task tools", () => {
   });
 
   describe("get_task_activity", () => {
+    it("when a board has exactly 25 events, then one page without nextCursor; at 26 the first page has 25 and the second the oldest", async () => {
+      const fresh = await makeBoard(ana, "Vinte e cinco eventos");
+      // Fixture: 24 events after board_created, straight into the table, each a millisecond apart.
+      await db.$executeRawUnsafe(
+        `INSERT INTO boards.activity_events (id, board_id, actor_id, event_type, entity_type, entity_id, metadata, created_at)
+         SELECT gen_random_uuid(), $1::uuid, 'ana', 'task_updated', 'task', 'x', '{}', clock_timestamp() + make_interval(secs => n / 1000.0)
+           FROM generate_series(1, 24) AS n`,
+        fresh.id,
+      );
+      const full = await ok<Activity>(ana.client, "get_task_activity", { boardId: fresh.id });
+      expect(full.events).toHaveLength(25);
+      expect(full.nextCursor).toBeNull();
+      await makeTask(ana, fresh.id);
+      const first = await ok<Activity>(ana.client, "get_task_activity", { boardId: fresh.id });
+      expect(first.events).toHaveLength(25);
+      const second = await ok<Activity>(ana.client, "get_task_activity", { boardId: fresh.id, cursor: first.nextCursor });
+      expect(second.events.map((e) => e.event_type)).toEqual(["board_created"]);
+      expect(second.nextCursor).toBeNull();
+    });
+
     it("when a board has 30 events, then they come newest first, 25 and then 5, with coverageStart at the board's creation", async () => {
       const fresh = await makeBoard(ana, "Atividade");
       const task = await makeTask(ana, fresh.id);

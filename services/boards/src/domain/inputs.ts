@@ -162,10 +162,12 @@ export const tagName = nonBlank(limits.tagNameMax);
 export const tagColor = color;
 export const createTagInput = z.strictObject({ requestId: requestId.describe("Becomes the tag's id."), boardId, name: tagName, color: tagColor });
 export type CreateTagInput = z.infer<typeof createTagInput>;
-export const updateTagInput = z.strictObject({ boardId, tagId: z.guid(), name: tagName.optional(), color: tagColor.optional() });
+const tagId = z.guid().describe("The tag's id (UUID).");
+const tagVersion = expectedVersion.describe("The tag's version you last read; if it changed since, the call fails with VERSION_CONFLICT.");
+export const updateTagInput = z.strictObject({ boardId, tagId, expectedVersion: tagVersion, name: tagName.optional(), color: tagColor.optional() });
 export type UpdateTagInput = z.infer<typeof updateTagInput>;
-export const tagRef = z.strictObject({ boardId, tagId: z.guid() });
-export type TagRef = z.infer<typeof tagRef>;
+export const tagVersionRef = z.strictObject({ boardId, tagId, expectedVersion: tagVersion });
+export type TagVersionRef = z.infer<typeof tagVersionRef>;
 
 export const restCreateTaskInput = createTaskInput.extend({ assigneeId: personId.nullable().optional() });
 export const restUpdateTaskInput = z.strictObject({

@@ -1,17 +1,20 @@
 import type { BoardsTx } from "../db/client.js";
 import { reachBoard } from "./access.js";
 import { session, type BoardsContext } from "./context.js";
-import type { TagView } from "./views.js";
+import type { TagRecord } from "./views.js";
 
-/** The board's tags in alphabetical order (case-insensitive), the ids create_task and update_task accept. */
-export function listBoardTags(ctx: BoardsContext, boardId: string): Promise<{ tags: TagView[] }> {
+/**
+ * The board's tags in alphabetical order (case-insensitive), the ids create_task and update_task accept.
+ * Each carries its version for the app; the tool's output schema leaves it out, as the seed's shape has none.
+ */
+export function listBoardTags(ctx: BoardsContext, boardId: string): Promise<{ tags: TagRecord[] }> {
   return session(ctx, async (tx) => {
     await reachBoard(tx, boardId, "read");
     return { tags: await readTags(tx, boardId) };
   });
 }
 
-export function readTags(tx: BoardsTx, boardId: string): Promise<TagView[]> {
-  return tx.$queryRaw<TagView[]>`
-    SELECT id::text, name, color FROM tags WHERE board_id = ${boardId}::uuid ORDER BY lower(name), name, id`;
+export function readTags(tx: BoardsTx, boardId: string): Promise<TagRecord[]> {
+  return tx.$queryRaw<TagRecord[]>`
+    SELECT id::text, name, color, version FROM tags WHERE board_id = ${boardId}::uuid ORDER BY lower(name), name, id`;
 }

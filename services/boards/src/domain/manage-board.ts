@@ -11,7 +11,7 @@ import { reachBoard } from "./access.js";
 import { recordEvent } from "./activity.js";
 import { readBoard } from "./board-rows.js";
 import { session, type BoardsContext } from "./context.js";
-import { idempotencyConflict } from "./errors.js";
+import { boardNotFound, idempotencyConflict } from "./errors.js";
 import { idempotent } from "./idempotency.js";
 import type { BoardVersionInput, CreateBoardInput, CustomizeQuadrantInput, ResetQuadrantInput, UpdateBoardInput } from "./inputs.js";
 import type { BoardRecord } from "./views.js";
@@ -84,11 +84,16 @@ export function resetQuadrant(ctx: BoardsContext, input: ResetQuadrantInput): Pr
   });
 }
 
-/** Deleting a board removes everything in it (tasks, tags, activity, proposals, pending ones included). */
-export function deleteBoard(ctx: BoardsContext, boardId: string): Promise<void> {
+/**
+ * Deleting a board removes everything in it (tasks, tags, activity, proposals, pending ones included),
+ * so it too is made against the version the owner read: a board renamed or re-customised since is not
+ * deleted unseen.
+ */
+export function deleteBoard(ctx: BoardsContext, input: BoardVersionInput): Promise<void> {
   return session(ctx, async (tx) => {
-    await reachBoard(tx, boardId, "own", { archivedToo: true });
-    await tx.$executeRaw`DELETE FROM boards WHERE id = ${boardId}::uuid`;
+    await reachBoard(tx, input.boardId, "own", { archivedToo: true });
+    await lockBoardAt(tx, input.boardId, input.expectedVersion);
+    await tx.$executeRaw`DELETE FROM boards WHERE id = ${input.boardId}::uuid`;
   });
 }
 
@@ -101,18 +106,23 @@ async function changeBoard(
 ): Promise<BoardResult> {
   return session(ctx, async (tx) => {
     const access = await reachBoard(tx, input.boardId, "own", { archivedToo });
-    const [row] = await tx.$queryRaw<{ version: number }[]>`SELECT version FROM boards WHERE id = ${input.boardId}::uuid FOR UPDATE`;
-    if (row!.version !== input.expectedVersion) {
-      const current = await readBoard(tx, input.boardId);
-      throw new DomainError(
-        ErrorCode.conflict,
-        `VERSION_CONFLICT: the board is at version ${row!.version}, not ${input.expectedVersion}; re-read it before changing it.`,
-        { expectedVersion: input.expectedVersion, currentVersion: row!.version, current },
-      );
-    }
+    await lockBoardAt(tx, input.boardId, input.expectedVersion);
     const metadata = await apply(tx, access.archivedAt);
     await tx.$executeRaw`UPDATE boards SET version = version + 1, updated_at = now() WHERE id = ${input.boardId}::uuid`;
     await recordEvent(tx, ctx, { boardId: input.boardId, eventType, entityType: "board", entityId: input.boardId, metadata });
     return { board: await readBoard(tx, input.boardId) };
   });
+}
+
+/** Locks the board row until the transaction ends, if it is still at the version the caller read. */
+async function lockBoardAt(tx: BoardsTx, boardId: string, expectedVersion: number): Promise<void> {
+  const [row] = await tx.$queryRaw<{ version: number }[]>`SELECT version FROM boards WHERE id = ${boardId}::uuid FOR UPDATE`;
+  if (!row) throw boardNotFound(); // deleted while this request waited for the lock
+  if (row.version === expectedVersion) return;
+  const current = await readBoard(tx, boardId);
+  throw new DomainError(
+    ErrorCode.conflict,
+    `VERSION_CONFLICT: the board is at version ${row.version}, not ${expectedVersion}; re-read it before changing it.`,
+    { expectedVersion, currentVersion: row.version, current },
+  );
 }

@@ -15,6 +15,8 @@ export type SuggestionState = z.infer<typeof suggestionState>;
 
 export const tagView = z.object({ id: z.string(), name: z.string(), color: z.string() });
 export type TagView = z.infer<typeof tagView>;
+/** A tag as the app's REST API shows it: with the version a rename, recolour or delete must send back. */
+export type TagRecord = TagView & { version: number };
 
 export const taskView = z.object({
   id: z.string(),

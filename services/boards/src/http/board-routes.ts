@@ -1,4 +1,4 @@
-/** REST: boards, quadrant titles and members. */
+/** REST: boards, quadrant titles and members. Board writes carry the version read (body expectedVersion or If-Match). */
 import { Router } from "express";
 import type { BoardsDb } from "../db/client.js";
 import {
@@ -14,7 +14,7 @@ import {
 import { listBoards } from "../domain/list-boards.js";
 import { archiveBoard, createBoard, customizeQuadrant, deleteBoard, getBoard, resetQuadrant, updateBoard } from "../domain/manage-board.js";
 import { listMembers, removeMember, setMember } from "../domain/members.js";
-import { body, restContext } from "./context.js";
+import { body, restContext, versionedBody } from "./context.js";
 
 export function boardRoutes(db: BoardsDb): Router {
   const router = Router();
@@ -34,27 +34,27 @@ export function boardRoutes(db: BoardsDb): Router {
   });
   router.patch("/v1/boards/:boardId", async (req, res) => {
     const ctx = write(req);
-    res.json(await updateBoard(ctx, updateBoardInput.parse({ ...body(req), boardId: req.params.boardId })));
+    res.json(await updateBoard(ctx, updateBoardInput.parse({ ...versionedBody(req), boardId: req.params.boardId })));
   });
   for (const [action, archive] of [["archive", true], ["restore", false]] as const) {
     router.post(`/v1/boards/:boardId/${action}`, async (req, res) => {
       const ctx = write(req);
-      res.json(await archiveBoard(ctx, boardVersionInput.parse({ ...body(req), boardId: req.params.boardId }), archive));
+      res.json(await archiveBoard(ctx, boardVersionInput.parse({ ...versionedBody(req), boardId: req.params.boardId }), archive));
     });
   }
   router.delete("/v1/boards/:boardId", async (req, res) => {
     const ctx = write(req);
-    await deleteBoard(ctx, boardRef.parse({ boardId: req.params.boardId }).boardId);
+    await deleteBoard(ctx, boardVersionInput.parse({ ...versionedBody(req), boardId: req.params.boardId }));
     res.status(204).end();
   });
 
   router.put("/v1/boards/:boardId/quadrants/:quadrant", async (req, res) => {
     const ctx = write(req);
-    res.json(await customizeQuadrant(ctx, customizeQuadrantInput.parse({ ...body(req), boardId: req.params.boardId, quadrant: req.params.quadrant })));
+    res.json(await customizeQuadrant(ctx, customizeQuadrantInput.parse({ ...versionedBody(req), boardId: req.params.boardId, quadrant: req.params.quadrant })));
   });
   router.delete("/v1/boards/:boardId/quadrants/:quadrant", async (req, res) => {
     const ctx = write(req);
-    res.json(await resetQuadrant(ctx, resetQuadrantInput.parse({ ...body(req), boardId: req.params.boardId, quadrant: req.params.quadrant })));
+    res.json(await resetQuadrant(ctx, resetQuadrantInput.parse({ ...versionedBody(req), boardId: req.params.boardId, quadrant: req.params.quadrant })));
   });
 
   router.get("/v1/boards/:boardId/members", async (req, res) => {

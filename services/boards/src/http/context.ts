@@ -2,6 +2,7 @@ import type { Request } from "express";
 import { principalOf, requireScope } from "@bancada/service-kit";
 import type { BoardsDb } from "../db/client.js";
 import { boardsContext, type BoardsContext } from "../domain/context.js";
+import { invalidField } from "../domain/errors.js";
 
 /** The acting person is the key's personId; reads need boards:read, writes boards:write and allowWrites. */
 export function restContext(db: BoardsDb, req: Request, write: boolean): BoardsContext {
@@ -22,4 +23,22 @@ export function listQuery(query: Request["query"]): Record<string, unknown> {
   if (typeof out.tagIds === "string") out.tagIds = out.tagIds === "" ? [] : out.tagIds.split(",");
   if (out.archived === "true" || out.archived === "false") out.archived = out.archived === "true";
   return out;
+}
+
+/**
+ * The body of a versioned board or tag write, where the version read may come as `expectedVersion` in
+ * the body or as `If-Match: "<version>"` (a DELETE body has no defined meaning in HTTP, and some clients
+ * and proxies drop it). Both at once must agree.
+ */
+export function versionedBody(req: Request): Record<string, unknown> {
+  const fields = body(req);
+  const header = req.header("If-Match");
+  if (header === undefined) return fields;
+  const raw = header.trim().replace(/^W\//, "").replace(/^"(.*)"$/, "$1");
+  if (!/^[0-9]{1,10}$/.test(raw)) throw invalidField("If-Match", 'send the version you read, as If-Match: "<version>"');
+  const version = Number(raw);
+  if (fields.expectedVersion !== undefined && fields.expectedVersion !== version) {
+    throw invalidField("If-Match", "disagrees with expectedVersion in the body; send one of the two");
+  }
+  return { ...fields, expectedVersion: version };
 }

@@ -10,7 +10,7 @@ import {
   restCreateTaskInput,
   restListTasksInput,
   restUpdateTaskInput,
-  tagRef,
+  tagVersionRef,
   taskTransitionInput,
   updateTagInput,
 } from "../domain/inputs.js";
@@ -21,7 +21,7 @@ import { getTask } from "../domain/read-one.js";
 import { createTag, deleteTag, updateTag } from "../domain/tags.js";
 import { archiveTask, completeTask, discardTask, reopenTask, restoreTask } from "../domain/task-status.js";
 import { updateTask } from "../domain/update-task.js";
-import { body, listQuery, restContext } from "./context.js";
+import { body, listQuery, restContext, versionedBody } from "./context.js";
 
 export function taskRoutes(db: BoardsDb): Router {
   const router = Router();
@@ -39,11 +39,11 @@ export function taskRoutes(db: BoardsDb): Router {
   });
   router.patch("/v1/boards/:boardId/tags/:tagId", async (req, res) => {
     const ctx = write(req);
-    res.json(await updateTag(ctx, updateTagInput.parse({ ...body(req), boardId: req.params.boardId, tagId: req.params.tagId })));
+    res.json(await updateTag(ctx, updateTagInput.parse({ ...versionedBody(req), boardId: req.params.boardId, tagId: req.params.tagId })));
   });
   router.delete("/v1/boards/:boardId/tags/:tagId", async (req, res) => {
     const ctx = write(req);
-    await deleteTag(ctx, tagRef.parse({ boardId: req.params.boardId, tagId: req.params.tagId }));
+    await deleteTag(ctx, tagVersionRef.parse({ ...versionedBody(req), boardId: req.params.boardId, tagId: req.params.tagId }));
     res.status(204).end();
   });
 
