@@ -22,8 +22,10 @@
  * Traps handled here (each one was reproduced, see the notes)
  *   - `diff`: the Wasm engine returns `{exitCode, stdout}`; the CLI expects a `print` request from us, then
  *     `{exitCode}`. The CLI's answers to `print` come back on stdin without a `method`.
- *   - adapter-pg rejects the catalog type `"char"` (oid 18) the engine reads while introspecting; `name`
- *     (oid 19) too in older versions: both are reported as `text` (oid 25).
+ *   - adapter-pg rejects the catalog types `"char"` (oid 18) and `name` (oid 19) the engine reads while
+ *     introspecting: they reach adapter-pg as text, and `"char"` columns then reach the engine as
+ *     `Character`, as with the native engine (its describer panics on CHECK constraints otherwise).
+ *     See src/catalog-types.mjs.
  *   - adapter-pg's `connectToShadowDb()` applies migrations to the main database when given a URL: we
  *     create our own `prisma_shadow_<uuid>` database and drop it when the engine disposes it.
  *   - adapter-pg's `executeScript` splits a script on every `;` (breaking `DO $$ … $$`, functions,
@@ -47,6 +49,8 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory, DriverAdapterError } from "@prisma/driver-adapter-utils";
 import * as wasmBindings from "@prisma/schema-engine-wasm/schema_engine_bg";
 import pg from "pg";
+
+import { CatalogAwareClient, reportCharColumns } from "./src/catalog-types.mjs";
 
 // ---------------------------------------------------------------------------------------------------
 // Logging: JSON lines on stderr, the format the CLI parses (it keeps `fields.message` of every line and
@@ -193,31 +197,6 @@ function urlWithSearchPath(target) {
   const options = [parsed.searchParams.get("options"), `-c search_path=${escaped}`].filter(Boolean);
   parsed.searchParams.set("options", options.join(" "));
   return parsed.toString();
-}
-
-/** Catalog types adapter-pg cannot map ("char", name): the engine only needs them as text. */
-const CATALOG_TEXT_OIDS = new Set([18, 19]);
-const TEXT_OID = 25;
-
-function reportCatalogTypesAsText(result) {
-  for (const one of Array.isArray(result) ? result : [result]) {
-    for (const field of one?.fields ?? []) {
-      if (CATALOG_TEXT_OIDS.has(field.dataTypeID)) field.dataTypeID = TEXT_OID;
-    }
-  }
-  return result;
-}
-
-/** A pg client whose results report "char"/name columns as text before adapter-pg sees them. */
-class EngineClient extends pg.Client {
-  query(config, values, callback) {
-    if (typeof values === "function") [values, callback] = [undefined, values];
-    if (typeof callback === "function") {
-      return super.query(config, values, (err, res) => callback(err, err ? res : reportCatalogTypesAsText(res)));
-    }
-    const pending = super.query(config, values);
-    return typeof pending?.then === "function" ? pending.then(reportCatalogTypesAsText) : pending;
-  }
 }
 
 /** Runs `work(client)` on a short-lived connection to the target's database. */
@@ -391,12 +370,12 @@ const openAdapters = new Set();
 
 /**
  * Connects an adapter-pg adapter to `target`, scoped to its schema, with our two fixes: catalog types as
- * text (EngineClient) and migration scripts sent as one query.
+ * the engine expects them (src/catalog-types.mjs) and migration scripts sent as one query.
  */
 async function connectAdapter(target, { afterDispose } = {}) {
-  const pool = new pg.Pool({ connectionString: urlWithSearchPath(target), Client: EngineClient, max: 4 });
+  const pool = new pg.Pool({ connectionString: urlWithSearchPath(target), Client: CatalogAwareClient, max: 4 });
   pool.on("error", (error) => log("WARN", { message: `idle connection error: ${error.message}` }));
-  const adapter = await new PrismaPg(pool, { schema: target.schema, disposeExternalPool: true }).connect();
+  const adapter = reportCharColumns(await new PrismaPg(pool, { schema: target.schema, disposeExternalPool: true }).connect());
   adapter.executeScript = async (script) => {
     // Empty args: pg uses the simple query protocol, which runs a multi-statement script as one query.
     await adapter.executeRaw({ sql: script, args: [], argTypes: [] });
@@ -641,19 +620,34 @@ async function invoke({ getEngine, options }, method, params) {
   return result ?? {};
 }
 
+/**
+ * The request being handled (one at a time). A panic inside the engine's async work (e.g. the describer,
+ * after a query) surfaces as an uncaught exception and leaves its promise pending forever: `onPanic` then
+ * answers this request. Unanswered, the CLI may see the engine exit and still end with status 0 and no
+ * output, as if the command had succeeded.
+ */
+let pendingRequest;
+
 async function handleRequest(session, request) {
+  pendingRequest = request;
+  let result;
   try {
-    send({ id: request.id, result: await invoke(session, request.method, request.params) });
+    result = await invoke(session, request.method, request.params);
   } catch (error) {
-    const data = errorData(error);
-    // The CLI shows `error.message` for a panic, and `data.message` (with `data.error_code`) otherwise.
-    const message = (error?.rpcCode || data.is_panic) ? data.message : "An error happened. Check the data field for details.";
-    send({ id: request.id, error: { code: error?.rpcCode ?? 4466, message, data } });
-    if (data.is_panic && !panic) {
-      panic = error;
-      onPanic(error);
-    }
+    pendingRequest = undefined;
+    sendError(request.id, error);
+    if (errorData(error).is_panic) onPanic(error);
+    return;
   }
+  pendingRequest = undefined;
+  send({ id: request.id, result });
+}
+
+function sendError(id, error) {
+  const data = errorData(error);
+  // The CLI shows `error.message` for a panic, and `data.message` (with `data.error_code`) otherwise.
+  const message = (error?.rpcCode || data.is_panic) ? data.message : "An error happened. Check the data field for details.";
+  send({ id, error: { code: error?.rpcCode ?? 4466, message, data } });
 }
 
 /** Reads requests line by line and answers them one at a time, in order. */
@@ -692,7 +686,14 @@ async function exit(code) {
   process.exit(code);
 }
 
+/** After a panic no engine method is safe: answer the pending request with it, log it, exit as the native engine. */
 function onPanic(error) {
+  if (panic) return;
+  panic = error;
+  if (pendingRequest) {
+    sendError(pendingRequest.id, error);
+    pendingRequest = undefined;
+  }
   log("ERROR", { is_panic: true, message: panicRegistry.message || String(error?.message ?? error), backtrace: error?.stack });
   void exit(101);
 }
