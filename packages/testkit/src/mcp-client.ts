@@ -17,8 +17,13 @@ export interface ToolOutcome<T = Record<string, unknown>> {
 }
 
 /** Calls a tool and returns its structured result; `text` is content[0].text for the same-JSON check. */
-export async function callTool<T = Record<string, unknown>>(client: Client, name: string, args: Record<string, unknown>): Promise<ToolOutcome<T>> {
-  const result = await client.callTool({ name, arguments: args });
+export async function callTool<T = Record<string, unknown>>(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  options: { timeoutMs?: number } = {},
+): Promise<ToolOutcome<T>> {
+  const result = await client.callTool({ name, arguments: args }, undefined, options.timeoutMs ? { timeout: options.timeoutMs } : undefined);
   const first = (result.content as { type: string; text?: string }[])[0];
   const text = first?.text ?? "";
   // An error result of a tool with an advertised output schema carries its envelope as text only.

@@ -1,7 +1,6 @@
 /** Tool calls that check the result envelope, a REST client, and polling. */
-import { expect } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { ErrorData } from "@bancada/testkit";
+import { callTool, expectToolResult, type ErrorData } from "@bancada/testkit";
 
 export interface Box {
   id: string;
@@ -47,42 +46,16 @@ export interface Job {
 
 export type ErrorBody = ErrorData["error"];
 
-interface Outcome<T> {
-  isError: boolean;
-  data: T;
-  text: string;
-}
+/** A tool call with a longer client timeout than the SDK's 60 s default where a test needs it. */
+export const call = <T>(client: Client, name: string, args: Record<string, unknown>, timeoutMs = 60_000) => callTool<T>(client, name, args, { timeoutMs });
 
-export async function call<T>(client: Client, name: string, args: Record<string, unknown>, timeoutMs = 60_000): Promise<Outcome<T>> {
-  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs });
-  const first = (result.content as { type: string; text?: string }[])[0];
-  return { isError: result.isError === true, data: result.structuredContent as T, text: first?.text ?? "" };
-}
-
-/** Calls a tool that must succeed; checks that content[0].text is the JSON of structuredContent. */
-export async function ok<T = { box: Box }>(client: Client, tool: string, args: Record<string, unknown>, timeoutMs?: number): Promise<T> {
-  const outcome = await call<T>(client, tool, args, timeoutMs);
-  if (outcome.isError) throw new Error(`${tool} failed unexpectedly: ${outcome.text.slice(0, 500)}`);
-  expect(JSON.parse(outcome.text)).toEqual(outcome.data);
-  return outcome.data;
-}
-
-/** Calls a tool that must fail with `code`; returns the error body. */
-export async function fails(client: Client, tool: string, args: Record<string, unknown>, code: string): Promise<ErrorBody> {
-  const outcome = await call<ErrorData>(client, tool, args);
-  expect(outcome.isError, `${tool} should fail with ${code}, got ${outcome.text.slice(0, 300)}`).toBe(true);
-  expect(outcome.data.error.code, outcome.text.slice(0, 300)).toBe(code);
-  expect(outcome.data.error.message.length).toBeGreaterThan(0);
-  expect(JSON.parse(outcome.text)).toEqual(outcome.data);
-  return outcome.data.error;
-}
+/** Calls a tool that must succeed (testkit's check of the result envelope). */
+export const ok = <T = { box: Box }>(client: Client, tool: string, args: Record<string, unknown>, timeoutMs = 60_000): Promise<T> =>
+  expectToolResult<T>(client, tool, args, { timeoutMs });
+export { expectToolError as fails, issuePaths } from "@bancada/testkit";
 
 export const run = (client: Client, boxId: string, cmd: string, extra: Record<string, unknown> = {}) =>
   ok<ExecResult>(client, "exec", { boxId, cmd, ...extra }, 120_000);
-
-export function issuePaths(error: ErrorBody): string[] {
-  return ((error.details?.issues ?? []) as { path: string }[]).map((issue) => issue.path);
-}
 
 export async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
   const end = Date.now() + timeoutMs;

@@ -1,7 +1,7 @@
 /** Tool calls that check the result envelope, and a REST client, shared by the docs test files. */
 import { expect } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { callTool, type ErrorData } from "@bancada/testkit";
+import { type ErrorData, expectToolResult } from "@bancada/testkit";
 
 export interface SearchResult {
   parent: string;
@@ -28,28 +28,9 @@ export interface Answer {
 
 export type ErrorBody = ErrorData["error"];
 
-/** Calls a tool that must succeed; checks that content[0].text is the JSON of structuredContent. */
-export async function ok<T>(client: Client, tool: string, args: Record<string, unknown>): Promise<T> {
-  const outcome = await callTool<T>(client, tool, args);
-  if (outcome.isError) throw new Error(`${tool} failed unexpectedly: ${outcome.text}`);
-  expect(JSON.parse(outcome.text)).toEqual(outcome.data);
-  return outcome.data;
-}
-
-/** Calls a tool that must fail with `code`; checks the whole error envelope and returns the error body. */
-export async function fails(client: Client, tool: string, args: Record<string, unknown>, code: string): Promise<ErrorBody> {
-  const outcome = await callTool<ErrorData>(client, tool, args);
-  expect(outcome.isError, `${tool} should fail with ${code}, got ${outcome.text.slice(0, 300)}`).toBe(true);
-  expect(outcome.data.error.code).toBe(code);
-  expect(outcome.data.error.message.length).toBeGreaterThan(0);
-  expect(JSON.parse(outcome.text)).toEqual(outcome.data);
-  return outcome.data.error;
-}
-
-export function issuePaths(error: ErrorBody): string[] {
-  const issues = (error.details?.issues ?? []) as { path: string; message: string }[];
-  return issues.map((issue) => issue.path);
-}
+/** Calls a tool that must succeed (testkit's check of the result envelope). */
+export const ok = <T = unknown>(client: Client, tool: string, args: Record<string, unknown>): Promise<T> => expectToolResult<T>(client, tool, args);
+export { expectToolError as fails, issuePaths } from "@bancada/testkit";
 
 export function search(client: Client, query: string, extra: Record<string, unknown> = {}): Promise<SearchPage> {
   return ok<SearchPage>(client, "search_documents", { query, ...extra });

@@ -4,7 +4,7 @@ import { expect } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Header, type CallReply } from "@bancada/contracts";
 import { decodeJson, encodeJson } from "@bancada/service-kit";
-import { callTool, connectClient, type ErrorData, type Stack } from "@bancada/testkit";
+import { connectClient, type ErrorData, type Stack, expectToolResult } from "@bancada/testkit";
 
 export interface Asset {
   id: string;
@@ -56,29 +56,11 @@ export interface Page {
 
 export type ErrorBody = ErrorData["error"];
 
+/** Calls a tool that must succeed (testkit's check of the result envelope). */
+export const ok = <T = { draft: Draft }>(client: Client, tool: string, args: Record<string, unknown>): Promise<T> => expectToolResult<T>(client, tool, args);
+export { expectToolError as fails, issuePaths } from "@bancada/testkit";
+
 export const allScopes = ["drafts:read", "drafts:write"];
-
-/** Calls a tool that must succeed; checks that content[0].text is the JSON of structuredContent. */
-export async function ok<T = { draft: Draft }>(client: Client, tool: string, args: Record<string, unknown>): Promise<T> {
-  const outcome = await callTool<T>(client, tool, args);
-  if (outcome.isError) throw new Error(`${tool} failed unexpectedly: ${outcome.text}`);
-  expect(JSON.parse(outcome.text)).toEqual(outcome.data);
-  return outcome.data;
-}
-
-/** Calls a tool that must fail with `code`; checks the error envelope and returns the error body. */
-export async function fails(client: Client, tool: string, args: Record<string, unknown>, code: string): Promise<ErrorBody> {
-  const outcome = await callTool<ErrorData>(client, tool, args);
-  expect(outcome.isError, `${tool} should fail with ${code}, got ${outcome.text.slice(0, 400)}`).toBe(true);
-  expect(outcome.data.error.code, outcome.text.slice(0, 400)).toBe(code);
-  expect(outcome.data.error.message.length).toBeGreaterThan(0);
-  expect(JSON.parse(outcome.text)).toEqual(outcome.data);
-  return outcome.data.error;
-}
-
-export function issuePaths(error: ErrorBody): string[] {
-  return ((error.details?.issues ?? []) as { path: string }[]).map((issue) => issue.path);
-}
 
 export interface RestResponse<T = Record<string, unknown>> {
   status: number;

@@ -1,7 +1,7 @@
 /** Small helpers shared by the scripts test files: tool calls that check the result envelope, and a REST client. */
 import { expect } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { callTool, type ErrorData } from "@bancada/testkit";
+import { type ErrorData, expectToolResult } from "@bancada/testkit";
 
 export interface Script {
   id: string;
@@ -26,31 +26,9 @@ export interface ListResult {
 
 export type ErrorBody = ErrorData["error"];
 
-/** Calls a tool that must succeed; checks that content[0].text is the JSON of structuredContent. */
-export async function ok<T = { script: Script }>(client: Client, tool: string, args: Record<string, unknown>): Promise<T> {
-  const outcome = await callTool<T>(client, tool, args);
-  if (outcome.isError) throw new Error(`${tool} failed unexpectedly: ${outcome.text}`);
-  expect(JSON.parse(outcome.text)).toEqual(outcome.data);
-  return outcome.data;
-}
-
-/** Calls a tool that must fail with `code`; checks the whole error result envelope and returns the error body. */
-export async function fails(client: Client, tool: string, args: Record<string, unknown>, code: string): Promise<ErrorBody> {
-  const outcome = await callTool<ErrorData>(client, tool, args);
-  expect(outcome.isError, `${tool} should fail with ${code}, got ${outcome.text.slice(0, 300)}`).toBe(true);
-  expect(outcome.data.error.code).toBe(code);
-  expect(typeof outcome.data.error.message).toBe("string");
-  expect(outcome.data.error.message.length).toBeGreaterThan(0);
-  expect(JSON.parse(outcome.text)).toEqual(outcome.data);
-  return outcome.data.error;
-}
-
-/** The field paths named by `details.issues` of a validation error. */
-export function issuePaths(error: ErrorBody): string[] {
-  const issues = (error.details?.issues ?? []) as { path: string; message: string }[];
-  expect(Array.isArray(issues)).toBe(true);
-  return issues.map((issue) => issue.path);
-}
+/** Calls a tool that must succeed (testkit's check of the result envelope). */
+export const ok = <T = { script: Script }>(client: Client, tool: string, args: Record<string, unknown>): Promise<T> => expectToolResult<T>(client, tool, args);
+export { expectToolError as fails, issuePaths } from "@bancada/testkit";
 
 export interface RestResponse<T = Record<string, unknown>> {
   status: number;
