@@ -1,6 +1,16 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly (tsx's loader): no build step between a clone and a running Bancada.
-import { register } from "tsx/esm/api";
+// Runs the bundle of the TypeScript sources (cli/dist, made by `pnpm install` and `pnpm bundle`) while it is
+// fresh, and the sources themselves through tsx's loader otherwise: no build step is ever required, and an
+// edited source is never shadowed by an older bundle. BANCADA_FROM_SOURCE=1 always runs the sources.
+import path from "node:path";
+import { freshBundle, runBundle } from "./bundle-loader.mjs";
 
-register();
-await import("../src/main.ts");
+const dist = path.join(import.meta.dirname, "../dist");
+const fromSource = process.env.BANCADA_FROM_SOURCE === "1";
+const bundle = fromSource ? undefined : freshBundle(dist);
+if (!bundle || !runBundle(dist, bundle)) {
+  if (!fromSource) process.stderr.write("bancada: cli/dist is missing or older than the sources, so they are compiled at start (slower); 'pnpm bundle' refreshes it.\n");
+  const { register } = await import("tsx/esm/api");
+  register();
+  await import("../src/main.ts");
+}

