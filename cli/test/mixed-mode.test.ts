@@ -1,0 +1,132 @@
+/**
+ * The mixed mode: NATS_URL set, no DATABASE_URL. `start --only gateway` and `start --only scripts` run as
+ * two processes on one data folder; the first starts the embedded PostgreSQL, the second shares it, and
+ * MCP calls reach the scripts process through the gateway over NATS.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { callTool, connectClient } from "@bancada/testkit";
+
+const bin = path.join(import.meta.dirname, "../bin/bancada.mjs");
+const natsUrl = process.env.NATS_URL;
+
+describe.skipIf(!natsUrl)("two processes on one embedded PostgreSQL (skipped without NATS_URL: the processes meet over NATS)", { timeout: 240_000 }, () => {
+  const children: ChildProcessWithoutNullStreams[] = [];
+  let dataDir: string | undefined;
+  afterAll(async () => {
+    // the sharer first, then the owner, which stops PostgreSQL
+    for (const child of children.reverse()) await stop(child);
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("when the gateway and the scripts service start as two processes, then the second shares the first's PostgreSQL and an MCP call goes through both", async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), "bancada-mixed-"));
+    const { DATABASE_URL: _db, ...rest } = process.env;
+    // a subject root of its own: other runs on the same NATS server never answer for this one
+    const env = { ...rest, NATS_URL: natsUrl, BANCADA_DATA_DIR: dataDir, BANCADA_SUBJECT_ROOT: `mixed_${randomBytes(4).toString("hex")}`, LOG_LEVEL: "info" };
+
+    const gateway = launch(["start", "--only", "gateway"], { ...env, PORT: "0" });
+    children.push(gateway.child);
+    const ready = await gateway.waitFor(/MCP endpoint: (\S+)[\s\S]*development API key \(every scope, writes allowed\): (bnc_\S+)[\s\S]*Press Ctrl-C to stop\./);
+    const [, url, key] = ready;
+    expect(logLine(gateway.output(), "embedded PostgreSQL ready")).toMatchObject({ shared: false });
+
+    const scripts = launch(["start", "--only", "scripts"], { ...env, SCRIPTS_PORT: "0" });
+    children.push(scripts.child);
+    await scripts.waitFor(/"svc":"scripts","tools":\d+,"msg":"tools served on the bus"/);
+    expect(logLine(scripts.output(), "embedded PostgreSQL ready")).toMatchObject({ shared: true });
+    expect(scripts.output()).not.toContain("MCP endpoint");
+
+    const client = await connectClient(url!, key!);
+    // the gateway learns of the scripts tools when the service announces its catalog
+    const created = await eventually(async () => {
+      const outcome = await callTool<{ script: { id: string; title: string } }>(client, "create_script", { title: "across processes", text: "hi" });
+      if (outcome.isError) throw new Error(outcome.text);
+      return outcome;
+    });
+    expect(created.data.script.title).toBe("across processes");
+    const read = await callTool<{ script: { title: string } }>(client, "get_script", { id: created.data.script.id });
+    expect(read.isError).toBe(false);
+    expect(read.data.script.title).toBe("across processes");
+    await client.close();
+
+    // the sharer stops without stopping the server; the owner stops it
+    expect(await stop(scripts.child)).toBe(0);
+    expect(await serverAnswers(dataDir)).toBe(true);
+    expect(await stop(gateway.child)).toBe(0);
+    expect(await serverAnswers(dataDir)).toBe(false);
+  });
+});
+
+function launch(args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [bin, ...args], { env });
+  let out = "";
+  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  return {
+    child,
+    output: () => out,
+    waitFor: (pattern: RegExp) =>
+      new Promise<RegExpExecArray>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no ${pattern} in: ${out}`)), 150_000);
+        const check = () => {
+          const match = pattern.exec(out);
+          if (!match) return;
+          clearTimeout(timer);
+          resolve(match);
+        };
+        child.once("exit", (code) => reject(new Error(`exited with ${code}: ${out}`)));
+        child.stdout.on("data", check);
+        child.stderr.on("data", check);
+        check();
+      }),
+  };
+}
+
+async function serverAnswers(dataDir: string): Promise<boolean> {
+  const { port, password } = JSON.parse(await readFile(path.join(dataDir, "postgres.json"), "utf8")) as { port: number; password: string };
+  const client = new pg.Client({ host: "127.0.0.1", port, user: "postgres", password, database: "postgres", connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+function logLine(output: string, msg: string): Record<string, unknown> | undefined {
+  for (const line of output.split("\n")) {
+    if (!line.startsWith('{"level"')) continue;
+    const parsed = JSON.parse(line) as Record<string, unknown>;
+    if (parsed.msg === msg) return parsed;
+  }
+  return undefined;
+}
+
+function stop(child: ChildProcessWithoutNullStreams): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => {
+    child.once("exit", (code) => resolve(code));
+    child.kill("SIGTERM");
+  });
+}
+
+async function eventually<T>(attempt: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
