@@ -32,6 +32,8 @@ const stack = await startStack({
       return { name: "boards", routes: service.routes, stop: () => service.stop() };
     },
   },
+  // the clients share one key: the per-key limit (100/s by default) would measure itself, not the path
+  gateway: { rateLimit: { burst: 100_000, perSecond: 100_000 } },
 });
 /** The service alone: the tool host's in-process entry (validation, RLS transaction, domain), no MCP, gateway or bus. */
 const principal = { keyId: "bench", accountId: "acct-a", personId: "ana", agentId: "bench", scopes: ["boards:read", "boards:write"], allowWrites: true, allowedBoardIds: null, profile: "full" as const };
