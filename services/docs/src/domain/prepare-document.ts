@@ -12,8 +12,7 @@ import { splitFrontMatter, textField } from "./markdown/front-matter.js";
 import { clip, inlineToPlain } from "./markdown/inline.js";
 import { splitSections, type ChunkDraft } from "./markdown/sections.js";
 import { nameUri } from "./names.js";
-import { invalidArgument } from "@bancada/contracts";
-import { encodedBytes, limits } from "./schemas.js";
+import { limits } from "./schemas.js";
 import { distinctWords } from "./words.js";
 
 export const indexVersion = "docs-index-1";
@@ -58,12 +57,6 @@ export function prepareDocument(source: DocumentSource): PreparedDocument {
     inlineToPlain(source.description ?? textField(data, "description", "summary", "excerpt") ?? html?.description ?? firstParagraph(content, derivedDescriptionMax) ?? ""),
     limits.descriptionMax,
   );
-  const bytes = encodedBytes({ name, uri, title, description, content });
-  if (bytes > limits.documentBytesMax) {
-    throw invalidArgument([
-      { path: "content", message: `the document is ${bytes} bytes once encoded, over the 900,000 one document may hold`, tooLarge: true },
-    ]);
-  }
   const lang = languageOf(textField(data, "lang", "language", "locale"), `${title}\n${content}`);
   const contentHash = sourceHashOf(source, uri);
   return { name, uri, title, description, content, lang, contentHash, chunks: splitSections(content), words: [...distinctWords(`${title}\n${content}`)] };

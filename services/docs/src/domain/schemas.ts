@@ -1,5 +1,6 @@
 /** The seed's shapes and limits (seed 004 and spec/docs.md), shared by the MCP tools and the REST routes. */
 import { z } from "zod";
+import { maxReplyBytes } from "@bancada/service-kit";
 
 export const limits = {
   queryMax: 1_000,
@@ -15,11 +16,10 @@ export const limits = {
   contentMax: 1_048_576,
   batchMax: 100,
   /**
-   * A reply crosses the bus (NATS carries at most 1 MB per message): one document, JSON-encoded, holds at
-   * most 900,000 bytes, and one get_documents reply at most 960,000.
+   * One get_documents reply, JSON-encoded: the tool host's answer limit less room for the envelope. Any one
+   * document (≤ 1 MiB of text, at most 6 bytes a character once escaped) fits; twenty large ones may not.
    */
-  documentBytesMax: 900_000,
-  replyBytesMax: 960_000,
+  replyBytesMax: maxReplyBytes - 64 * 1024,
 } as const;
 
 /** The size of a value as it travels: UTF-8 bytes of its JSON. */
