@@ -20,3 +20,4 @@ export type { MigrationTarget } from "./migrations.js";
 export { createServiceApp } from "./service-app.js";
 export type { ServiceAppOptions } from "./service-app.js";
 export { transactionOptions } from "./db.js";
+export type { ServiceOptions } from "./service-options.js";

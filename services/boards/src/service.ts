@@ -1,21 +1,14 @@
 /** Wiring of the boards service: migrations, database, tools and prompts on the bus, REST routes, expiry jobs. */
 import path from "node:path";
 import type { Router } from "express";
-import type { Subjects } from "@bancada/contracts";
-import { applyMigrations, hostTools, type Bus, type Logger, type ToolHost, type ToolMetrics } from "@bancada/service-kit";
+import { applyMigrations, hostTools, type ToolHost, type ServiceOptions } from "@bancada/service-kit";
 import { createBoardsDb, postgresSchema, type BoardsDb } from "./db/client.js";
 import { runExpiryJobs } from "./domain/expiry.js";
 import { boardsRoutes } from "./http/routes.js";
 import { boardsPrompts } from "./prompts/index.js";
 import { boardsInstructions, boardsTools } from "./tools/index.js";
 
-export interface BoardsServiceOptions {
-  databaseUrl: string;
-  bus: Bus;
-  subjects: Subjects;
-  log: Logger;
-  metrics?: ToolMetrics;
-  poolMax?: number;
+export interface BoardsServiceOptions extends ServiceOptions {
   /** How often the expiry jobs run (default hourly); 0 turns the schedule off (tests run them directly). */
   expiryIntervalMs?: number;
 }

@@ -3,8 +3,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import path from "node:path";
 import type { Router } from "express";
-import type { Subjects } from "@bancada/contracts";
-import { applyMigrations, hostTools, maxReplyBytes, type Bus, type Logger, type ToolHost, type ToolMetrics } from "@bancada/service-kit";
+import { applyMigrations, hostTools, maxReplyBytes, type Logger, type ToolHost, type ServiceOptions } from "@bancada/service-kit";
 import { createBoxesDb, postgresSchema, type BoxesDb } from "./db/client.js";
 import type { BoxDriver } from "./driver/box-driver.js";
 import { createLocalDriver } from "./driver/local/local-driver.js";
@@ -17,13 +16,7 @@ import { recoverBoxes, watchBoxes } from "./domain/reconcile.js";
 import { boxesRoutes } from "./http/routes.js";
 import { boxesInstructions, boxesTools } from "./tools/index.js";
 
-export interface BoxesServiceOptions {
-  databaseUrl: string;
-  bus: Bus;
-  subjects: Subjects;
-  log: Logger;
-  metrics?: ToolMetrics;
-  poolMax?: number;
+export interface BoxesServiceOptions extends ServiceOptions {
   /** Where local boxes keep their disks (default `.data/boxes`). */
   dataDir?: string;
   /** Another driver than the local one (same interface). */

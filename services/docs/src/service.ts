@@ -1,20 +1,13 @@
 /** Wiring of the docs service: migrations, database, tools on the bus, REST routes, optional demo corpus. */
 import type { Router } from "express";
-import type { Subjects } from "@bancada/contracts";
-import { applyMigrations, hostTools, type Bus, type Logger, type ToolHost, type ToolMetrics } from "@bancada/service-kit";
+import { applyMigrations, hostTools, type ToolHost, type ServiceOptions } from "@bancada/service-kit";
 import { createDocsDb, postgresSchema, type DocsDb } from "./db/client.js";
 import { docsRoutes } from "./http/routes.js";
 import { loadDemoCorpusIfEmpty } from "./ingest/demo-corpus.js";
 import { migrationsDir } from "./migrations-dir.js";
 import { docsInstructions, docsTools } from "./tools/index.js";
 
-export interface DocsServiceOptions {
-  databaseUrl: string;
-  bus: Bus;
-  subjects: Subjects;
-  log: Logger;
-  metrics?: ToolMetrics;
-  poolMax?: number;
+export interface DocsServiceOptions extends ServiceOptions {
   /** Accounts allowed to change the shared corpus over REST (DOCS_INGEST_ACCOUNTS). None by default. */
   ingestAccounts?: readonly string[];
   /** Load the demo corpus when the corpus is empty (the embedded, zero-configuration mode). */

@@ -1,8 +1,7 @@
 /** Wiring of the drafts service: migrations, database, blob store, submission workers, event relay, tools, REST. */
 import path from "node:path";
 import type { Router } from "express";
-import type { Subjects } from "@bancada/contracts";
-import { applyMigrations, hostTools, type Bus, type Logger, type ToolHost, type ToolMetrics } from "@bancada/service-kit";
+import { applyMigrations, hostTools, type ToolHost, type ServiceOptions } from "@bancada/service-kit";
 import { createBlobStore } from "./assets/blob-store.js";
 import { createDraftsDb, postgresSchema, type DraftsDb } from "./db/client.js";
 import type { DraftsDeps } from "./domain/context.js";
@@ -13,13 +12,7 @@ import { startEventRelay } from "./pipeline/event-relay.js";
 import { defaultWorkerSettings, startSubmissionWorker, type SubmissionWorker, type WorkerSettings } from "./pipeline/submission-worker.js";
 import { draftsInstructions, draftsTools } from "./tools/index.js";
 
-export interface DraftsServiceOptions {
-  databaseUrl: string;
-  bus: Bus;
-  subjects: Subjects;
-  log: Logger;
-  metrics?: ToolMetrics;
-  poolMax?: number;
+export interface DraftsServiceOptions extends ServiceOptions {
   /** Where asset bytes are kept (content-addressed). Replicas must share it. */
   dataDir?: string;
   /**

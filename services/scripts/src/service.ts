@@ -1,21 +1,13 @@
 /** Wiring of the scripts service: migrations, database, tools on the bus, REST routes. */
 import path from "node:path";
 import type { Router } from "express";
-import type { Subjects } from "@bancada/contracts";
-import { applyMigrations, hostTools, type Bus, type Logger, type ToolHost, type ToolMetrics } from "@bancada/service-kit";
+import { applyMigrations, hostTools, type ToolHost, type ServiceOptions } from "@bancada/service-kit";
 import { createScriptsDb, postgresSchema, type ScriptsDb } from "./db/client.js";
 import { expireCreateRequests } from "./domain/expire-requests.js";
 import { scriptsRoutes } from "./http/routes.js";
 import { scriptsInstructions, scriptsTools } from "./tools/index.js";
 
-export interface ScriptsServiceOptions {
-  databaseUrl: string;
-  bus: Bus;
-  subjects: Subjects;
-  log: Logger;
-  metrics?: ToolMetrics;
-  poolMax?: number;
-}
+export type ScriptsServiceOptions = ServiceOptions;
 
 export interface ScriptsService {
   name: "scripts";
