@@ -3,7 +3,7 @@
  * it was built from is unchanged, and, when used, the same Bancada as the sources — every service's tools,
  * migrations and the docs demo corpus found in the sources' folders, also from V8's code cache.
  */
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callTool, connectClient, freshDatabase, type TestDatabase } from "@bancada/testkit";
 import { bundleBanner, freshBundle, runBundle } from "../bin/bundle-loader.mjs";
+import { startBancada } from "./start-bancada.js";
 
 const run = promisify(execFile);
 const bundleScript = path.join(import.meta.dirname, "../scripts/bundle.mjs");
@@ -121,7 +122,7 @@ describe("a start from the bundle", { timeout: 240_000 }, () => {
     const cacheFile = path.join(dist, (await cache())[0]!);
     const thin = (await stat(cacheFile)).size;
 
-    const started = await startFrom(launcher, env);
+    const started = await startBancada(env, launcher);
     const client = await connectClient(started.url, key);
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(["create_script", "list_boards", "search_documents", "sosoapi_create_content_draft", "create_box"]));
@@ -135,7 +136,7 @@ describe("a start from the bundle", { timeout: 240_000 }, () => {
 
     // the start compiled much more than `keys create`: its richer cache replaced the thin one
     expect((await stat(cacheFile)).size).toBeGreaterThan(thin * 1.1);
-    const again = await startFrom(launcher, env);
+    const again = await startBancada(env, launcher);
     const second = await connectClient(again.url, key);
     const read = await callTool<{ script: { title: string } }>(second, "get_script", { id: script.data.script.id });
     expect(read.data.script.title).toBe("from the bundle");
@@ -144,29 +145,3 @@ describe("a start from the bundle", { timeout: 240_000 }, () => {
     expect(await cache()).toEqual([path.basename(cacheFile)]);
   });
 });
-
-async function startFrom(script: string, env: NodeJS.ProcessEnv): Promise<{ url: string; stop: () => Promise<number | null> }> {
-  const child = spawn(process.execPath, [script, "start"], { env });
-  let out = "";
-  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready: ${out}`)), 150_000);
-    child.once("exit", () => reject(new Error(`exited: ${out}`)));
-    child.stdout.on("data", () => {
-      const match = /MCP endpoint: (\S+)/.exec(out);
-      if (match && out.includes("Press Ctrl-C to stop.")) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-  });
-  return {
-    url,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once("exit", (code) => resolve(code));
-        child.kill("SIGTERM");
-      }),
-  };
-}

@@ -1,5 +1,5 @@
 /** The `bancada` command as a user runs it: keys, start, stdio — real processes, a real database. */
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { callTool, connectClient, freshDatabase, type TestDatabase } from "@bancada/testkit";
+import { bin, startBancada } from "./start-bancada.js";
 
-const bin = path.join(import.meta.dirname, "../bin/bancada.mjs");
 const run = promisify(execFile);
 
 // Each test starts real processes (tsx, PostgreSQL, migrations): minutes on a loaded 2-core machine.
@@ -123,37 +123,3 @@ describe("the bancada command", { timeout: 240_000 }, () => {
     await client.close();
   });
 });
-
-interface Started {
-  url: string;
-  output: () => string;
-  stop: () => Promise<number | null>;
-}
-
-/** Starts `bancada start` and waits for its "ready" line. */
-async function startBancada(env: NodeJS.ProcessEnv): Promise<Started> {
-  const child = spawn(process.execPath, [bin, "start"], { env: { LOG_LEVEL: "warn", ...env } });
-  let out = "";
-  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 150_000);
-    child.once("exit", () => reject(new Error(`exited: ${out}`)));
-    child.stdout.on("data", () => {
-      const match = /MCP endpoint: (\S+)/.exec(out);
-      if (match && out.includes("Press Ctrl-C to stop.")) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-  });
-  return {
-    url,
-    output: () => out,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once("exit", (code) => resolve(code));
-        child.kill("SIGTERM");
-      }),
-  };
-}
