@@ -32,6 +32,8 @@ describeBoxes("box lifecycle", () => {
     expect(box.metadata).toEqual({ kind: "tests", team: "a" });
     expect(box.sshCommand).toBeNull();
     expect(box.enforcement).toMatchObject({ disk: null, processes: { max: 128 } });
+    // The idle, run-time and delete reapers come with a later issue: the policies are shown as recorded, not enforced.
+    expect(box.enforcement).toMatchObject({ autoSuspend: null, maxRun: null, deleteAfter: null });
     expect(String(box.enforcement.network)).toContain("loopback only");
   });
 

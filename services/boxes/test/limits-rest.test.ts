@@ -82,11 +82,15 @@ describeBoxes("limits and REST", () => {
       }
     });
 
-    it("when a template, version, snapshot or secret does not exist, then not_found names it", async () => {
+    it("when a template, version, snapshot or secret does not exist, then not_found names it and says snapshots and secrets do not exist yet", async () => {
       expect((await fails(client, "create_box", { template: "ubuntu" }, "not_found")).details).toMatchObject({ template: "ubuntu" });
       expect((await fails(client, "create_box", { templateVersion: "0" }, "not_found")).details).toMatchObject({ templateVersion: "0" });
-      expect((await fails(client, "create_box", { snapshotId: "snap_x" }, "not_found")).details).toMatchObject({ snapshotId: "snap_x" });
-      expect((await fails(client, "create_box", { secrets: ["API_KEY"] }, "not_found")).details).toMatchObject({ secrets: ["API_KEY"] });
+      const snapshot = await fails(client, "create_box", { snapshotId: "snap_x" }, "not_found");
+      expect(snapshot.details).toMatchObject({ snapshotId: "snap_x" });
+      expect(snapshot.message).toContain("no snapshots yet");
+      const secret = await fails(client, "create_box", { secrets: ["API_KEY"] }, "not_found");
+      expect(secret.details).toMatchObject({ secrets: ["API_KEY"] });
+      expect(secret.message).toContain("no workspace secrets yet");
       const { box: same } = await ok(client, "get_box", { boxId: box.id });
       expect((await ok(client, "create_box", { template: same.template, templateVersion: same.templateVersion, wait: false })).box.template).toBe("host");
     });

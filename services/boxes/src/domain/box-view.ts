@@ -36,7 +36,8 @@ export function toBoxView(row: BoxRow): BoxView {
     setupJobId: row.setupJobId,
     taskJobId: row.taskJobId,
     driver: row.driver,
-    enforcement: row.enforcement as unknown as Enforcement,
+    // Idle auto-suspend, maxRunMinutes and deleteAfterSeconds need the reapers of a later version: recorded, not enforced.
+    enforcement: { ...(row.enforcement as unknown as Enforcement), autoSuspend: null, maxRun: null, deleteAfter: null },
     sshCommand: null,
     createdAt: row.createdAt.toISOString(),
     createdBy: row.createdBy,

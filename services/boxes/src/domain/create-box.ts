@@ -50,10 +50,10 @@ function checkSources(ctx: BoxesContext, input: CreateBoxInput): void {
     });
   }
   if (input.snapshotId !== undefined) {
-    throw new DomainError(ErrorCode.notFound, `No snapshot ${input.snapshotId} in this workspace.`, { snapshotId: input.snapshotId });
+    throw new DomainError(ErrorCode.notFound, `No snapshot ${input.snapshotId} in this workspace: this version of boxes has no snapshots yet (save_snapshot comes later).`, { snapshotId: input.snapshotId });
   }
   if (input.secrets.length > 0) {
-    throw new DomainError(ErrorCode.notFound, `No workspace secret named ${input.secrets.join(", ")}.`, { secrets: input.secrets });
+    throw new DomainError(ErrorCode.notFound, `No workspace secret named ${input.secrets.join(", ")}: this version of boxes has no workspace secrets yet.`, { secrets: input.secrets });
   }
 }
 

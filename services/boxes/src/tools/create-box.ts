@@ -10,7 +10,8 @@ export const createBoxTool = (rt: BoxesRuntime) =>
     title: "Create a box",
     description:
       "Creates a box (a Linux computer). By default waits until it is running (up to 120 s); with wait: false, poll get_box. " +
-      "When idle it goes to sleep by itself; delete it with delete_box when done. Use metadata.kind for the kind of task (e.g. render, tests). " +
+      "Delete it with delete_box when done. Use metadata.kind for the kind of task (e.g. render, tests). " +
+      "autoSuspendSeconds, maxRunMinutes and deleteAfterSeconds are validated and recorded, but this version does not act on them yet (get_box: enforcement). " +
       "`setup` runs once before the box counts as running (job 'setup'); `task` starts as a background job once it runs. " +
       "Pass an idempotencyKey so that a retry returns the same box instead of creating a second one.",
     input: createBoxInput,

@@ -14,6 +14,7 @@ export const resumeBoxTool = (rt: BoxesRuntime) =>
     output: boxResult,
     annotations: createsOrChanges(true),
     scope: "boxes:write",
+    profile: "core",
     maxDurationMs: 70_000,
     handler: async (ctx, input) => ({ box: await resumeBox(boxesContext(rt, ctx), input, ctx.signal) }),
   });

@@ -45,7 +45,7 @@ export const createBoxInput = z
     name: z.string().regex(boxNamePattern, "lowercase letters, digits and hyphens, 1 to 40").optional().describe("Name (lowercase letters, digits and hyphen; up to 40). Without a name the server picks one."),
     template: z.string().min(1).max(64).optional().describe("Template (default: the workspace's)."),
     templateVersion: z.string().min(1).max(64).optional().describe("Template version (default: the current one)."),
-    snapshotId: z.string().min(1).max(64).optional().describe("Start from this snapshot's disk."),
+    snapshotId: z.string().min(1).max(64).optional().describe("Start from this snapshot's disk. This version has no snapshots yet: any snapshotId answers not_found."),
     vcpus: z.literal(limits.vcpus).default(2).describe("Cores: 2, 4, 8, 16 or 32 (the plan caps it). Default 2."),
     memMiB: z.literal(limits.memMiB).default(4096).describe("Memory in MiB: 4096, 8192, 16384, 32768 or 65536 (at most 2048 × vcpus). Default 4096."),
     dataGiB: z.number().int().min(limits.dataGiBMin).max(limits.dataGiBMax).default(limits.dataGiBMin).describe("Disk in GiB (20–500, default 20)."),
@@ -58,7 +58,7 @@ export const createBoxInput = z
         message: "must be 0 (never; paid plans) or 300–1800 in whole minutes",
       })
       .default(limits.autoSuspendMin)
-      .describe("Sleeps after this many idle seconds: 0 (never, paid plans only) or 300–1800 in whole minutes. Default 300."),
+      .describe("Sleep after this many idle seconds: 0 (never, paid plans only) or 300–1800 in whole minutes. Default 300. Recorded and validated; this version does not yet put idle boxes to sleep (enforcement.autoSuspend is null)."),
     maxRunMinutes: z
       .number()
       .int()
@@ -66,14 +66,14 @@ export const createBoxInput = z
       .max(limits.maxRunMinutesMax)
       .refine((value) => value === -1 || (value >= 1 && value <= limits.maxRunMinutesMax), { message: "must be -1 (unlimited; paid plans) or 1–43200" })
       .default(240)
-      .describe("Pauses after running this many minutes (-1 unlimited, paid plans only). Default 240."),
-    deleteAfterSeconds: z.number().int().min(limits.deleteAfterMin).max(limits.deleteAfterMax).optional().describe("Deletes itself after this many seconds (60–86400)."),
-    metadata: metadata.default({}).describe("Up to 32 text→text pairs. metadata.kind = task kind (shows in usage by kind)."),
+      .describe("Pause after running this many minutes (-1 unlimited, paid plans only). Default 240. Recorded and validated; this version does not yet stop boxes for it (enforcement.maxRun is null)."),
+    deleteAfterSeconds: z.number().int().min(limits.deleteAfterMin).max(limits.deleteAfterMax).optional().describe("Delete itself after this many seconds (60–86400). Recorded and validated; this version does not yet delete boxes for it (enforcement.deleteAfter is null)."),
+    metadata: metadata.default({}).describe("Up to 32 text→text pairs. metadata.kind = task kind (recorded in the box's state history, for usage by kind once usage reports exist)."),
     secrets: z
       .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "secret names are letters, digits and _"))
       .max(limits.secretsMax)
       .default([])
-      .describe("Names of workspace Secrets the box may use."),
+      .describe("Names of workspace Secrets the box may use. This version has no workspace secrets yet: any name answers not_found."),
     task: taskInput.optional(),
     setup: setupInput.optional(),
     idempotencyKey: idempotencyKey.optional(),
@@ -125,8 +125,11 @@ export const boxView = z.object({
       processes: z.object({ max: z.number().int(), via: z.string() }).nullable(),
       freeze: z.string(),
       network: z.string(),
+      autoSuspend: z.string().nullable().describe("How autoSuspendSeconds is acted on; null: recorded only (no idle reaper in this version)."),
+      maxRun: z.string().nullable().describe("How maxRunMinutes is acted on; null: recorded only (no run-time reaper in this version)."),
+      deleteAfter: z.string().nullable().describe("How deleteAfterSeconds is acted on; null: recorded only (no delete reaper in this version)."),
     })
-    .describe("Which requested resources this box's driver enforces, and how (null: recorded, not enforced)."),
+    .describe("Which requested resources and policies are enforced for this box, and how (null: recorded and shown, not enforced)."),
   sshCommand: z.string().nullable().describe("How to open a shell over SSH; null when the driver offers no SSH (local boxes: use exec)."),
   createdAt: isoDate,
   createdBy: z.string(),

@@ -1,0 +1,85 @@
+/**
+ * The tool catalog against seed 001, item by item: names, every parameter (and nothing more), ranges
+ * and defaults, scopes and the annotations the seed's labels map to (spec/boxes.md "Annotations").
+ * The seed's other seven tools belong to a later issue and must be absent, not half-present.
+ * Declarations only: no handler runs, so the runtime is never touched.
+ */
+import { describe, expect, it } from "vitest";
+import { describeTool } from "@bancada/service-kit";
+import type { ToolDescriptor } from "@bancada/contracts";
+import type { BoxesRuntime } from "../src/domain/context.js";
+import { boxesTools } from "../src/tools/index.js";
+
+const readsOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const createsOrChanges = { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
+const changesOrDeletes = { readOnlyHint: false, destructiveHint: true };
+
+/** Seed 001: tool → scope, label, parameters (required ones marked with !). */
+const seed: Record<string, { scope: string; hints: Record<string, boolean>; params: string[] }> = {
+  list_boxes: { scope: "boxes:read", hints: readsOnly, params: ["state", "metadata", "includeDeleted", "limit", "cursor"] },
+  get_box: { scope: "boxes:read", hints: readsOnly, params: ["boxId!"] },
+  create_box: {
+    scope: "boxes:write",
+    hints: createsOrChanges,
+    params: ["name", "template", "templateVersion", "snapshotId", "vcpus", "memMiB", "dataGiB", "autoSuspendSeconds", "maxRunMinutes", "deleteAfterSeconds", "metadata", "secrets", "task", "setup", "idempotencyKey", "wait"],
+  },
+  delete_box: { scope: "boxes:delete", hints: changesOrDeletes, params: ["boxId!", "confirm", "wait"] },
+  suspend_box: { scope: "boxes:write", hints: createsOrChanges, params: ["boxId!", "wait"] },
+  resume_box: { scope: "boxes:write", hints: createsOrChanges, params: ["boxId!", "wait"] },
+  exec: { scope: "boxes:exec", hints: { ...changesOrDeletes, openWorldHint: true }, params: ["cmd", "argv", "cwd", "env", "timeoutSeconds", "stdin", "stdinEncoding", "boxId!"] },
+  start_job: { scope: "boxes:exec", hints: { ...changesOrDeletes, openWorldHint: true }, params: ["name", "cmd", "argv", "cwd", "env", "boxId!", "idempotencyKey"] },
+  job_logs: { scope: "boxes:read", hints: readsOnly, params: ["boxId!", "jobId!", "offset", "tail"] },
+  job_wait: { scope: "boxes:read", hints: readsOnly, params: ["boxId!", "jobId!", "timeoutSeconds"] },
+  read_file: { scope: "boxes:read", hints: readsOnly, params: ["boxId!", "path!"] },
+  write_file: { scope: "boxes:write", hints: { ...changesOrDeletes, openWorldHint: false }, params: ["boxId!", "path!", "content!", "encoding", "mode", "parents"] },
+};
+
+/** Seed 001's tools that a later issue adds (fork, snapshots, transfer URLs, ports, usage). */
+const later = ["fork_box", "get_upload_url", "get_download_url", "publish_port", "save_snapshot", "list_snapshots", "get_usage"];
+
+const catalog = new Map(boxesTools({} as BoxesRuntime).map((tool) => [tool.name, describeTool(tool)]));
+const props = (tool: string) => (catalog.get(tool)!.inputSchema as { properties: Record<string, Record<string, unknown>> }).properties;
+
+describe("catalog against seed 001", () => {
+  it("when the catalog is listed, then it holds exactly the seed's twelve tools of this issue and none of the later seven", () => {
+    expect([...catalog.keys()].sort()).toEqual(Object.keys(seed).sort());
+    for (const name of later) expect(catalog.has(name)).toBe(false);
+  });
+
+  it.each(Object.entries(seed))("when %s is described, then its scope, annotations and parameters are the seed's", (name, expected) => {
+    const tool = catalog.get(name) as ToolDescriptor;
+    expect(tool.scope).toBe(expected.scope);
+    expect(tool.annotations).toMatchObject(expected.hints);
+    const schema = tool.inputSchema as { properties: Record<string, unknown>; required?: string[]; additionalProperties?: unknown };
+    expect(Object.keys(schema.properties).sort()).toEqual(expected.params.map((param) => param.replace("!", "")).sort());
+    expect((schema.required ?? []).sort()).toEqual(expected.params.filter((param) => param.endsWith("!")).map((param) => param.slice(0, -1)).sort());
+    expect(schema.additionalProperties).toBe(false);
+  });
+
+  it("when ranges and defaults are read from the schemas, then they sit on the seed's edges", () => {
+    expect(props("list_boxes").limit).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
+    expect(props("create_box").vcpus).toMatchObject({ enum: [2, 4, 8, 16, 32] });
+    expect(props("create_box").memMiB).toMatchObject({ enum: [4096, 8192, 16384, 32768, 65536] });
+    expect(props("create_box").dataGiB).toMatchObject({ minimum: 20, maximum: 500 });
+    expect(props("create_box").deleteAfterSeconds).toMatchObject({ minimum: 60, maximum: 86_400 });
+    expect(props("create_box").wait).toMatchObject({ default: true });
+    for (const tool of ["delete_box", "suspend_box", "resume_box"]) expect(props(tool).wait).toMatchObject({ default: true });
+    expect(props("exec").timeoutSeconds).toMatchObject({ minimum: 1, maximum: 600, default: 60 });
+    expect(props("exec").stdinEncoding).toMatchObject({ enum: ["utf8", "base64"], default: "utf8" });
+    expect(props("job_wait").timeoutSeconds).toMatchObject({ minimum: 1, maximum: 600, default: 300 });
+    expect(props("write_file").encoding).toMatchObject({ enum: ["utf8", "base64"], default: "utf8" });
+    expect(props("write_file").mode).toMatchObject({ default: "0644" });
+    expect(props("write_file").parents).toMatchObject({ default: true });
+  });
+
+  it("when a policy or source is not acted on in this version, then its description says so instead of promising it", () => {
+    const create = catalog.get("create_box")!;
+    expect(create.description).not.toMatch(/goes to sleep by itself/);
+    for (const field of ["autoSuspendSeconds", "maxRunMinutes", "deleteAfterSeconds"]) expect(String(props("create_box")[field]!.description)).toMatch(/does not yet/);
+    for (const field of ["snapshotId", "secrets"]) expect(String(props("create_box")[field]!.description)).toMatch(/no (snapshots|workspace secrets) yet/);
+  });
+
+  it("when a client picks the core profile, then resume_box is there, since errors of stopped boxes point to it", () => {
+    expect(catalog.get("resume_box")!.profile).toBe("core");
+  });
+});
