@@ -3,6 +3,7 @@
  * known-item retrieval, typos, phrases, exclusion, OR, Portuguese, and stable paging.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { correctQuery } from "../src/domain/corrections.js";
 import { startCorpusStack, type CorpusStack } from "./corpus-stack.js";
 import { ok, search, type Document } from "./helpers.js";
 
@@ -41,6 +42,23 @@ describe("search_documents finds things", () => {
     expect(memorystore.results.length).toBeGreaterThan(0);
     expect(memorystore.results.every((result) => result.parent.includes("/memorystore/"))).toBe(true);
     expect((await search(s.client, "Objetc versoining")).results[0]?.parent).toBe(s.nameOf("storage/object-versioning.md"));
+  });
+
+  it("when a stop word of either language is missing from the corpus, then it is never corrected into a near word", async () => {
+    const db = s.service().db;
+    const held = await db.$queryRaw<{ word: string }[]>`SELECT word FROM lexicon WHERE word IN ('tivessemos', 'whom', 'tivessemas', 'whim')`;
+    expect(held).toEqual([]);
+    await db.$executeRaw`INSERT INTO lexicon (word, doc_count) VALUES ('tivessemas', 1), ('whim', 1)`;
+    try {
+      // the near words are there to be found: a word that is no stop word is corrected to them
+      expect((await correctQuery(db, "tivessemus whum"))?.corrections).toEqual([
+        { from: "tivessemus", to: "tivessemas" },
+        { from: "whum", to: "whim" },
+      ]);
+      expect(await correctQuery(db, "Tivéssemos whom")).toBeUndefined();
+    } finally {
+      await db.$executeRaw`DELETE FROM lexicon WHERE word IN ('tivessemas', 'whim')`;
+    }
   });
 
   it('when a phrase is quoted, then only pages with the words in that order match ("storage class")', async () => {

@@ -2,7 +2,9 @@
  * Typo correction against the corpus's own words. A query word that no document contains is replaced
  * by the closest lexicon word: by edit distance (transpositions like "dcoker" → "docker" keep few
  * trigrams) among words with the same first letter, or by trigram similarity (the GIN index) for
- * mistakes in the first letter. Ties go to the word more documents use.
+ * mistakes in the first letter. Ties go to the word more documents use. Stop words of either language
+ * ("como", "quais", "whom") are never corrected: the corpus may lack them, and a stop word turned into a
+ * real word ("como" → "cormo") would change what the question asks.
  */
 import type { DocsDb } from "../db/client.js";
 import { fold } from "./words.js";
@@ -15,6 +17,8 @@ export interface Correction {
 interface TypedWord {
   start: number;
   end: number;
+  /** As typed: the stop-word lists of docs_pt know accented forms ("tivéssemos"), not folded ones. */
+  typed: string;
   folded: string;
 }
 
@@ -25,17 +29,21 @@ function correctableWords(query: string): TypedWord[] {
     const folded = fold(match[0]);
     const excluded = query[match.index - 1] === "-";
     if (folded.length >= 4 && folded.length <= 40 && !/^\d+$/.test(folded) && !excluded && match[0] !== "OR") {
-      words.push({ start: match.index, end: match.index + match[0].length, folded });
+      words.push({ start: match.index, end: match.index + match[0].length, typed: match[0], folded });
     }
   }
   return words;
 }
 
-export async function closestWords(db: DocsDb, words: string[]): Promise<Map<string, string>> {
+/** The closest lexicon word for each folded word that no document holds and that is no stop word as typed. */
+export async function closestWords(db: DocsDb, words: { typed: string; folded: string }[]): Promise<Map<string, string>> {
   if (!words.length) return new Map();
   const rows = await db.$queryRaw<{ typed: string; fixed: string }[]>`
     WITH unknown AS MATERIALIZED (
-      SELECT w AS word FROM unnest(${words}::text[]) AS w WHERE NOT EXISTS (SELECT 1 FROM lexicon x WHERE x.word = w)
+      SELECT DISTINCT w AS word FROM unnest(${words.map((word) => word.folded)}::text[], ${words.map((word) => word.typed)}::text[]) AS t(w, typed)
+       WHERE NOT EXISTS (SELECT 1 FROM lexicon x WHERE x.word = w)
+         AND to_tsvector('docs.docs_en', typed) <> ''::tsvector
+         AND to_tsvector('docs.docs_pt', typed) <> ''::tsvector
     )
     SELECT q.word AS typed, best.word AS fixed
       FROM unknown q
@@ -58,7 +66,7 @@ export async function closestWords(db: DocsDb, words: string[]): Promise<Map<str
 /** The query with its unknown words replaced, or undefined when there is nothing to correct. */
 export async function correctQuery(db: DocsDb, query: string): Promise<{ query: string; corrections: Correction[] } | undefined> {
   const typed = correctableWords(query);
-  const fixes = await closestWords(db, [...new Set(typed.map((word) => word.folded))]);
+  const fixes = await closestWords(db, typed);
   if (!fixes.size) return undefined;
   let out = "";
   let at = 0;
