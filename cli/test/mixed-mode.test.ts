@@ -5,11 +5,11 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { embeddedServerAnswers } from "@bancada/embedded-db";
 import { callTool, connectClient } from "@bancada/testkit";
 
 const bin = path.join(import.meta.dirname, "../bin/bancada.mjs");
@@ -57,9 +57,9 @@ describe.skipIf(!natsUrl)("two processes on one embedded PostgreSQL (skipped wit
 
     // the sharer stops without stopping the server; the owner stops it
     expect(await stop(scripts.child)).toBe(0);
-    expect(await serverAnswers(dataDir)).toBe(true);
+    expect(await embeddedServerAnswers(dataDir)).toBe(true);
     expect(await stop(gateway.child)).toBe(0);
-    expect(await serverAnswers(dataDir)).toBe(false);
+    expect(await embeddedServerAnswers(dataDir)).toBe(false);
   });
 });
 
@@ -88,19 +88,6 @@ function launch(args: string[], env: NodeJS.ProcessEnv) {
   };
 }
 
-async function serverAnswers(dataDir: string): Promise<boolean> {
-  const { port, password } = JSON.parse(await readFile(path.join(dataDir, "postgres.json"), "utf8")) as { port: number; password: string };
-  const client = new pg.Client({ host: "127.0.0.1", port, user: "postgres", password, database: "postgres", connectionTimeoutMillis: 5_000 });
-  try {
-    await client.connect();
-    await client.query("SELECT 1");
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
 
 function logLine(output: string, msg: string): Record<string, unknown> | undefined {
   for (const line of output.split("\n")) {

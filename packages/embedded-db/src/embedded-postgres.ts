@@ -101,6 +101,12 @@ async function inspectCluster(clusterDir: string): Promise<ClusterState> {
   return entries.includes("PG_VERSION") ? "initialised" : "foreign";
 }
 
+/** Whether the embedded server of the data folder `dataDir` answers now (false when it has none). */
+export async function embeddedServerAnswers(dataDir: string): Promise<boolean> {
+  const settings = await readSettings(path.join(dataDir, "postgres.json")).catch(() => undefined);
+  return settings ? isServing(urlOf(settings)) : false;
+}
+
 async function readSettings(file: string): Promise<Settings | undefined> {
   try {
     const parsed = JSON.parse(await readFile(file, "utf8")) as Partial<Settings>;

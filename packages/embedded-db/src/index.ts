@@ -1,2 +1,2 @@
-export { startEmbeddedPostgres, EmbeddedPostgresError } from "./embedded-postgres.js";
+export { startEmbeddedPostgres, embeddedServerAnswers, EmbeddedPostgresError } from "./embedded-postgres.js";
 export type { EmbeddedPostgresOptions, EmbeddedPostgresServer } from "./embedded-postgres.js";

@@ -8,6 +8,7 @@
 import { spawn } from "node:child_process";
 import type { Readable } from "node:stream";
 import type { Launch } from "./command.js";
+import type { ExecOutcome } from "../box-driver.js";
 
 export interface RunOptions {
   stdin?: Buffer;
@@ -18,18 +19,9 @@ export interface RunOptions {
   killTree: (pid: number) => Promise<void>;
 }
 
-export interface RunResult {
-  stdout: Buffer;
-  stderr: Buffer;
-  stdoutBytes: number;
-  stderrBytes: number;
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  cancelled: boolean;
+export interface RunResult extends ExecOutcome {
   /** The in-box launcher reached the command (the working directory existed). */
   started: boolean;
-  durationMs: number;
 }
 
 /** How long to keep reading output after the main process ended and its leftovers were killed. */
