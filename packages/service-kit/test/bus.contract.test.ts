@@ -8,9 +8,12 @@ const natsUrl = process.env.NATS_URL;
 const makers: [string, () => Promise<Bus>][] = [["memory", async () => new MemoryBus()]];
 if (natsUrl) makers.push(["nats", () => connectNatsBus({ url: natsUrl, name: "bus-contract" })]);
 
-describe.skipIf(natsUrl)("the NATS bus", () => {
-  it.skip("is not tested: NATS_URL is not set (queue groups, reconnects and the contract need a real nats-server)", () => {});
-});
+// Said only where it is true: with NATS_URL set, the NATS bus runs the whole contract below.
+if (!natsUrl) {
+  describe("the NATS bus", () => {
+    it.skip("is not tested: NATS_URL is not set (queue groups, reconnects and the contract need a real nats-server)", () => {});
+  });
+}
 
 describe.each(makers)("the %s bus", (_kind, make) => {
   const open: Bus[] = [];
