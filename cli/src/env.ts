@@ -27,6 +27,10 @@ export const envSchema = z.object({
   HOST: z.string().default("127.0.0.1"),
   PORT: port(8787),
   SCRIPTS_PORT: port(8788),
+  BOARDS_PORT: port(8789),
+  DOCS_PORT: port(8790),
+  DRAFTS_PORT: port(8791),
+  BOXES_PORT: port(8792),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   BANCADA_DATA_DIR: z.string().default(".data"),
   BANCADA_SUBJECT_ROOT: z.string().regex(/^[A-Za-z0-9_-]+$/).default("bancada"),
@@ -42,6 +46,13 @@ export const envSchema = z.object({
   NODE_ENV: z.string().optional(),
 });
 export type Env = z.infer<typeof envSchema>;
+
+/** The variable that holds the REST port of a service run without the gateway (`--only boards` → BOARDS_PORT). */
+export function servicePortVariable(service: string): keyof Env & `${string}_PORT` {
+  const name = `${service.toUpperCase()}_PORT`;
+  if (!(name in envSchema.shape)) throw new Error(`no port variable for the service ${service}`);
+  return name as keyof Env & `${string}_PORT`;
+}
 
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = envSchema.safeParse(source);

@@ -18,7 +18,7 @@ import {
 } from "@bancada/service-kit";
 import { createGateway, type Gateway } from "@bancada/gateway";
 import { openDatabases } from "./database.js";
-import { UsageError, developmentPepper, type Env } from "./env.js";
+import { UsageError, developmentPepper, servicePortVariable, type Env } from "./env.js";
 import { serviceNames, serviceRegistry, type RunningService } from "./services.js";
 
 export interface RuntimeOptions {
@@ -101,7 +101,12 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       }
     } else if (options.http !== false) {
       const app = createServiceApp({ routes: started.map((s) => s.routes), resolver, log, metrics });
-      servers.push(await listen(app, env.SCRIPTS_PORT, host, "SCRIPTS_PORT"));
+      // one REST port per process: the first service's (several services in one process share it)
+      const portVariable = servicePortVariable(started[0]!.name);
+      const server = await listen(app, env[portVariable] as number, host, portVariable);
+      servers.push(server);
+      const restUrl = `http://${displayHost(host)}:${(server.address() as AddressInfo).port}`;
+      log.info({ url: restUrl, variable: portVariable }, "REST API, health and metrics listening");
     }
   } catch (error) {
     await Promise.allSettled(started.map((service) => service.stop()));

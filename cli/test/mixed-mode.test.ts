@@ -39,8 +39,19 @@ describe.skipIf(!natsUrl)("two processes on one embedded PostgreSQL (skipped wit
     const scripts = launch(["start", "--only", "scripts"], { ...env, SCRIPTS_PORT: "0" });
     children.push(scripts.child);
     await scripts.waitFor(/"svc":"scripts","tools":\d+,"msg":"tools served on the bus"/);
+    await scripts.waitFor(/"msg":"REST API, health and metrics listening"/);
     expect(logLine(scripts.output(), "embedded PostgreSQL ready")).toMatchObject({ shared: true });
     expect(scripts.output()).not.toContain("MCP endpoint");
+    const restLine = logLine(scripts.output(), "REST API, health and metrics listening") as { url: string; variable: string };
+    expect(restLine.variable).toBe("SCRIPTS_PORT");
+    expect((await fetch(`${restLine.url}/healthz`)).status).toBe(200);
+
+    // another service alone takes its own port variable, so the two can share a host
+    const boards = launch(["start", "--only", "boards"], { ...env, BOARDS_PORT: "0" });
+    children.push(boards.child);
+    await boards.waitFor(/"msg":"REST API, health and metrics listening"/);
+    expect(logLine(boards.output(), "REST API, health and metrics listening")).toMatchObject({ variable: "BOARDS_PORT" });
+    expect(await stop(boards.child)).toBe(0);
 
     const client = await connectClient(url!, key!);
     // the gateway learns of the scripts tools when the service announces its catalog
