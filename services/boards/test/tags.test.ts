@@ -125,6 +125,15 @@ describe("tags", () => {
       tag = renamed.body.tag;
     });
 
+    it("when a PATCH changes nothing (no field, or the same values), then the tag keeps its version; a stale version still conflicts", async () => {
+      for (const body of [{}, { name: tag.name, color: tag.color }]) {
+        const same = await ana.rest<{ tag: VersionedTag }>("PATCH", `${tagsPath()}/${tag.id}`, { expectedVersion: tag.version, ...body });
+        expect(same.status).toBe(200);
+        expect(same.body.tag).toEqual(tag);
+      }
+      expectRestError(await ana.rest("PATCH", `${tagsPath()}/${tag.id}`, { expectedVersion: tag.version - 1 }), 409, "conflict");
+    });
+
     it("when a delete sends a stale version, then 409 and the tag stays on its tasks; with the current version it goes", async () => {
       const task = await makeTask(ana, board.id, { tagIds: [tag.id] });
       const stale = expectRestError(await ana.rest("DELETE", `${tagsPath()}/${tag.id}`, { expectedVersion: 1 }), 409, "conflict");

@@ -35,6 +35,8 @@ export function updateTag(ctx: BoardsContext, input: UpdateTagInput): Promise<{ 
     const before = await lockTagAt(tx, input.boardId, input.tagId, input.expectedVersion);
     const name = input.name ?? before.name;
     const color = input.color ?? before.color;
+    // nothing changes: no new version, no event (a retried or empty PATCH is harmless)
+    if (name === before.name && color === before.color) return { tag: await readTag(tx, input.boardId, before.id) };
     await withUniqueName(tx, input.boardId, name, () => tx.$executeRaw`
       UPDATE tags SET name = ${name}, color = ${color}, version = version + 1 WHERE id = ${before.id}::uuid`);
     await recordEvent(tx, ctx, {
