@@ -76,6 +76,10 @@ describe.skipIf(!natsUrl)("two processes on one embedded PostgreSQL (skipped wit
 
 function launch(args: string[], env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, [bin, ...args], { env });
+  // never outlive the test process, even when it ends before afterAll has stopped every child
+  const orphanGuard = () => child.kill("SIGKILL");
+  process.once("exit", orphanGuard);
+  child.once("exit", () => process.removeListener("exit", orphanGuard));
   let out = "";
   child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
