@@ -21,3 +21,5 @@ export { createServiceApp } from "./service-app.js";
 export type { ServiceAppOptions } from "./service-app.js";
 export { transactionOptions } from "./db.js";
 export type { ServiceOptions } from "./service-options.js";
+export { startPeriodicJob } from "./periodic-job.js";
+export type { PeriodicJob } from "./periodic-job.js";

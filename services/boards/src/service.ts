@@ -1,7 +1,7 @@
 /** Wiring of the boards service: migrations, database, tools and prompts on the bus, REST routes, expiry jobs. */
 import path from "node:path";
 import type { Router } from "express";
-import { applyMigrations, hostTools, type ToolHost, type ServiceOptions } from "@bancada/service-kit";
+import { applyMigrations, hostTools, startPeriodicJob, type ToolHost, type ServiceOptions } from "@bancada/service-kit";
 import { createBoardsDb, postgresSchema, type BoardsDb } from "./db/client.js";
 import { runExpiryJobs } from "./domain/expiry.js";
 import { boardsRoutes } from "./http/routes.js";
@@ -39,23 +39,18 @@ export async function createBoardsService(options: BoardsServiceOptions): Promis
     ...(options.metrics ? { metrics: options.metrics } : {}),
   });
   const expire = async () => {
-    try {
-      for (const outcome of await runExpiryJobs(db)) if (outcome.deleted > 0) log.info(outcome, "expired records removed");
-    } catch (error) {
-      log.warn({ err: error }, "expiry job failed");
-    }
+    for (const outcome of await runExpiryJobs(db)) if (outcome.deleted > 0) log.info(outcome, "expired records removed");
   };
   const intervalMs = options.expiryIntervalMs ?? 3600_000;
-  const timer = intervalMs > 0 ? setInterval(() => void expire(), intervalMs).unref() : undefined;
-  if (intervalMs > 0) void expire();
+  const expiry = intervalMs > 0 ? startPeriodicJob({ name: "expiry job", intervalMs, run: expire, log, runNow: true }) : undefined;
   return {
     name: "boards",
     db,
     host,
     routes: boardsRoutes(db),
     async stop() {
-      clearInterval(timer);
       host.stop();
+      await expiry?.stop();
       await db.$disconnect();
     },
   };

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import path from "node:path";
 import type { Router } from "express";
-import { applyMigrations, hostTools, maxReplyBytes, type Logger, type ToolHost, type ServiceOptions } from "@bancada/service-kit";
+import { applyMigrations, hostTools, maxReplyBytes, startPeriodicJob, type Logger, type ToolHost, type ServiceOptions } from "@bancada/service-kit";
 import { createBoxesDb, postgresSchema, type BoxesDb } from "./db/client.js";
 import type { BoxDriver } from "./driver/box-driver.js";
 import { createLocalDriver } from "./driver/local/local-driver.js";
@@ -81,10 +81,10 @@ export async function createBoxesService(options: BoxesServiceOptions): Promise<
     log,
     ...(options.metrics ? { metrics: options.metrics } : {}),
   });
-  const watcher = driver.available ? startWatching(runtime, options.watchIntervalMs ?? 2_000) : { stop: async () => {} };
-  const expire = () => expireKeys(db).catch((error: unknown) => log.warn({ err: error }, "expiring idempotency keys failed"));
-  void expire();
-  const expiry = setInterval(expire, 3600_000).unref();
+  const watcher = driver.available
+    ? startPeriodicJob({ name: "watching boxes", intervalMs: options.watchIntervalMs ?? 2_000, run: () => watchBoxes(runtime), log })
+    : undefined;
+  const expiry = startPeriodicJob({ name: "expiring idempotency keys", intervalMs: 3600_000, run: () => expireKeys(db), log, runNow: true });
   return {
     name: "boxes",
     db,
@@ -93,9 +93,9 @@ export async function createBoxesService(options: BoxesServiceOptions): Promise<
     host,
     routes: boxesRoutes(runtime),
     async stop() {
-      clearInterval(expiry);
       host.stop();
-      await watcher.stop();
+      await expiry.stop();
+      await watcher?.stop();
       await runtime.background.settled();
       await driver.close();
       await db.$disconnect();
@@ -117,21 +117,4 @@ async function localDriverOrUnavailable(options: BoxesServiceOptions, log: Logge
     log.error({ err: error }, "boxes cannot run on this machine; box calls will answer unavailable");
     return unavailableDriver("local", hostname(), (error as Error).message);
   }
-}
-
-/** Periodic watch rounds, never two at once; stop() waits for the round in progress. */
-function startWatching(runtime: BoxesRuntime, intervalMs: number): { stop(): Promise<void> } {
-  let current: Promise<void> | null = null;
-  const timer = setInterval(() => {
-    if (current) return;
-    current = watchBoxes(runtime)
-      .catch((error: unknown) => runtime.log.warn({ err: error }, "watching boxes failed"))
-      .finally(() => (current = null));
-  }, intervalMs).unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await current;
-    },
-  };
 }

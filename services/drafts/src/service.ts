@@ -1,7 +1,7 @@
 /** Wiring of the drafts service: migrations, database, blob store, submission workers, event relay, tools, REST. */
 import path from "node:path";
 import type { Router } from "express";
-import { applyMigrations, hostTools, type ToolHost, type ServiceOptions } from "@bancada/service-kit";
+import { applyMigrations, hostTools, startPeriodicJob, type ToolHost, type ServiceOptions } from "@bancada/service-kit";
 import { createBlobStore } from "./assets/blob-store.js";
 import { createDraftsDb, postgresSchema, type DraftsDb } from "./db/client.js";
 import type { DraftsDeps } from "./domain/context.js";
@@ -57,13 +57,13 @@ export async function createDraftsService(options: DraftsServiceOptions): Promis
     log,
     ...(options.metrics ? { metrics: options.metrics } : {}),
   });
-  const upkeep = () =>
-    housekeeping(db, blobs).then(
-      (removed) => log.debug(removed, "housekeeping done"),
-      (error: unknown) => log.warn({ err: error }, "housekeeping failed"),
-    );
-  void upkeep();
-  const timer = setInterval(upkeep, 3600_000).unref();
+  const upkeep = startPeriodicJob({
+    name: "housekeeping",
+    intervalMs: 3600_000,
+    run: async () => log.debug(await housekeeping(db, blobs), "housekeeping done"),
+    log,
+    runNow: true,
+  });
   return {
     name: "drafts",
     db,
@@ -71,8 +71,8 @@ export async function createDraftsService(options: DraftsServiceOptions): Promis
     routes: draftsRoutes(deps),
     worker,
     async stop() {
-      clearInterval(timer);
       host.stop();
+      await upkeep.stop();
       await worker?.stop();
       await relay.stop();
       await db.$disconnect();

@@ -1,7 +1,7 @@
 /** Wiring of the scripts service: migrations, database, tools on the bus, REST routes. */
 import path from "node:path";
 import type { Router } from "express";
-import { applyMigrations, hostTools, type ToolHost, type ServiceOptions } from "@bancada/service-kit";
+import { applyMigrations, hostTools, startPeriodicJob, type ToolHost, type ServiceOptions } from "@bancada/service-kit";
 import { createScriptsDb, postgresSchema, type ScriptsDb } from "./db/client.js";
 import { expireCreateRequests } from "./domain/expire-requests.js";
 import { scriptsRoutes } from "./http/routes.js";
@@ -33,17 +33,15 @@ export async function createScriptsService(options: ScriptsServiceOptions): Prom
     log,
     ...(options.metrics ? { metrics: options.metrics } : {}),
   });
-  const expire = () => expireCreateRequests(db).catch((error: unknown) => log.warn({ err: error }, "expiring idempotency records failed"));
-  void expire();
-  const timer = setInterval(expire, 3600_000).unref();
+  const expiry = startPeriodicJob({ name: "expiring idempotency records", intervalMs: 3600_000, run: () => expireCreateRequests(db), log, runNow: true });
   return {
     name: "scripts",
     db,
     host,
     routes: scriptsRoutes(db),
     async stop() {
-      clearInterval(timer);
       host.stop();
+      await expiry.stop();
       await db.$disconnect();
     },
   };
