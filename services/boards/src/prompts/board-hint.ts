@@ -1,5 +1,9 @@
-/** What both prompts say about the board: the chosen one (checked like any tool call) or "ask which". */
-import type { ToolContext } from "@bancada/service-kit";
+/**
+ * The shape both prompts share: the board (the chosen one, checked like any tool call, or "ask which"),
+ * numbered steps whose last one depends on whether the key may submit proposals, and a warning that
+ * task texts are data.
+ */
+import type { PromptDefinition, ToolContext } from "@bancada/service-kit";
 import { invalidArgument } from "@bancada/contracts";
 import type { BoardsDb } from "../db/client.js";
 import { boardsContext, session } from "../domain/context.js";
@@ -26,3 +30,32 @@ export const boardIdArgument = {
   description: "The board to work on (UUID from list_boards). Without it the agent asks which board to use.",
   required: false,
 };
+
+export interface BoardPromptText {
+  name: string;
+  title: string;
+  description: string;
+  /** The description of the rendered prompt. */
+  summary: string;
+  intro: string;
+  steps: string[];
+  /** The last step when the key may submit proposals, and when it may not. */
+  deliver: { propose: string; present: string };
+  dataWarning: string;
+}
+
+export function boardPrompt(db: BoardsDb, text: BoardPromptText): PromptDefinition {
+  return {
+    name: text.name,
+    title: text.title,
+    description: text.description,
+    arguments: [boardIdArgument],
+    scope: "boards:read",
+    render: async (ctx, args) => {
+      const board = await boardHint(db, ctx, args.boardId);
+      const steps = [...text.steps, canPropose(ctx) ? text.deliver.propose : text.deliver.present].map((step, index) => `${index + 1}. ${step}`);
+      const body = [text.intro, board, ...steps, text.dataWarning].join("\n");
+      return { description: text.summary, messages: [{ role: "user", content: { type: "text", text: body } }] };
+    },
+  };
+}
