@@ -4,5 +4,5 @@ export { startStack, testBus, natsUrl } from "./stack.js";
 export type { Stack, StackService, ServiceFactory, ServiceDeps } from "./stack.js";
 export { connectClient, callTool, abandonableCall } from "./mcp-client.js";
 export type { ToolOutcome, ErrorData } from "./mcp-client.js";
-export { expectToolResult, expectToolError, issuePaths } from "./tool-results.js";
+export { expectToolResult, expectToolError, expectRestError, issuePaths } from "./tool-results.js";
 export type { ErrorBody } from "./tool-results.js";

@@ -1,7 +1,8 @@
 /**
  * The assertions every service's tests make on a tool result through the gateway: a success whose text is
  * the JSON of its structured result, or an error with the spec's envelope (code, a message, the same JSON
- * in the text). One place, so that every service is held to the same contract.
+ * in the text), and the same envelope from a REST route. One place, so that every service is held to the same
+ * contract.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { expect } from "vitest";
@@ -33,4 +34,14 @@ export function issuePaths(error: ErrorBody): string[] {
   const issues = (error.details?.issues ?? []) as { path: string }[];
   expect(Array.isArray(issues)).toBe(true);
   return [...new Set(issues.map((issue) => issue.path))];
+}
+
+/** A REST error response: the status, and the `{ error: { code, message, details? } }` envelope. */
+export function expectRestError(response: { status: number; body: unknown }, status: number, code: string): ErrorBody {
+  const body = response.body as ErrorData;
+  expect(response.status, JSON.stringify(response.body).slice(0, 400)).toBe(status);
+  expect(body.error.code).toBe(code);
+  expect(typeof body.error.message).toBe("string");
+  expect(body.error.message.length).toBeGreaterThan(0);
+  return body.error;
 }

@@ -66,7 +66,7 @@ export type ErrorBody = ErrorData["error"];
 
 /** Calls a tool that must succeed (testkit's check of the result envelope). */
 export const ok = <T = { task: Task }>(client: Client, tool: string, args: Record<string, unknown>): Promise<T> => expectToolResult<T>(client, tool, args);
-export { expectToolError as fails, issuePaths } from "@bancada/testkit";
+export { expectToolError as fails, expectRestError, issuePaths } from "@bancada/testkit";
 
 export const boardScopes = ["boards:read", "boards:write"];
 export const notAccessible = "Board not found or not accessible";
@@ -88,13 +88,6 @@ export function restClient(baseUrl: string, key: string): Rest {
     const raw = await response.text();
     return { status: response.status, body: raw ? JSON.parse(raw) : {} };
   };
-}
-
-export function expectRestError(response: RestResponse, status: number, code: string): ErrorBody {
-  const body = response.body as unknown as ErrorData;
-  expect(response.status, JSON.stringify(response.body).slice(0, 300)).toBe(status);
-  expect(body.error.code).toBe(code);
-  return body.error;
 }
 
 /** A person with a key (MCP client + REST). */

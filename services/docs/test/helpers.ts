@@ -1,5 +1,4 @@
 /** Tool calls that check the result envelope, and a REST client, shared by the docs test files. */
-import { expect } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { type ErrorData, expectToolResult } from "@bancada/testkit";
 
@@ -30,7 +29,7 @@ export type ErrorBody = ErrorData["error"];
 
 /** Calls a tool that must succeed (testkit's check of the result envelope). */
 export const ok = <T = unknown>(client: Client, tool: string, args: Record<string, unknown>): Promise<T> => expectToolResult<T>(client, tool, args);
-export { expectToolError as fails, issuePaths } from "@bancada/testkit";
+export { expectToolError as fails, expectRestError, issuePaths } from "@bancada/testkit";
 
 export function search(client: Client, query: string, extra: Record<string, unknown> = {}): Promise<SearchPage> {
   return ok<SearchPage>(client, "search_documents", { query, ...extra });
@@ -54,9 +53,3 @@ export function restClient(baseUrl: string, key: string | undefined): Rest {
   };
 }
 
-export function expectRestError(response: RestResponse, status: number, code: string): ErrorBody {
-  const body = response.body as unknown as ErrorData;
-  expect(response.status, JSON.stringify(response.body).slice(0, 300)).toBe(status);
-  expect(body.error.code).toBe(code);
-  return body.error;
-}

@@ -58,7 +58,7 @@ export type ErrorBody = ErrorData["error"];
 
 /** Calls a tool that must succeed (testkit's check of the result envelope). */
 export const ok = <T = { draft: Draft }>(client: Client, tool: string, args: Record<string, unknown>): Promise<T> => expectToolResult<T>(client, tool, args);
-export { expectToolError as fails, issuePaths } from "@bancada/testkit";
+export { expectToolError as fails, expectRestError, issuePaths } from "@bancada/testkit";
 
 export const allScopes = ["drafts:read", "drafts:write"];
 
@@ -91,14 +91,6 @@ export function restClient(baseUrl: string, key: string): Rest {
     const json = response.headers.get("content-type")?.includes("json") && text ? JSON.parse(text) : { text };
     return { status: response.status, headers: response.headers, body: json };
   };
-}
-
-export function expectRestError(response: RestResponse, status: number, code: string): ErrorBody {
-  const body = response.body as unknown as ErrorData;
-  expect(response.status, JSON.stringify(response.body).slice(0, 400)).toBe(status);
-  expect(body.error.code).toBe(code);
-  expect(body.error.message.length).toBeGreaterThan(0);
-  return body.error;
 }
 
 export interface Person {

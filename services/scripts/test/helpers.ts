@@ -1,5 +1,4 @@
 /** Small helpers shared by the scripts test files: tool calls that check the result envelope, and a REST client. */
-import { expect } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { type ErrorData, expectToolResult } from "@bancada/testkit";
 
@@ -28,7 +27,7 @@ export type ErrorBody = ErrorData["error"];
 
 /** Calls a tool that must succeed (testkit's check of the result envelope). */
 export const ok = <T = { script: Script }>(client: Client, tool: string, args: Record<string, unknown>): Promise<T> => expectToolResult<T>(client, tool, args);
-export { expectToolError as fails, issuePaths } from "@bancada/testkit";
+export { expectToolError as fails, expectRestError, issuePaths } from "@bancada/testkit";
 
 export interface RestResponse<T = Record<string, unknown>> {
   status: number;
@@ -55,16 +54,6 @@ export function restClient(baseUrl: string, key: string | undefined): Rest {
     const raw = await response.text();
     return { status: response.status, headers: response.headers, body: raw ? JSON.parse(raw) : {} };
   };
-}
-
-/** A REST error response: status, and the `{ error: { code, message, details? } }` envelope. */
-export function expectRestError(response: RestResponse, status: number, code: string): ErrorBody {
-  const body = response.body as unknown as ErrorData;
-  expect(response.status, JSON.stringify(response.body).slice(0, 300)).toBe(status);
-  expect(body.error.code).toBe(code);
-  expect(typeof body.error.message).toBe("string");
-  expect(body.error.message.length).toBeGreaterThan(0);
-  return body.error;
 }
 
 /** A per-file marker so searches only hit the scripts a test created. */
