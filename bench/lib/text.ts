@@ -4,17 +4,10 @@
  * vocabulary, scene headings and character cues, and a few planted words whose frequency is known.
  */
 
-/** mulberry32: a small seeded PRNG, so every run seeds the same data. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "@bancada/testkit";
+
+/** A seeded PRNG, so every run seeds the same data. */
+export const rng = seededRandom;
 
 /** Ordered roughly by frequency: the earlier a word, the more often it is drawn. */
 const words = `the and to of a in is you that it for on with as this we be at have not are but from they his her

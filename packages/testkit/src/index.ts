@@ -6,3 +6,4 @@ export { connectClient, callTool, abandonableCall } from "./mcp-client.js";
 export type { ToolOutcome, ErrorData } from "./mcp-client.js";
 export { expectToolResult, expectToolError, expectRestError, issuePaths } from "./tool-results.js";
 export type { ErrorBody } from "./tool-results.js";
+export { seededRandom } from "./seeded-random.js";

@@ -6,6 +6,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { products } from "../test/fixtures/products.js";
+import { seededRandom } from "@bancada/testkit";
 
 const kinds = [
   ["creating", (many: string) => `Creating ${many}`],
@@ -32,16 +33,6 @@ const variants = [
   "for machine learning", "for analytics", "with service accounts", "with labels and tags", "using the client libraries",
 ];
 
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const common = (
   "the a to of and in is for you that it with on this be can are as your by or from an use if when not new each more after all one " +
@@ -67,7 +58,7 @@ export interface BenchPage {
 }
 
 export function benchPages(count: number, seed = 10_000): { pages: BenchPage[]; render: (index: number) => string } {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const words = vocabulary(next, 20_000);
   const zipf = () => words[Math.floor(words.length * next() ** 3)]!;
   const sentence = (topic: string) => {
