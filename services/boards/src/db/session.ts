@@ -1,6 +1,6 @@
 /**
  * Every query of a request runs in one transaction that first tells PostgreSQL who is asking:
- * the person, the key's board allowlist, and the restricted role `bancada_boards_app`. From then on
+ * the account (the tenant), the person within it, the key's board allowlist, and the restricted role `bancada_boards_app`. From then on
  * the row-level security policies of the init migration decide which rows exist; a query that
  * forgets its board filter still cannot reach another board. The settings are transaction-local
  * (`true`), so a pooled connection never carries them into the next request.
@@ -11,6 +11,8 @@ export const appRole = "bancada_boards_app";
 export const systemRole = "bancada_boards_system";
 
 export interface SessionIdentity {
+  /** The tenant: a person id means a person only together with it. */
+  accountId: string;
   personId: string;
   /** null: every board the person is a member of. */
   allowedBoardIds: readonly string[] | null;
@@ -27,7 +29,8 @@ export function allowedBoardsSetting(allowed: readonly string[] | null): string 
 export async function inSession<T>(db: BoardsDb, who: SessionIdentity, work: (tx: BoardsTx) => Promise<T>): Promise<T> {
   return db.$transaction(
     async (tx) => {
-      await tx.$executeRaw`SELECT set_config('app.person_id', ${who.personId}, true),
+      await tx.$executeRaw`SELECT set_config('app.account_id', ${who.accountId}, true),
+                                  set_config('app.person_id', ${who.personId}, true),
                                   set_config('app.allowed_boards', ${allowedBoardsSetting(who.allowedBoardIds)}, true),
                                   set_config('role', ${appRole}, true)`;
       return work(tx);

@@ -18,7 +18,7 @@ export interface ActivityEntry {
 
 export async function recordEvent(tx: BoardsTx, ctx: BoardsContext, entry: ActivityEntry): Promise<void> {
   await tx.$executeRaw`
-    INSERT INTO activity_events (id, board_id, actor_id, event_type, entity_type, entity_id, metadata, created_at)
-    VALUES (${randomUUID()}::uuid, ${entry.boardId}::uuid, ${ctx.personId}, ${entry.eventType}, ${entry.entityType},
+    INSERT INTO activity_events (account_id, id, board_id, actor_id, event_type, entity_type, entity_id, metadata, created_at)
+    VALUES (${ctx.accountId}, ${randomUUID()}::uuid, ${entry.boardId}::uuid, ${ctx.personId}, ${entry.eventType}, ${entry.entityType},
             ${entry.entityId}, ${JSON.stringify(entry.metadata ?? {})}::jsonb, clock_timestamp())`;
 }

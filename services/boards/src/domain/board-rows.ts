@@ -28,8 +28,9 @@ export async function readBoards(tx: BoardsTx, onlyId?: string): Promise<BoardRe
   const rows = await tx.$queryRaw<BoardRow[]>`
     SELECT b.id::text, b.name, b.description, b.archived_at, b.created_at, b.version, m.role::text AS role
       FROM boards b
-      JOIN board_members m ON m.board_id = b.id AND m.person_id = current_setting('app.person_id', true)
-     WHERE (${onlyId ?? null}::uuid IS NULL OR b.id = ${onlyId ?? null}::uuid)
+      JOIN board_members m ON m.account_id = b.account_id AND m.board_id = b.id AND m.person_id = current_setting('app.person_id', true)
+     WHERE b.account_id = current_setting('app.account_id', true)
+       AND (${onlyId ?? null}::uuid IS NULL OR b.id = ${onlyId ?? null}::uuid)
      ORDER BY lower(b.name), b.id`;
   if (rows.length === 0) return [];
   const settings = await tx.$queryRaw<QuadrantRow[]>`

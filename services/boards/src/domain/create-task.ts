@@ -1,7 +1,9 @@
 /**
  * create_task: the new task's id is the requestId (seed), so a repeat is recognised even across the
- * idempotency record's expiry: an id already taken by another task is IDEMPOTENCY_CONFLICT. The task
- * gets the board's next task number and goes to the end of its quadrant.
+ * idempotency record's expiry: an id already taken by another task of the account is
+ * IDEMPOTENCY_CONFLICT. Task ids are unique per account, so the same UUID in another account is simply
+ * another task: it neither blocks this create nor tells the caller it exists. The task gets the
+ * board's next task number and goes to the end of its quadrant.
  */
 import type { BoardsTx } from "../db/client.js";
 import { lockBoardOrder, reachBoard, requireMember } from "./access.js";
@@ -31,16 +33,16 @@ async function insertTask(tx: BoardsTx, ctx: BoardsContext, input: NewTask): Pro
   await lockBoardOrder(tx, input.boardId);
   const position = await endOfQuadrant(tx, input.boardId, input.quadrant);
   const inserted = await tx.$executeRaw`
-    INSERT INTO tasks (id, board_id, task_number, title, description, quadrant, position, status, assignee_id, due_date,
+    INSERT INTO tasks (account_id, id, board_id, task_number, title, description, quadrant, position, status, assignee_id, due_date,
                        version, created_by, created_at, updated_at)
-    SELECT ${input.requestId}::uuid, ${input.boardId}::uuid, coalesce(max(task_number), 0) + 1, ${input.title},
+    SELECT ${ctx.accountId}, ${input.requestId}::uuid, ${input.boardId}::uuid, coalesce(max(task_number), 0) + 1, ${input.title},
            ${input.description || null}, ${input.quadrant}::quadrant, ${position}, 'active', ${input.assigneeId ?? null},
            ${input.dueDate ?? null}::date, 1, ${ctx.personId}, now(), now()
       FROM tasks WHERE board_id = ${input.boardId}::uuid
-    ON CONFLICT (id) DO NOTHING`;
-  // The id is taken (maybe by a task this caller cannot even see: the primary key still answers).
+    ON CONFLICT (account_id, id) DO NOTHING`;
+  // The id is taken in this account (maybe on a board this caller cannot see: the primary key still answers).
   if (inserted === 0) throw idempotencyConflict(input.requestId, "arguments (a task with this id exists)");
-  await replaceTaskTags(tx, input.boardId, input.requestId, input.tagIds ?? []);
+  await replaceTaskTags(tx, ctx, input.boardId, input.requestId, input.tagIds ?? []);
   const task = await taskRecord(tx, input.boardId, input.requestId);
   await recordEvent(tx, ctx, {
     boardId: input.boardId,

@@ -3,7 +3,8 @@
  * write's own transaction: a second call with the same requestId waits on the unique key until the
  * first commits, then finds its result (or, if the first rolled back, claims the key itself). Same
  * arguments → the stored result, nothing written; other arguments (or another tool, or another
- * person's requestId) → IDEMPOTENCY_CONFLICT. A record older than 7 days counts as gone. Errors roll
+ * person's requestId) → IDEMPOTENCY_CONFLICT. Records are keyed by (account, requestId): another
+ * account's requestIds are never seen, so no answer here can tell that one exists. A record older than 7 days counts as gone. Errors roll
  * the whole transaction back, claim included: a failed call can be retried with the same requestId.
  */
 import { createHash } from "node:crypto";
@@ -29,13 +30,13 @@ export async function idempotent<T>(
 ): Promise<T> {
   const hash = argsHash(write.operation, write.args);
   const claimed = await tx.$executeRaw`
-    INSERT INTO idempotency_records (request_id, person_id, board_id, tool, args_hash, result, created_at)
-    VALUES (${write.requestId}::uuid, ${ctx.personId}, ${write.boardId}::uuid, ${write.operation}, ${hash}, '{}'::jsonb, now())
-    ON CONFLICT (request_id) DO NOTHING`;
+    INSERT INTO idempotency_records (account_id, request_id, person_id, board_id, tool, args_hash, result, created_at)
+    VALUES (${ctx.accountId}, ${write.requestId}::uuid, ${ctx.personId}, ${write.boardId}::uuid, ${write.operation}, ${hash}, '{}'::jsonb, now())
+    ON CONFLICT (account_id, request_id) DO NOTHING`;
   if (claimed === 0) {
     const [previous] = await tx.$queryRaw<{ args_hash: string; result: unknown; expired: boolean }[]>`
       SELECT args_hash, result, created_at < now() - make_interval(secs => ${retention.idempotencyMs / 1000}) AS expired
-        FROM idempotency_records WHERE request_id = ${write.requestId}::uuid FOR UPDATE`;
+        FROM idempotency_records WHERE account_id = ${ctx.accountId} AND request_id = ${write.requestId}::uuid FOR UPDATE`;
     if (!previous) throw idempotencyConflict(write.requestId);
     if (!previous.expired) {
       if (previous.args_hash !== hash) throw idempotencyConflict(write.requestId);
@@ -43,10 +44,11 @@ export async function idempotent<T>(
     }
     await tx.$executeRaw`
       UPDATE idempotency_records SET board_id = ${write.boardId}::uuid, tool = ${write.operation}, args_hash = ${hash}, created_at = now()
-       WHERE request_id = ${write.requestId}::uuid`;
+       WHERE account_id = ${ctx.accountId} AND request_id = ${write.requestId}::uuid`;
   }
   const outcome = await run();
-  await tx.$executeRaw`UPDATE idempotency_records SET result = ${JSON.stringify(outcome)}::jsonb WHERE request_id = ${write.requestId}::uuid`;
+  await tx.$executeRaw`
+    UPDATE idempotency_records SET result = ${JSON.stringify(outcome)}::jsonb WHERE account_id = ${ctx.accountId} AND request_id = ${write.requestId}::uuid`;
   return outcome;
 }
 

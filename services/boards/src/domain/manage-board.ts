@@ -29,11 +29,12 @@ export function createBoard(ctx: BoardsContext, input: CreateBoardInput): Promis
       // No RETURNING and no ON CONFLICT: both need the new row to be visible, and RLS hides the board
       // until its owner row exists. A taken id surfaces as a unique violation instead.
       await tx.$executeRaw`
-        INSERT INTO boards (id, name, description, version, created_by, created_at, updated_at)
-        VALUES (${id}::uuid, ${input.name}, ${input.description || null}, 1, ${ctx.personId}, now(), now())`.catch((error: unknown) => {
+        INSERT INTO boards (account_id, id, name, description, version, created_by, created_at, updated_at)
+        VALUES (${ctx.accountId}, ${id}::uuid, ${input.name}, ${input.description || null}, 1, ${ctx.personId}, now(), now())`.catch((error: unknown) => {
         throw sqlState(error) === uniqueViolation ? idempotencyConflict(requestId, "arguments (a board with this id exists)") : error;
       });
-      await tx.$executeRaw`INSERT INTO board_members (board_id, person_id, role, created_at) VALUES (${id}::uuid, ${ctx.personId}, 'owner', now())`;
+      await tx.$executeRaw`
+        INSERT INTO board_members (account_id, board_id, person_id, role, created_at) VALUES (${ctx.accountId}, ${id}::uuid, ${ctx.personId}, 'owner', now())`;
       await recordEvent(tx, ctx, { boardId: id, eventType: "board_created", entityType: "board", entityId: id, metadata: { name: input.name } });
       return { board: await readBoard(tx, id) };
     }),
@@ -47,7 +48,7 @@ export function getBoard(ctx: BoardsContext, boardId: string): Promise<BoardResu
 export function updateBoard(ctx: BoardsContext, input: UpdateBoardInput): Promise<BoardResult> {
   return changeBoard(ctx, input, "board_updated", false, async (tx) => {
     await tx.board.updateMany({
-      where: { id: input.boardId },
+      where: { accountId: ctx.accountId, id: input.boardId },
       data: {
         ...(input.name === undefined ? {} : { name: input.name }),
         ...(input.description === undefined ? {} : { description: input.description || null }),
@@ -70,9 +71,9 @@ export function archiveBoard(ctx: BoardsContext, input: BoardVersionInput, archi
 export function customizeQuadrant(ctx: BoardsContext, input: CustomizeQuadrantInput): Promise<BoardResult> {
   return changeBoard(ctx, input, "quadrant_customized", false, async (tx) => {
     await tx.$executeRaw`
-      INSERT INTO board_quadrants (board_id, quadrant, title, subtitle, color)
-      VALUES (${input.boardId}::uuid, ${input.quadrant}::quadrant, ${input.title}, ${input.subtitle}, ${input.color})
-      ON CONFLICT (board_id, quadrant) DO UPDATE SET title = excluded.title, subtitle = excluded.subtitle, color = excluded.color`;
+      INSERT INTO board_quadrants (account_id, board_id, quadrant, title, subtitle, color)
+      VALUES (${ctx.accountId}, ${input.boardId}::uuid, ${input.quadrant}::quadrant, ${input.title}, ${input.subtitle}, ${input.color})
+      ON CONFLICT (account_id, board_id, quadrant) DO UPDATE SET title = excluded.title, subtitle = excluded.subtitle, color = excluded.color`;
     return { quadrant: input.quadrant, title: input.title };
   });
 }

@@ -1,6 +1,7 @@
 /**
  * Board members (the app). Members see the list; owners add people, change roles and remove members;
- * anyone may leave. A board always keeps at least one owner.
+ * anyone may leave. A board always keeps at least one owner. A member is a person of the board's
+ * account: adding "pb" names the pb of the owner's account, never a pb of another account.
  */
 import { DomainError, ErrorCode } from "@bancada/contracts";
 import type { BoardsTx } from "../db/client.js";
@@ -31,8 +32,9 @@ export function setMember(ctx: BoardsContext, input: SetMemberInput): Promise<{ 
     if (before === input.role) return { member: (await readMembers(tx, input.boardId, input.personId))[0]! };
     if (before === "owner") await keepAnOwner(tx, input.boardId);
     await tx.$executeRaw`
-      INSERT INTO board_members (board_id, person_id, role, created_at) VALUES (${input.boardId}::uuid, ${input.personId}, ${input.role}::board_role, now())
-      ON CONFLICT (board_id, person_id) DO UPDATE SET role = excluded.role`;
+      INSERT INTO board_members (account_id, board_id, person_id, role, created_at)
+      VALUES (${ctx.accountId}, ${input.boardId}::uuid, ${input.personId}, ${input.role}::board_role, now())
+      ON CONFLICT (account_id, board_id, person_id) DO UPDATE SET role = excluded.role`;
     await recordEvent(tx, ctx, {
       boardId: input.boardId,
       eventType: before ? "member_role_changed" : "member_added",
@@ -54,7 +56,8 @@ export function removeMember(ctx: BoardsContext, input: MemberRef): Promise<void
     if (role === "owner") await keepAnOwner(tx, input.boardId);
     // Recorded first: once removed, the person may no longer write to this board.
     await recordEvent(tx, ctx, { boardId: input.boardId, eventType: self ? "member_left" : "member_removed", entityType: "member", entityId: input.personId });
-    await tx.$executeRaw`DELETE FROM board_members WHERE board_id = ${input.boardId}::uuid AND person_id = ${input.personId}`;
+    await tx.$executeRaw`
+      DELETE FROM board_members WHERE account_id = ${ctx.accountId} AND board_id = ${input.boardId}::uuid AND person_id = ${input.personId}`;
   });
 }
 

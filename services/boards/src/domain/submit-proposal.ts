@@ -21,12 +21,12 @@ export function submitProposal(ctx: BoardsContext, input: SubmitProposalInput): 
     const hash = argsHash("submit_board_proposal", { boardId: input.boardId, summary: input.summary, suggestions: input.suggestions });
     const id = randomUUID();
     const claimed = await tx.$executeRaw`
-      INSERT INTO proposals (id, board_id, request_id, content_hash, summary, summary_closed, created_by, agent_id, created_at)
-      VALUES (${id}::uuid, ${input.boardId}::uuid, ${input.requestId}::uuid, ${hash}, ${input.summary ?? null},
+      INSERT INTO proposals (account_id, id, board_id, request_id, content_hash, summary, summary_closed, created_by, agent_id, created_at)
+      VALUES (${ctx.accountId}, ${id}::uuid, ${input.boardId}::uuid, ${input.requestId}::uuid, ${hash}, ${input.summary ?? null},
               ${input.summary === undefined}, ${ctx.personId}, ${ctx.agentId}, now())
-      ON CONFLICT (request_id) DO NOTHING`;
+      ON CONFLICT (account_id, request_id) DO NOTHING`;
     if (claimed === 0) return existing(tx, input, hash);
-    await insertSuggestions(tx, input, id);
+    await insertSuggestions(tx, ctx, input, id);
     await recordEvent(tx, ctx, {
       boardId: input.boardId,
       eventType: "proposal_submitted",
@@ -48,7 +48,7 @@ async function existing(tx: BoardsTx, input: SubmitProposalInput, hash: string):
   return { proposal };
 }
 
-async function insertSuggestions(tx: BoardsTx, input: SubmitProposalInput, proposalId: string): Promise<void> {
+async function insertSuggestions(tx: BoardsTx, ctx: BoardsContext, input: SubmitProposalInput, proposalId: string): Promise<void> {
   if (input.suggestions.length === 0) return;
   const taskIds = input.suggestions.map((s) => s.taskId);
   const known = await tx.$queryRaw<{ id: string }[]>`
@@ -57,8 +57,8 @@ async function insertSuggestions(tx: BoardsTx, input: SubmitProposalInput, propo
   const missing = taskIds.findIndex((id) => !found.has(id.toLowerCase()));
   if (missing >= 0) throw invalidField(`suggestions[${missing}].taskId`, "not a task of this board (or archived)");
   await tx.$executeRaw`
-    INSERT INTO suggestions (id, proposal_id, board_id, ordinal, task_id, version, quadrant, reason, state)
-    SELECT gen_random_uuid(), ${proposalId}::uuid, ${input.boardId}::uuid, s.ordinal, s.task_id, s.version, s.quadrant::quadrant, s.reason, 'pending'
+    INSERT INTO suggestions (account_id, id, proposal_id, board_id, ordinal, task_id, version, quadrant, reason, state)
+    SELECT ${ctx.accountId}, gen_random_uuid(), ${proposalId}::uuid, ${input.boardId}::uuid, s.ordinal, s.task_id, s.version, s.quadrant::quadrant, s.reason, 'pending'
       FROM unnest(${taskIds}::uuid[], ${input.suggestions.map((s) => s.version)}::int[],
                   ${input.suggestions.map((s) => s.quadrant)}::text[], ${input.suggestions.map((s) => s.reason)}::text[])
            WITH ORDINALITY AS s(task_id, version, quadrant, reason, ordinal)`;

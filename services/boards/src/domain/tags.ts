@@ -20,8 +20,9 @@ export function createTag(ctx: BoardsContext, input: CreateTagInput): Promise<{ 
     await reachBoard(tx, input.boardId, "write");
     return idempotent(tx, ctx, { requestId, boardId: input.boardId, operation: "create_tag", args }, async () => {
       const inserted = await withUniqueName(tx, input.boardId, input.name, () => tx.$executeRaw`
-        INSERT INTO tags (id, board_id, name, color, version, created_at) VALUES (${id}::uuid, ${input.boardId}::uuid, ${input.name}, ${input.color}, 1, now())
-        ON CONFLICT (id) DO NOTHING`);
+        INSERT INTO tags (account_id, id, board_id, name, color, version, created_at)
+        VALUES (${ctx.accountId}, ${id}::uuid, ${input.boardId}::uuid, ${input.name}, ${input.color}, 1, now())
+        ON CONFLICT (account_id, id) DO NOTHING`);
       if (inserted === 0) throw idempotencyConflict(requestId, "arguments (a tag with this id exists)");
       await recordEvent(tx, ctx, { boardId: input.boardId, eventType: "tag_created", entityType: "tag", entityId: id, metadata: { name: input.name } });
       return { tag: await readTag(tx, input.boardId, id) };

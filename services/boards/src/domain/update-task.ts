@@ -30,7 +30,7 @@ export function updateTask(ctx: BoardsContext, input: TaskEdit): Promise<TaskRes
       await tx.$executeRaw`
         UPDATE tasks SET title = ${title}, description = ${description}, due_date = ${dueDate}::date, assignee_id = ${assignee}
          WHERE id = ${task.id}::uuid`;
-      if (input.tagIds !== undefined) await replaceTaskTags(tx, input.boardId, task.id, input.tagIds);
+      if (input.tagIds !== undefined) await replaceTaskTags(tx, ctx, input.boardId, task.id, input.tagIds);
       const fields = (["title", "description", "dueDate", "tagIds", "assigneeId"] as const).filter((field) => input[field] !== undefined);
       return { eventType: "task_updated", metadata: { fields } };
     },
