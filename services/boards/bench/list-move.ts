@@ -70,8 +70,8 @@ async function makeBoard(name: string, count: number): Promise<{ id: string; tas
   await seedTasks(db, id, count);
   await db.$executeRawUnsafe(`UPDATE boards.tasks SET status = 'completed' WHERE board_id = $1::uuid AND task_number % 7 = 0`, id);
   await db.$executeRawUnsafe(
-    `INSERT INTO boards.task_tags (task_id, tag_id, board_id)
-     SELECT t.id, ($2::uuid[])[1 + t.task_number % 3], t.board_id FROM boards.tasks t WHERE t.board_id = $1::uuid AND t.task_number % 3 = 0`,
+    `INSERT INTO boards.task_tags (account_id, task_id, tag_id, board_id)
+     SELECT t.account_id, t.id, ($2::uuid[])[1 + t.task_number % 3], t.board_id FROM boards.tasks t WHERE t.board_id = $1::uuid AND t.task_number % 3 = 0`,
     id,
     tags,
   );

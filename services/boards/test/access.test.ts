@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import type { Router } from "express";
 import { startStack, type Stack } from "@bancada/testkit";
 import { createBoardsDb } from "../src/index.js";
 import { boardsRoutes } from "../src/http/routes.js";
 import { boardsFactory } from "./stack.js";
+import { calledRouteTemplates, registeredRoutes, restCalls as boardRestCalls, toolCalls as boardToolCalls, type BoardIds } from "./board-calls.js";
 import { closeAll, expectRestError, fails, makeBoard, makeTag, makeTask, notAccessible, ok, person, type Board, type ErrorBody, type Person, type Rest, type Task } from "./helpers.js";
 
 const readTools = ["get_task_activity", "list_board_proposals", "list_board_tags", "list_boards", "list_tasks"];
@@ -49,88 +49,18 @@ describe("access", () => {
     await stack?.stop();
   });
 
-  const toolCalls = (boardId: string): [string, Record<string, unknown>][] => {
-    const onTask = { requestId: randomUUID(), boardId, taskId: task.id, expectedVersion: 1 };
-    return [
-      ["list_tasks", { boardId }],
-      ["list_board_tags", { boardId }],
-      ["get_task_activity", { boardId }],
-      ["list_board_proposals", { boardId }],
-      ["create_task", { requestId: randomUUID(), boardId, title: "x" }],
-      ["update_task", { ...onTask, title: "x" }],
-      ["move_task", { ...onTask, quadrant: "backlog" }],
-      ["complete_task", onTask],
-      ["discard_task", onTask],
-      ["reopen_task", onTask],
-      ["submit_board_proposal", { requestId: randomUUID(), boardId, summary: "x" }],
-    ];
-  };
-
-  const restCalls = (boardId: string): [string, string, unknown?][] => {
-    const b = `/v1/boards/${boardId}`;
-    const t = `${b}/tasks/${task.id}`;
-    const p = `${b}/proposals/${proposalId}`;
-    const onTask = { requestId: randomUUID(), expectedVersion: 1 };
-    return [
-      ["GET", b],
-      ["PATCH", b, { expectedVersion: 1, name: "x" }],
-      ["POST", `${b}/archive`, { expectedVersion: 1 }],
-      ["POST", `${b}/restore`, { expectedVersion: 1 }],
-      ["DELETE", b, { expectedVersion: 1 }],
-      ["PUT", `${b}/quadrants/urgent-important`, { expectedVersion: 1, title: "x", subtitle: "", color: "teal" }],
-      ["DELETE", `${b}/quadrants/urgent-important`, { expectedVersion: 1 }],
-      ["GET", `${b}/members`],
-      ["PUT", `${b}/members/zoe`, { role: "viewer" }],
-      ["DELETE", `${b}/members/ana`],
-      ["GET", `${b}/tags`],
-      ["POST", `${b}/tags`, { requestId: randomUUID(), name: "x", color: "teal" }],
-      ["PATCH", `${b}/tags/${tagId}`, { expectedVersion: 1, name: "y" }],
-      ["DELETE", `${b}/tags/${tagId}`, { expectedVersion: 1 }],
-      ["GET", `${b}/tasks`],
-      ["POST", `${b}/tasks`, { requestId: randomUUID(), title: "x" }],
-      ["GET", t],
-      ["PATCH", t, { ...onTask, title: "x" }],
-      ["POST", `${t}/move`, { ...onTask, quadrant: "backlog" }],
-      ["POST", `${t}/complete`, onTask],
-      ["POST", `${t}/discard`, onTask],
-      ["POST", `${t}/reopen`, onTask],
-      ["POST", `${t}/archive`, onTask],
-      ["POST", `${t}/restore`, onTask],
-      ["GET", `${b}/activity`],
-      ["GET", `${b}/proposals`],
-      ["GET", p],
-      ["POST", `${p}/suggestions/${suggestionId}/apply`],
-      ["POST", `${p}/suggestions/${suggestionId}/reject`],
-      ["POST", `${p}/close-summary`],
-      ["POST", `${p}/dismiss`],
-    ];
-  };
+  const ids = (boardId: string): BoardIds => ({ boardId, taskId: task.id, tagId, proposalId, suggestionId, newMember: "zoe", member: "ana" });
+  const toolCalls = (boardId: string) => boardToolCalls(ids(boardId));
+  const restCalls = (boardId: string) => boardRestCalls(ids(boardId));
 
   const exactlyNotAccessible = (error: ErrorBody) => expect(error).toEqual({ code: "not_found", message: notAccessible });
-
-  /** Every route the app's REST API registers, as "METHOD /path/:param". */
-  const registeredRoutes = (router: Router): string[] =>
-    router.stack.flatMap((layer) =>
-      layer.route ? [...new Set(layer.route.stack.map((handler) => `${handler.method.toUpperCase()} ${layer.route!.path}`))] : registeredRoutes(layer.handle as unknown as Router),
-    );
 
   it("when the REST API is enumerated, then every route of a board is among the routes these tests call", async () => {
     const db = createBoardsDb(stack.database.url, 1);
     try {
-      const template = (path: string) =>
-        path
-          .replace(board.id, ":boardId")
-          .replace(task.id, ":taskId")
-          .replace(tagId, ":tagId")
-          .replace(proposalId, ":proposalId")
-          .replace(suggestionId, ":suggestionId")
-          .replace("/quadrants/urgent-important", "/quadrants/:quadrant")
-          .replace("/members/zoe", "/members/:personId")
-          .replace("/members/ana", "/members/:personId");
-      const called = new Set(restCalls(board.id).map(([method, path]) => `${method} ${template(path)}`));
       const boardRoutes = registeredRoutes(boardsRoutes(db)).filter((route) => route.includes(":boardId"));
       expect(boardRoutes.length).toBeGreaterThan(25);
-      expect([...new Set(boardRoutes)].sort()).toEqual([...called].sort());
+      expect([...new Set(boardRoutes)].sort()).toEqual(calledRouteTemplates(ids(board.id)));
     } finally {
       await db.$disconnect();
     }

@@ -18,8 +18,8 @@ export async function seedTasks(db: BoardsDb, boardId: string, count: number, qu
     return { n: i + 1, quadrant: q, position: `${quadrantIds.indexOf(q)}${keys.get(q)!.shift()!}` };
   });
   await db.$executeRawUnsafe(
-    `INSERT INTO boards.tasks (id, board_id, task_number, title, quadrant, position, status, version, created_by, created_at, updated_at)
-     SELECT gen_random_uuid(), $1::uuid, r.n, 'Tarefa ' || r.n, r.quadrant::boards.quadrant, r.position, 'active', 1, 'fixture', now(), now()
+    `INSERT INTO boards.tasks (account_id, id, board_id, task_number, title, quadrant, position, status, version, created_by, created_at, updated_at)
+     SELECT (SELECT account_id FROM boards.boards WHERE id = $1::uuid), gen_random_uuid(), $1::uuid, r.n, 'Tarefa ' || r.n, r.quadrant::boards.quadrant, r.position, 'active', 1, 'fixture', now(), now()
        FROM unnest($2::int[], $3::text[], $4::text[]) AS r(n, quadrant, position)`,
     boardId,
     rows.map((r) => r.n),

@@ -90,8 +90,12 @@ export function restClient(baseUrl: string, key: string): Rest {
   };
 }
 
-/** A person with a key (MCP client + REST). */
+/** The account keys belong to unless a test names another (testkit's default). */
+export const defaultAccount = "acct-a";
+
+/** A person with a key (MCP client + REST): a person id within an account. */
 export interface Person {
+  accountId: string;
   personId: string;
   key: string;
   client: Client;
@@ -101,15 +105,17 @@ export interface Person {
 export async function person(
   stack: Stack,
   personId: string,
-  options: { allowWrites?: boolean; allowedBoardIds?: string[] | null; scopes?: string[] } = {},
+  options: { accountId?: string; allowWrites?: boolean; allowedBoardIds?: string[] | null; scopes?: string[] } = {},
 ): Promise<Person> {
+  const accountId = options.accountId ?? defaultAccount;
   const key = await stack.createKey({
+    accountId,
     personId,
     scopes: options.scopes ?? boardScopes,
     allowWrites: options.allowWrites ?? true,
     allowedBoardIds: options.allowedBoardIds ?? null,
   });
-  return { personId, key, client: await connectClient(stack.mcpUrl, key), rest: restClient(stack.baseUrl, key) };
+  return { accountId, personId, key, client: await connectClient(stack.mcpUrl, key), rest: restClient(stack.baseUrl, key) };
 }
 
 export async function makeBoard(owner: Person, name = "Produto", members: Record<string, "owner" | "editor" | "viewer"> = {}): Promise<Board> {

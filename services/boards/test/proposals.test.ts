@@ -186,8 +186,8 @@ describe("proposals", () => {
       // Fixture: older proposals straight into the table (49, then a 50th older still); the newest one goes through the tool.
       const olderProposals = (from: number, to: number) =>
         db.$executeRawUnsafe(
-          `INSERT INTO boards.proposals (id, board_id, request_id, content_hash, summary, summary_closed, created_by, agent_id, created_at)
-           SELECT gen_random_uuid(), $1::uuid, gen_random_uuid(), 'fixture', 'p' || n, false, 'ana', 'test', now() - make_interval(mins => n)
+          `INSERT INTO boards.proposals (account_id, id, board_id, request_id, content_hash, summary, summary_closed, created_by, agent_id, created_at)
+           SELECT (SELECT account_id FROM boards.boards WHERE id = $1::uuid), gen_random_uuid(), $1::uuid, gen_random_uuid(), 'fixture', 'p' || n, false, 'ana', 'test', now() - make_interval(mins => n)
              FROM generate_series($2::int, $3::int) AS n`,
           fresh.id,
           from,

@@ -96,7 +96,9 @@ describe("migration: tag names unique ignoring case", () => {
       expect(Number(n)).toBe(tags.length);
       const [{ forced }] = (await fixtures.$queryRawUnsafe<{ forced: boolean }[]>(`SELECT relforcerowsecurity AS forced FROM pg_class WHERE oid = 'boards.tags'::regclass`)) as [{ forced: boolean }];
       expect(forced).toBe(true);
-      await expect(fixtures.$executeRawUnsafe(`INSERT INTO boards.tags (id, board_id, name, color, created_at) VALUES (gen_random_uuid(), $1::uuid, 'só UMA', 'teal', now())`, board)).rejects.toThrow(
+      const clash = `INSERT INTO boards.tags (account_id, id, board_id, name, color, created_at)
+                     SELECT account_id, gen_random_uuid(), id, 'só UMA', 'teal', now() FROM boards.boards WHERE id = $1::uuid`;
+      await expect(fixtures.$executeRawUnsafe(clash, board)).rejects.toThrow(
         /23505|unique/i,
       );
     } finally {

@@ -281,8 +281,8 @@ describe("task tools", () => {
       const fresh = await makeBoard(ana, "Vinte e cinco eventos");
       // Fixture: 24 events after board_created, straight into the table, each a millisecond apart.
       await db.$executeRawUnsafe(
-        `INSERT INTO boards.activity_events (id, board_id, actor_id, event_type, entity_type, entity_id, metadata, created_at)
-         SELECT gen_random_uuid(), $1::uuid, 'ana', 'task_updated', 'task', 'x', '{}', clock_timestamp() + make_interval(secs => n / 1000.0)
+        `INSERT INTO boards.activity_events (account_id, id, board_id, actor_id, event_type, entity_type, entity_id, metadata, created_at)
+         SELECT (SELECT account_id FROM boards.boards WHERE id = $1::uuid), gen_random_uuid(), $1::uuid, 'ana', 'task_updated', 'task', 'x', '{}', clock_timestamp() + make_interval(secs => n / 1000.0)
            FROM generate_series(1, 24) AS n`,
         fresh.id,
       );
@@ -303,8 +303,8 @@ describe("task tools", () => {
       await ok(ana.client, "update_task", { requestId: randomUUID(), boardId: fresh.id, taskId: task.id, expectedVersion: 1, title: "real" });
       // Fixture: 27 more events straight into the table, each a millisecond apart, newer than the real ones.
       await db.$executeRawUnsafe(
-        `INSERT INTO boards.activity_events (id, board_id, actor_id, event_type, entity_type, entity_id, metadata, created_at)
-         SELECT gen_random_uuid(), $1::uuid, 'ana', 'task_updated', 'task', $2, '{}', clock_timestamp() + make_interval(secs => n / 1000.0)
+        `INSERT INTO boards.activity_events (account_id, id, board_id, actor_id, event_type, entity_type, entity_id, metadata, created_at)
+         SELECT (SELECT account_id FROM boards.boards WHERE id = $1::uuid), gen_random_uuid(), $1::uuid, 'ana', 'task_updated', 'task', $2, '{}', clock_timestamp() + make_interval(secs => n / 1000.0)
            FROM generate_series(1, 27) AS n`,
         fresh.id,
         task.id,
