@@ -1,5 +1,6 @@
 /** The only place that reads process.env: validated once at start, failing fast with a clear message. */
 import { z } from "zod";
+import { BusKeys } from "@bancada/service-kit";
 
 const flag = z
   .enum(["1", "0", "true", "false", ""])
@@ -10,9 +11,10 @@ const list = z
   .optional()
   .transform((value) => (value ?? "").split(",").map((item) => item.trim()).filter(Boolean));
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
+const busKey = z.string().trim().min(40, "an Ed25519 key from 'pnpm bancada bus-keys create'");
 const postgresUrl = z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL");
 
-export const envSchema = z.object({
+const envFields = z.object({
   DATABASE_URL: postgresUrl.optional(),
   SCRIPTS_DATABASE_URL: postgresUrl.optional(),
   GATEWAY_DATABASE_URL: postgresUrl.optional(),
@@ -35,6 +37,10 @@ export const envSchema = z.object({
   BANCADA_DATA_DIR: z.string().default(".data"),
   BANCADA_SUBJECT_ROOT: z.string().regex(/^[A-Za-z0-9_-]+$/).default("bancada"),
   BANCADA_KEY_PEPPER: z.string().min(16).optional(),
+  /** The gateway's Ed25519 private key for signing what it puts on NATS (PKCS8 PEM or its base64 DER). */
+  BANCADA_BUS_SIGNING_KEY: busKey.optional(),
+  /** The public half, for the services (SPKI PEM or its base64 DER). */
+  BANCADA_BUS_VERIFY_KEY: busKey.optional(),
   BANCADA_API_KEY: z.string().optional(),
   BANCADA_ADMIN_TOKEN: z.string().min(24, "use at least 24 random characters").optional(),
   BANCADA_PROFILE: z.enum(["core", "full"]).default("full"),
@@ -45,12 +51,22 @@ export const envSchema = z.object({
   SOSOAPI_OUTPUT_SCHEMAS: flag,
   NODE_ENV: z.string().optional(),
 });
+
+/** The bus keys must parse and, when both are given, be one pair: a bad key fails at start, not at the first call. */
+export const envSchema = envFields.superRefine((env, ctx) => {
+  if (!env.BANCADA_BUS_SIGNING_KEY && !env.BANCADA_BUS_VERIFY_KEY) return;
+  try {
+    BusKeys.from({ signingKey: env.BANCADA_BUS_SIGNING_KEY, verifyKey: env.BANCADA_BUS_VERIFY_KEY });
+  } catch (error) {
+    ctx.addIssue({ code: "custom", path: [env.BANCADA_BUS_SIGNING_KEY ? "BANCADA_BUS_SIGNING_KEY" : "BANCADA_BUS_VERIFY_KEY"], message: (error as Error).message });
+  }
+});
 export type Env = z.infer<typeof envSchema>;
 
 /** The variable that holds the REST port of a service run without the gateway (`--only boards` → BOARDS_PORT). */
 export function servicePortVariable(service: string): keyof Env & `${string}_PORT` {
   const name = `${service.toUpperCase()}_PORT`;
-  if (!(name in envSchema.shape)) throw new Error(`no port variable for the service ${service}`);
+  if (!(name in envFields.shape)) throw new Error(`no port variable for the service ${service}`);
   return name as keyof Env & `${string}_PORT`;
 }
 
@@ -82,4 +98,16 @@ export function componentDatabaseUrl(env: Env, component: string): string | unde
   return overrides[component];
 }
 
-export const developmentPepper = "bancada-development-pepper-not-secret";
+const developmentPepper = "bancada-development-pepper-not-secret";
+
+/**
+ * The pepper of API key hashes. The public development pepper serves the embedded database only: a real
+ * database's keys would otherwise hang on a value anyone can read in this repository.
+ */
+export function keyPepper(env: Env): string {
+  if (env.BANCADA_KEY_PEPPER) return env.BANCADA_KEY_PEPPER;
+  if (env.DATABASE_URL || env.GATEWAY_DATABASE_URL) {
+    throw new UsageError("Set BANCADA_KEY_PEPPER (a stable secret of at least 16 characters, e.g. `openssl rand -base64 32`): with DATABASE_URL the development pepper is not used.");
+  }
+  return developmentPepper;
+}

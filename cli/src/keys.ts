@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { scopes as allScopes } from "@bancada/contracts";
 import { createGatewayDb, KeyStore, migrateGateway } from "@bancada/gateway";
 import { openDatabases } from "./database.js";
-import { UsageError, developmentPepper, type Env } from "./env.js";
+import { UsageError, keyPepper, type Env } from "./env.js";
 
 export const keysUsage = `Usage:
   bancada keys create --account <id> --person <id> --agent <label> --scopes <a,b|all> [--allow-writes] [--boards <id,id>] [--expires-in <days>] [--json]
@@ -12,11 +12,12 @@ export const keysUsage = `Usage:
 
 export async function runKeys(env: Env, argv: string[], print: (line: string) => void): Promise<void> {
   const [command, ...rest] = argv;
+  const pepper = keyPepper(env);
   const databases = await openDatabases(env);
   const databaseUrl = await databases.urlFor("gateway");
   await migrateGateway(databaseUrl);
   const db = createGatewayDb(databaseUrl, 2);
-  const keys = new KeyStore(db, { pepper: env.BANCADA_KEY_PEPPER ?? developmentPepper });
+  const keys = new KeyStore(db, { pepper });
   try {
     if (command === "create") return await create(keys, rest, print);
     if (command === "list") return await list(keys, rest, print);

@@ -8,6 +8,7 @@ import path from "node:path";
 import { clientConfiguration, developmentKey } from "./dev-key.js";
 import { UsageError, loadEnv, type Env } from "./env.js";
 import { keysUsage, runKeys } from "./keys.js";
+import { busKeysUsage, runBusKeys } from "./bus-keys.js";
 import { startRuntime, type Runtime } from "./runtime.js";
 
 const usage = `Bancada: one MCP endpoint for scripts (and more to come).
@@ -16,6 +17,7 @@ Usage:
   bancada start [--only gateway,scripts]   run Bancada (all components in one process by default)
   bancada gateway --stdio                  serve MCP over stdio with BANCADA_API_KEY
 ${keysUsage.replace("Usage:\n", "")}
+${busKeysUsage.replace("Usage:\n", "")}
 ${docsUsage}`;
 
 async function main(argv: string[]): Promise<void> {
@@ -40,6 +42,8 @@ async function main(argv: string[]): Promise<void> {
     }
     case "keys":
       return runKeys(env, rest, print);
+    case "bus-keys":
+      return runBusKeys(rest, print);
     case "docs": {
       const databases = await openDatabases(env);
       try {

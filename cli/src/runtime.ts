@@ -13,12 +13,14 @@ import {
   createLogger,
   createServiceApp,
   createToolMetrics,
+  isLoopback,
   type Bus,
   type Logger,
 } from "@bancada/service-kit";
 import { createGateway, type Gateway } from "@bancada/gateway";
 import { openDatabases } from "./database.js";
-import { UsageError, developmentPepper, servicePortVariable, type Env } from "./env.js";
+import { busKeysFor } from "./bus-keys.js";
+import { UsageError, keyPepper, servicePortVariable, type Env } from "./env.js";
 import { serviceNames, serviceRegistry, type RunningService } from "./services.js";
 
 export interface RuntimeOptions {
@@ -50,18 +52,22 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   const log = createLogger("bancada", env.LOG_LEVEL, options.logToStderr ? 2 : 1);
   const subjects = makeSubjects(env.BANCADA_SUBJECT_ROOT);
+  // configuration problems first: nothing is started for a process that would refuse to run
+  const pepper = components.includes("gateway") ? keyPepper(env) : undefined;
+  const keys = await busKeysFor(env, components, log);
   const bus: Bus = env.NATS_URL
-    ? await connectNatsBus({ url: env.NATS_URL, name: `bancada-${components.join("+")}`, onError: (err) => log.warn({ err }, "nats") }).catch(
+    ? await connectNatsBus({ url: env.NATS_URL, name: `bancada-${components.join("+")}`, keys: keys!, onError: (err) => log.warn({ err }, "nats") }).catch(
         (error: Error) => {
           throw new UsageError(`Cannot connect to NATS at ${env.NATS_URL}: ${error.message}. Is nats-server running?`);
         },
       )
-    : new MemoryBus();
+    : new MemoryBus(keys);
   const databases = await openDatabases(env, log).catch(async (error: unknown) => {
     await bus.close();
     throw error;
   });
-  const host = databases.embedded && !isLoopbackHost(env.HOST) ? "127.0.0.1" : env.HOST;
+  const host = databases.embedded && !isLoopback(env.HOST) ? "127.0.0.1" : env.HOST;
+  const guards = { bindHost: host, allowedHosts: env.BANCADA_ALLOWED_HOSTS, allowedOrigins: env.BANCADA_ALLOWED_ORIGINS };
   if (host !== env.HOST) log.warn({ HOST: env.HOST }, "the embedded mode listens on 127.0.0.1 only; set DATABASE_URL to serve other hosts");
   const metrics = createToolMetrics(allInOne ? "bancada" : components.join("+"));
   const started: RunningService[] = [];
@@ -74,10 +80,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       const databaseUrl = await databases.urlFor(name);
       started.push(await serviceRegistry[name]!({ databaseUrl, bus, subjects, log, metrics, env, embedded: databases.embedded }));
     }
-    const resolver = busKeyResolver(bus, subjects);
+    const resolver = busKeyResolver(bus, subjects, 5_000, log);
     if (components.includes("gateway")) {
       const databaseUrl = await databases.urlFor("gateway");
-      const serviceApp = started.length ? createServiceApp({ routes: started.map((s) => s.routes), resolver, log, terminal: false }) : undefined;
+      const serviceApp = started.length ? createServiceApp({ routes: started.map((s) => s.routes), resolver, log, guards, terminal: false }) : undefined;
       gateway = await createGateway({
         databaseUrl,
         bus,
@@ -85,7 +91,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         services: serviceNames,
         log,
         metrics,
-        keyPepper: env.BANCADA_KEY_PEPPER ?? developmentPepper,
+        keyPepper: pepper!,
         bindHost: host,
         allowedHosts: env.BANCADA_ALLOWED_HOSTS,
         allowedOrigins: env.BANCADA_ALLOWED_ORIGINS,
@@ -100,7 +106,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         mcpUrl = `http://${displayHost(host)}:${(server.address() as AddressInfo).port}/mcp`;
       }
     } else if (options.http !== false) {
-      const app = createServiceApp({ routes: started.map((s) => s.routes), resolver, log, metrics });
+      const app = createServiceApp({ routes: started.map((s) => s.routes), resolver, log, metrics, guards });
       // one REST port per process: the first service's (several services in one process share it)
       const portVariable = servicePortVariable(started[0]!.name);
       const server = await listen(app, env[portVariable] as number, host, portVariable);
@@ -157,9 +163,5 @@ function closeServer(server: Server, graceMs: number): Promise<void> {
 
 function displayHost(host: string): string {
   return host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
-}
-
-function isLoopbackHost(host: string): boolean {
-  return host === "localhost" || host === "::1" || host.startsWith("127.");
 }
 

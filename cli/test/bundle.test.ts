@@ -93,7 +93,7 @@ describe("a start from the bundle", { timeout: 240_000 }, () => {
     );
     database = await freshDatabase("bancada_bundle");
     const { NATS_URL: _nats, ...rest } = process.env;
-    env = { ...rest, DATABASE_URL: database.url, LOG_LEVEL: "warn", DOCS_DEMO_CORPUS: "1", PORT: "0" };
+    env = { ...rest, DATABASE_URL: database.url, BANCADA_KEY_PEPPER: "bundle-test-pepper-not-a-secret", LOG_LEVEL: "warn", DOCS_DEMO_CORPUS: "1", PORT: "0" };
   }, 180_000);
   afterAll(async () => {
     await database?.drop();

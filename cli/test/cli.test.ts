@@ -8,10 +8,13 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { BusKeys } from "@bancada/service-kit";
 import { callTool, connectClient, freshDatabase, type TestDatabase } from "@bancada/testkit";
 import { bin, startBancada } from "./start-bancada.js";
 
 const run = promisify(execFile);
+/** A real database needs a configured pepper: the tests give one, as an operator would. */
+const testPepper = "cli-test-pepper-not-a-secret";
 
 // Each test starts real processes (tsx, PostgreSQL, migrations): minutes on a loaded 2-core machine.
 describe("the bancada command", { timeout: 240_000 }, () => {
@@ -22,7 +25,7 @@ describe("the bancada command", { timeout: 240_000 }, () => {
   beforeAll(async () => {
     database = await freshDatabase("bancada_cli");
     const { NATS_URL: _ignored, ...rest } = process.env;
-    env = { ...rest, DATABASE_URL: database.url, LOG_LEVEL: "warn" };
+    env = { ...rest, DATABASE_URL: database.url, LOG_LEVEL: "warn", BANCADA_KEY_PEPPER: testPepper };
   });
   afterAll(async () => database?.drop());
 
@@ -45,6 +48,43 @@ describe("the bancada command", { timeout: 240_000 }, () => {
     expect((bad as { stderr: string }).stderr).toMatch(/Unknown scope\(s\): scripts:admin/);
     const missing = await bancada("keys", "create", "--person", "p").catch((e: unknown) => e);
     expect((missing as { stderr: string }).stderr).toMatch(/Missing --account/);
+  });
+
+  it("when DATABASE_URL is set without BANCADA_KEY_PEPPER, then start and keys refuse in one line that says how to set one", async () => {
+    const { BANCADA_KEY_PEPPER: _pepper, ...unpeppered } = env;
+    for (const args of [["start"], ["keys", "list"]]) {
+      const failed = await run(process.execPath, [bin, ...args], { env: { ...unpeppered, PORT: "0" }, timeout: 120_000 }).catch((e: unknown) => e);
+      expect((failed as { code: number }).code).toBe(1);
+      const lines = (failed as { stderr: string }).stderr.split("\n").filter((line) => line && !line.includes("cli/dist"));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^Set BANCADA_KEY_PEPPER \(a stable secret of at least 16 characters/);
+    }
+  });
+
+  it("when NATS_URL and DATABASE_URL are set without bus keys, then start refuses in one line naming the command that makes them", async () => {
+    const failed = await run(process.execPath, [bin, "start", "--only", "scripts"], { env: { ...env, NATS_URL: "nats://127.0.0.1:1" }, timeout: 120_000 }).catch(
+      (e: unknown) => e,
+    );
+    expect((failed as { code: number }).code).toBe(1);
+    expect((failed as { stderr: string }).stderr).toMatch(/NATS_URL with DATABASE_URL needs bus keys: run 'pnpm bancada bus-keys create' and set BANCADA_BUS_SIGNING_KEY/);
+  });
+
+  it("when bus-keys create runs, then it prints one pair as environment lines, and a gateway given only the verify half refuses to start", async () => {
+    const { stdout } = await bancada("bus-keys", "create");
+    const value = (name: string) => new RegExp(`^${name}=(\\S+)$`, "m").exec(stdout)?.[1];
+    const signingKey = value("BANCADA_BUS_SIGNING_KEY");
+    const verifyKey = value("BANCADA_BUS_VERIFY_KEY");
+    const pair = BusKeys.from({ signingKey, verifyKey });
+    const data = new TextEncoder().encode("signed");
+    expect(BusKeys.from({ verifyKey }).verify(data, pair.sign(data))).toBe(true);
+    const gatewayEnv = { ...env, NATS_URL: "nats://127.0.0.1:1", BANCADA_BUS_VERIFY_KEY: verifyKey };
+    const failed = await run(process.execPath, [bin, "start", "--only", "gateway"], { env: gatewayEnv, timeout: 120_000 }).catch((e: unknown) => e);
+    expect((failed as { stderr: string }).stderr).toMatch(/The gateway signs what it puts on the bus: set BANCADA_BUS_SIGNING_KEY/);
+    const other = BusKeys.generate().export().verifyKey;
+    const mismatched = await run(process.execPath, [bin, "start"], { env: { ...env, BANCADA_BUS_SIGNING_KEY: signingKey, BANCADA_BUS_VERIFY_KEY: other }, timeout: 120_000 }).catch(
+      (e: unknown) => e,
+    );
+    expect((mismatched as { stderr: string }).stderr).toMatch(/BANCADA_BUS_SIGNING_KEY: The bus signing key and verify key are not one pair/);
   });
 
   it("when the port is already in use, then start says which port and which variable to change, and exits non-zero", async () => {

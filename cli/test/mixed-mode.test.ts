@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -65,6 +65,11 @@ describe.skipIf(!natsUrl)("two processes on one embedded PostgreSQL (skipped wit
     expect(read.isError).toBe(false);
     expect(read.data.script.title).toBe("across processes");
     await client.close();
+
+    // the REST call's key is resolved by the gateway process over NATS, with the pair both read from the data folder
+    const viaRest = await fetch(`${restLine.url}/v1/scripts/${created.data.script.id}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(viaRest.status).toBe(200);
+    expect((await stat(path.join(dataDir, "bus-keys.json"))).mode & 0o777).toBe(0o600);
 
     // the sharer stops without stopping the server; the owner stops it
     expect(await stop(scripts.child)).toBe(0);

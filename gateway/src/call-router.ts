@@ -1,7 +1,7 @@
 /**
  * Routes one tool call: checks at the gateway (a bad call never crosses the bus), then a bus request
- * to the owning service with the caller's principal, a call id and a deadline. Errors come back as
- * data; a service that does not answer is `unavailable`, one that runs past the deadline `deadline_exceeded`.
+ * to the owning service with the caller's principal, a call id and a deadline, signed with the gateway's
+ * bus key (services run nothing else). Errors come back as data; a service that does not answer is `unavailable`, one that runs past the deadline `deadline_exceeded`.
  */
 import { randomUUID } from "node:crypto";
 import {
@@ -18,7 +18,19 @@ import {
   type Transport,
   type ValidationIssue,
 } from "@bancada/contracts";
-import { BusFailure, BusRequestError, decodeJson, encodeJson, toErrorBody, type Bus, type Logger, type ToolMetrics } from "@bancada/service-kit";
+import {
+  BusFailure,
+  BusRequestError,
+  ReplayGuard,
+  checkBusSignature,
+  decodeJson,
+  encodeJson,
+  signBusMessage,
+  toErrorBody,
+  type Bus,
+  type Logger,
+  type ToolMetrics,
+} from "@bancada/service-kit";
 import type { ErrorObject } from "ajv";
 import type { AuditTrail } from "./audit.js";
 import type { Catalog } from "./catalog.js";
@@ -58,7 +70,14 @@ export class CallRouter {
 
   /** Starts hearing client cancellations sent to any replica. */
   listenForCancellations(): { unsubscribe(): void } {
-    return this.#o.bus.subscribe(this.#o.subjects.clientCancel, (message) => {
+    const { bus, subjects, log } = this.#o;
+    const replays = new ReplayGuard();
+    return bus.subscribe(subjects.clientCancel, (message) => {
+      // signed, or anything on the bus could cancel anyone's calls; once, or a replay could cancel a later
+      // call that reuses the JSON-RPC id (stateless clients often start at 1 again)
+      let problem = checkBusSignature(bus.keys, subjects.clientCancel, message);
+      if (!problem && !replays.firstSighting(message.headers[Header.callId] ?? "", Number(message.headers[Header.expires]))) problem = "replayed";
+      if (problem) return log.warn({ subject: subjects.clientCancel, reason: problem }, "refused a cancellation not signed by a gateway");
       const { keyId, requestId } = decodeJson(message.data) as { keyId?: string; requestId?: string | number };
       this.#inFlight.get(`${keyId}:${String(requestId)}`)?.abort();
     });
@@ -66,7 +85,7 @@ export class CallRouter {
 
   /** A client's `notifications/cancelled`: the call it names may be running on any replica. */
   cancelClientRequest(principal: Principal, requestId: string | number): void {
-    this.#o.bus.publish(this.#o.subjects.clientCancel, encodeJson({ keyId: principal.keyId, requestId }));
+    this.#publishSigned(this.#o.subjects.clientCancel, encodeJson({ keyId: principal.keyId, requestId }), { [Header.callId]: randomUUID() });
   }
 
   async callTool(principal: Principal, name: string, args: unknown, options: CallOptions): Promise<CallReply> {
@@ -120,28 +139,35 @@ export class CallRouter {
 
   async #request(service: string, body: unknown, principal: Principal, callId: string, timeoutMs: number, options: CallOptions): Promise<CallReply> {
     const { bus, subjects } = this.#o;
-    const headers: Record<string, string> = {
+    const deadline = Date.now() + timeoutMs;
+    const plain: Record<string, string> = {
       [Header.principal]: JSON.stringify(principal),
       [Header.callId]: callId,
-      [Header.deadline]: String(Date.now() + timeoutMs),
+      [Header.deadline]: String(deadline),
       [Header.transport]: options.transport,
       ...(options.traceparent ? { [Header.traceparent]: options.traceparent } : {}),
       ...(options.onProgress ? { [Header.progress]: "1" } : {}),
     };
+    const data = encodeJson(body);
+    const headers = signBusMessage(bus.keys, subjects.call(service), plain, data, { notAfter: deadline });
     const onProgress = options.onProgress;
     const progress = onProgress ? bus.subscribe(subjects.progress(callId), (message) => onProgress(decodeJson(message.data) as ProgressUpdate)) : undefined;
     try {
-      const reply = await bus.request(subjects.call(service), encodeJson(body), { timeoutMs, headers, ...(options.signal ? { signal: options.signal } : {}) });
+      const reply = await bus.request(subjects.call(service), data, { timeoutMs, headers, ...(options.signal ? { signal: options.signal } : {}) });
       return decodeJson(reply.data) as CallReply;
     } catch (error) {
       if (!(error instanceof BusRequestError)) throw error;
       if (error.reason === BusFailure.cancelled || error.reason === BusFailure.timeout) {
-        bus.publish(subjects.cancel(service), new Uint8Array(), { [Header.callId]: callId });
+        this.#publishSigned(subjects.cancel(service), new Uint8Array(), { [Header.callId]: callId });
       }
       return { ok: false, error: busFailureBody(service, error.reason, timeoutMs) };
     } finally {
       progress?.unsubscribe();
     }
+  }
+
+  #publishSigned(subject: string, data: Uint8Array, headers: Record<string, string>): void {
+    this.#o.bus.publish(subject, data, signBusMessage(this.#o.bus.keys, subject, headers, data));
   }
 }
 

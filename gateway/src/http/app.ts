@@ -1,8 +1,7 @@
 /** The gateway's HTTP surface: /mcp, health, readiness, metrics, and the OAuth discovery hints. */
 import express, { type Express, type RequestHandler } from "express";
-import { notFoundRoute, restErrorHandler, type Logger, type ToolMetrics } from "@bancada/service-kit";
+import { hostGuard, notFoundRoute, originGuard, restErrorHandler, type GuardOptions, type Logger, type ToolMetrics } from "@bancada/service-kit";
 import type { Catalog } from "../catalog.js";
-import { hostGuard, originGuard, type GuardOptions } from "./guards.js";
 import { adminRoutes } from "./admin-routes.js";
 import { mcpRoute, type McpRouteOptions } from "./mcp-route.js";
 
@@ -35,7 +34,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
       error_description: "Bancada uses API keys, not OAuth client registration: send Authorization: Bearer <api-key>.",
     });
   });
-  app.use("/mcp", hostGuard(options), originGuard(options));
+  app.use(["/mcp", "/admin"], hostGuard(options), originGuard(options));
   app.use(mcpRoute(options));
   app.use(adminRoutes(options.keys, options.adminToken));
   for (const handler of options.extra ?? []) app.use(handler);

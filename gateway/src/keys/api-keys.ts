@@ -1,9 +1,13 @@
 /**
- * API keys: random 192-bit secrets shown once, stored as a peppered SHA-256 (a slow hash buys nothing
- * for a random secret of that size, and the lookup stays one index probe). Resolutions are cached for a
- * few seconds: a revoked key stops working within that time on every replica.
+ * API keys: random 192-bit secrets shown once, stored as HMAC-SHA256(pepper, SHA-256(key)) (a slow hash buys
+ * nothing for a random secret of that size, and the lookup stays one index probe). Services hold only
+ * SHA-256(key) when they ask the gateway to resolve a REST caller, so the key never crosses the bus
+ * (`resolveDigest`). Rows from before this scheme hold SHA-256(pepper || key), which SHA-256(key) cannot
+ * reach: such a key is rehashed the first time the gateway sees it in clear (`resolve`: MCP, stdio).
+ * Resolutions are cached for a few seconds: a revoked key stops working within that time on every replica.
  */
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
+import { apiKeyDigest } from "@bancada/service-kit";
 import { DomainError, ErrorCode, isScope, type Principal, type Profile } from "@bancada/contracts";
 import type { GatewayDb } from "../db/client.js";
 import type { ApiKey } from "../db/generated/client.js";
@@ -32,6 +36,10 @@ export interface KeyRecord {
   revokedAt: string | null;
   lastUsedAt: string | null;
 }
+
+/** The hash scheme every key is written with now, and the one of rows written before it. */
+const currentScheme = "hmac-digest";
+const legacyScheme = "pepper-key";
 
 export interface KeyStoreOptions {
   pepper: string;
@@ -62,7 +70,8 @@ export class KeyStore {
       data: {
         id: randomUUID(),
         prefix: key.slice(0, 12),
-        keyHash: this.#hash(key),
+        keyHash: this.#hash(apiKeyDigest(key)),
+        hashScheme: currentScheme,
         accountId: input.accountId,
         personId: input.personId,
         agentId: input.agentId,
@@ -95,9 +104,22 @@ export class KeyStore {
     return count > 0;
   }
 
+  /** A key seen in clear: MCP over HTTP or stdio. Rehashes a row still in the old scheme. */
   async resolve(token: string, profile: Profile = "full"): Promise<Principal | null> {
     if (!token.startsWith("bnc_") || token.length > 200) return null;
-    const hash = this.#hash(token);
+    const digest = apiKeyDigest(token);
+    const record = await this.#lookup(digest);
+    return record ? this.#principal(record, profile) : this.#upgrade(token, digest, profile);
+  }
+
+  /** A key known only by its SHA-256 (hex), as the services send it for REST callers. */
+  async resolveDigest(digest: string, profile: Profile = "full"): Promise<Principal | null> {
+    if (!/^[0-9a-f]{64}$/.test(digest)) return null;
+    return this.#principal(await this.#lookup(digest), profile);
+  }
+
+  async #lookup(digest: string): Promise<ApiKey | null> {
+    const hash = this.#hash(digest);
     const now = Date.now();
     let hit = this.#cache.get(hash);
     if (!hit || hit.until <= now) {
@@ -106,7 +128,22 @@ export class KeyStore {
       if (this.#cache.size > 50_000) this.#cache.clear();
       this.#cache.set(hash, hit);
     }
-    const record = hit.record;
+    return hit.record;
+  }
+
+  async #upgrade(token: string, digest: string, profile: Profile): Promise<Principal | null> {
+    const legacyHash = createHash("sha256").update(this.#pepper).update(token).digest("hex");
+    const { count } = await this.#db.apiKey.updateMany({
+      where: { keyHash: legacyHash, hashScheme: legacyScheme },
+      data: { keyHash: this.#hash(digest), hashScheme: currentScheme },
+    });
+    if (count === 0) return null;
+    this.#cache.delete(this.#hash(digest));
+    return this.resolveDigest(digest, profile);
+  }
+
+  #principal(record: ApiKey | null, profile: Profile): Principal | null {
+    const now = Date.now();
     if (!record || record.revokedAt || (record.expiresAt && record.expiresAt.getTime() <= now)) return null;
     this.#touch(record.id, now);
     return {
@@ -121,8 +158,8 @@ export class KeyStore {
     };
   }
 
-  #hash(key: string): string {
-    return createHash("sha256").update(this.#pepper).update(key).digest("hex");
+  #hash(digest: string): string {
+    return createHmac("sha256", this.#pepper).update(digest).digest("hex");
   }
 
   /** lastUsedAt is written at most once a minute per key, off the request path. */

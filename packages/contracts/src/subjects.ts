@@ -30,4 +30,8 @@ export const Header = {
   /** Present when the client asked for progress notifications. */
   progress: "bancada-progress",
   traceparent: "traceparent",
+  /** The gateway's Ed25519 signature of what it put on the bus (service-kit bus/bus-signature.ts). */
+  signature: "bancada-signature",
+  /** Until when (epoch ms) the signature is accepted: a captured message cannot be replayed later. */
+  expires: "bancada-expires",
 } as const;

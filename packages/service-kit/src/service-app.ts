@@ -1,5 +1,9 @@
-/** A service's own HTTP app: health, metrics, and its REST routes behind bearer auth and the one error handler. */
+/**
+ * A service's own HTTP app: health, metrics, and its REST routes behind the Host/Origin guards (browsers will
+ * call them from a console), bearer auth and the one error handler.
+ */
 import express, { type Express, type Router } from "express";
+import { hostGuard, originGuard, type GuardOptions } from "./http-guards.js";
 import type { KeyResolver } from "./key-resolver.js";
 import type { Logger } from "./logger.js";
 import type { ToolMetrics } from "./metrics.js";
@@ -10,6 +14,8 @@ export interface ServiceAppOptions {
   resolver: KeyResolver;
   log: Logger;
   metrics?: ToolMetrics;
+  /** Which Host and Origin values the REST routes accept (the gateway's `/mcp` applies the same rules). */
+  guards: GuardOptions;
   /** When false, the app answers only its own paths and passes the rest on (mounted in another app). */
   terminal?: boolean;
 }
@@ -22,7 +28,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     const registry = options.metrics.registry;
     app.get("/metrics", async (_req, res) => void res.type(registry.contentType).send(await registry.metrics()));
   }
-  app.use("/v1", jsonBody(), authenticate(options.resolver));
+  app.use("/v1", hostGuard(options.guards), originGuard(options.guards), jsonBody(), authenticate(options.resolver));
   for (const router of options.routes) app.use(router);
   if (options.terminal !== false) app.use(notFoundRoute());
   app.use(restErrorHandler(options.log));

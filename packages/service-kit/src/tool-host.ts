@@ -1,7 +1,9 @@
 /**
  * Serves a service's tools on the bus: `<root>.<svc>.call` (queue group, one replica answers),
  * `<root>.<svc>.catalog`, and `<root>.<svc>.cancel` (fan-out: the replica running the call aborts it).
- * Every call is checked again here (scope, writes, transport) whatever the gateway did: defence in depth.
+ * A call runs only when the gateway signed it (bus-signature.ts): anything else that reaches the bus is refused
+ * with `unauthenticated` and logged. Every call is checked again here (scope, writes, transport) whatever the
+ * gateway did: defence in depth.
  */
 import { randomUUID } from "node:crypto";
 import {
@@ -18,6 +20,7 @@ import {
   type ServiceCatalog,
 } from "@bancada/contracts";
 import { decodeJson, encodeJson, type Bus, type BusMessage, type BusSubscription } from "./bus/bus.js";
+import { ReplayGuard, checkBusSignature, refusedCall, type SignatureProblem } from "./bus/bus-signature.js";
 import { describeTool, type Tool, type ToolContext } from "./define-tool.js";
 import { toErrorBody } from "./error-body.js";
 import type { Logger } from "./logger.js";
@@ -42,7 +45,7 @@ export interface ToolHostOptions {
 
 export interface ToolHost {
   catalog: ServiceCatalog;
-  /** Runs one call as the bus would, for in-process callers (benchmarks). */
+  /** Runs one call as the bus would once its signature is checked, for trusted in-process callers (benchmarks). */
   call(tool: string, args: unknown, principal: Principal): Promise<CallReply>;
   /** Stops taking new calls; in-flight calls finish. */
   stop(): void;
@@ -120,8 +123,23 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     return prompt.render(ctx, args);
   }
 
+  const replays = new ReplayGuard();
+  /** Why a message on `subject` is refused (logged with the subject and reason, never the body), if it is. */
+  function refusal(subject: string, message: BusMessage, once: boolean): SignatureProblem | undefined {
+    let problem = checkBusSignature(bus.keys, subject, message);
+    const callId = message.headers[Header.callId] ?? "";
+    if (!problem && once && !replays.firstSighting(callId, Number(message.headers[Header.expires]))) problem = "replayed";
+    if (problem) log.warn({ subject, reason: problem, callId }, "refused a bus message not signed by the gateway");
+    return problem;
+  }
+
+  async function answer(message: BusMessage): Promise<CallReply> {
+    const problem = refusal(subjects.call(service), message, true);
+    return problem ? { ok: false, error: refusedCall(problem).toBody() } : run(message);
+  }
+
   const subscriptions: BusSubscription[] = [
-    bus.serve(subjects.call(service), async (message) => ({ data: fitForBus(encodeJson(await run(message))), headers: {} }), {
+    bus.serve(subjects.call(service), async (message) => ({ data: fitForBus(encodeJson(await answer(message))), headers: {} }), {
       queue: subjects.queue(service),
     }),
     bus.serve(subjects.catalog(service), async () => ({ data: encodeJson(catalog), headers: {} }), {
@@ -129,7 +147,8 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     }),
     bus.subscribe(subjects.cancel(service), (message) => {
       const callId = message.headers[Header.callId];
-      if (callId) running.get(callId)?.abort();
+      // a forged cancellation would abort another caller's call; a repeat of a genuine one changes nothing
+      if (callId && running.has(callId) && !refusal(subjects.cancel(service), message, false)) running.get(callId)?.abort();
     }),
   ];
   bus.publish(subjects.catalogChanged, encodeJson({ service, version: options.version }));

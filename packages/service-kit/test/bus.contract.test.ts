@@ -2,11 +2,11 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { BusRequestError, MemoryBus, connectNatsBus, decodeJson, encodeJson, type Bus } from "../src/index.js";
+import { BusKeys, BusRequestError, MemoryBus, connectNatsBus, decodeJson, encodeJson, type Bus } from "../src/index.js";
 
 const natsUrl = process.env.NATS_URL;
 const makers: [string, () => Promise<Bus>][] = [["memory", async () => new MemoryBus()]];
-if (natsUrl) makers.push(["nats", () => connectNatsBus({ url: natsUrl, name: "bus-contract" })]);
+if (natsUrl) makers.push(["nats", () => connectNatsBus({ url: natsUrl, name: "bus-contract", keys: BusKeys.generate() })]);
 
 // Said only where it is true: with NATS_URL set, the NATS bus runs the whole contract below.
 if (!natsUrl) {

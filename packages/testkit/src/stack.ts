@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import type { Router } from "express";
 import { subjects as makeSubjects, type Subjects } from "@bancada/contracts";
-import { MemoryBus, busKeyResolver, connectNatsBus, createLogger, createServiceApp, type Bus, type Logger } from "@bancada/service-kit";
+import { BusKeys, MemoryBus, busKeyResolver, connectNatsBus, createLogger, createServiceApp, type Bus, type Logger } from "@bancada/service-kit";
 import { createGateway, type CreateKeyInput, type Gateway, type GatewayOptions } from "@bancada/gateway";
 import { freshDatabase, type TestDatabase } from "./database.js";
 
@@ -42,10 +42,13 @@ export interface Stack {
 
 export const natsUrl = process.env.NATS_URL;
 
-/** Real NATS when NATS_URL is set (CI), else the in-process bus (BANCADA_TEST_BUS=memory forces it). */
+/**
+ * Real NATS when NATS_URL is set (CI), else the in-process bus (BANCADA_TEST_BUS=memory forces it). Either
+ * holds a bus key pair made for it: the stack's gateway signs, its services verify, as in production.
+ */
 export async function testBus(): Promise<Bus> {
   if (!natsUrl || process.env.BANCADA_TEST_BUS === "memory") return new MemoryBus();
-  return connectNatsBus({ url: natsUrl, name: "bancada-test" });
+  return connectNatsBus({ url: natsUrl, name: "bancada-test", keys: BusKeys.generate() });
 }
 
 export async function startStack(options: { services: Record<string, ServiceFactory>; gateway?: Partial<GatewayOptions> }): Promise<Stack> {
@@ -59,8 +62,9 @@ export async function startStack(options: { services: Record<string, ServiceFact
 
   const serviceApp = createServiceApp({
     routes: [...running.values()].map((service) => service.routes),
-    resolver: busKeyResolver(bus, subjects, 500),
+    resolver: busKeyResolver(bus, subjects, 500, log),
     log,
+    guards: { bindHost: "127.0.0.1", allowedHosts: [], allowedOrigins: [] },
     terminal: false,
   });
   const gateway = await createGateway({

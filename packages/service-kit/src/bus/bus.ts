@@ -3,6 +3,8 @@
  * NATS (separate processes, queue groups for replicas) and in-process (one process, no broker).
  * The contract test suite in test/bus.contract.test.ts runs against both.
  */
+import type { BusKeys } from "./bus-keys.js";
+
 export interface BusMessage {
   data: Uint8Array;
   headers: Readonly<Record<string, string>>;
@@ -42,6 +44,12 @@ export class BusRequestError extends Error {
 
 export interface Bus {
   readonly kind: "nats" | "memory";
+  /**
+   * This process's keys for the bus: the gateway's signing key where the gateway runs, the verify key
+   * everywhere. They travel with the connection, as NATS credentials would: whoever holds the bus knows
+   * whom it trusts (bus-signature.ts).
+   */
+  readonly keys: BusKeys;
   request(subject: string, data: Uint8Array, options: RequestOptions): Promise<BusMessage>;
   /** Replies to requests; replicas serving with the same `queue` share the load, one answers each request. */
   serve(subject: string, handler: BusHandler, options?: { queue?: string }): BusSubscription;

@@ -8,6 +8,7 @@
  */
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { createInbox, headers as natsHeaders, errors, type Msg, type MsgHdrs, type Subscription } from "@nats-io/nats-core";
+import type { BusKeys } from "./bus-keys.js";
 import {
   BusFailure,
   BusRequestError,
@@ -23,6 +24,8 @@ import {
 export interface NatsBusOptions {
   url: string;
   name: string;
+  /** Whom this process trusts on the bus (and, in the gateway, how it signs). */
+  keys: BusKeys;
   onError?: (error: unknown) => void;
 }
 
@@ -33,19 +36,21 @@ export async function connectNatsBus(options: NatsBusOptions): Promise<NatsBus> 
     maxReconnectAttempts: -1,
     reconnectTimeWait: 250,
   });
-  return new NatsBus(connection, options.onError ?? (() => {}));
+  return new NatsBus(connection, options.keys, options.onError ?? (() => {}));
 }
 
 export class NatsBus implements Bus {
   readonly kind = "nats" as const;
+  readonly keys: BusKeys;
   readonly #connection: NatsConnection;
   readonly #onError: (error: unknown) => void;
   /** Handlers still running and requests still waiting: close() lets them finish first. */
   readonly #inFlight = new Set<Promise<unknown>>();
   readonly #serving = new Set<Subscription>();
 
-  constructor(connection: NatsConnection, onError: (error: unknown) => void) {
+  constructor(connection: NatsConnection, keys: BusKeys, onError: (error: unknown) => void) {
     this.#connection = connection;
+    this.keys = keys;
     this.#onError = onError;
   }
 
