@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callTool, connectClient, startStack, type ErrorData, type Stack } from "@bancada/testkit";
+import { callTool, connectClient, expectRestError, startStack, type ErrorData, type Stack } from "@bancada/testkit";
 import { scriptsFactory } from "./fixtures.js";
 
 const initialize = {
@@ -65,6 +65,27 @@ describe("authentication and the HTTP transport", () => {
       req.end(JSON.stringify(initialize));
     });
     expect(status).toBe(403);
+  });
+
+  it("when a REST call comes with a foreign Origin or a foreign Host, then 403 with the error envelope; without Origin (not a browser) it is served", async () => {
+    const key = await stack.createKey();
+    const rest = (headers: Record<string, string>) => fetch(`${stack.baseUrl}/v1/scripts`, { headers: { authorization: `Bearer ${key}`, ...headers } });
+    const foreign = await rest({ origin: "http://127.0.0.1.evil.com" });
+    expectRestError({ status: foreign.status, body: await foreign.json() }, 403, "permission_denied");
+    expect((await rest({ origin: "http://localhost:5173" })).status).toBe(200);
+    expect((await rest({})).status).toBe(200);
+    const { request } = await import("node:http");
+    const url = new URL(stack.baseUrl);
+    const badHost = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request({ host: url.hostname, port: url.port, path: "/v1/scripts", headers: { host: "localhost.evil.com", authorization: `Bearer ${key}` } }, (res) => {
+        let body = "";
+        res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expectRestError({ status: badHost.status, body: JSON.parse(badHost.body) }, 403, "permission_denied");
   });
 
   it("when no admin token is configured, then the admin API does not exist", async () => {

@@ -7,6 +7,8 @@ export type { Logger };
  * line never carries the same key twice). On the stdio transport stdout carries the protocol, so logs go
  * to stderr (fd 2).
  */
-export function createLogger(name: string, level: LevelWithSilent = "info", fd: 1 | 2 = 1): Logger {
-  return pino({ name, level, base: { pid: process.pid } }, pino.destination({ fd, sync: false }));
+export function createLogger(name: string, level: LevelWithSilent = "info", fd: 1 | 2 | NodeJS.WritableStream = 1): Logger {
+  // a stream instead of a descriptor: tests read what was logged
+  const destination = typeof fd === "number" ? pino.destination({ fd, sync: false }) : fd;
+  return pino({ name, level, base: { pid: process.pid } }, destination);
 }

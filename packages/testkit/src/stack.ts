@@ -4,6 +4,7 @@
  * gateway listening on a free loopback port. No layer of ours is mocked.
  */
 import { randomBytes } from "node:crypto";
+import { Writable } from "node:stream";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import type { Router } from "express";
@@ -51,11 +52,18 @@ export async function testBus(): Promise<Bus> {
   return connectNatsBus({ url: natsUrl, name: "bancada-test", keys: BusKeys.generate() });
 }
 
-export async function startStack(options: { services: Record<string, ServiceFactory>; gateway?: Partial<GatewayOptions> }): Promise<Stack> {
+export interface StackOptions {
+  services: Record<string, ServiceFactory>;
+  gateway?: Partial<GatewayOptions>;
+  /** Where the stack logs (silent unless LOG_LEVEL is set); `captureLogs()` gives one a test can read. */
+  log?: Logger;
+}
+
+export async function startStack(options: StackOptions): Promise<Stack> {
   const database = await freshDatabase();
   const bus = await testBus();
   const subjects = makeSubjects(`t${randomBytes(4).toString("hex")}`);
-  const log = createLogger("test", (process.env.LOG_LEVEL as "info" | undefined) ?? "silent");
+  const log = options.log ?? createLogger("test", (process.env.LOG_LEVEL as "info" | undefined) ?? "silent");
   const deps: ServiceDeps = { databaseUrl: database.url, bus, subjects, log };
   const running = new Map<string, StackService>();
   for (const [name, factory] of Object.entries(options.services)) running.set(name, await factory(deps));
@@ -131,4 +139,20 @@ function listen(app: Gateway["app"]): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = app.listen(0, "127.0.0.1", (error?: Error) => (error ? reject(error) : resolve(server)));
   });
+}
+
+/** A logger whose lines (parsed JSON) a test can read, e.g. to check that a refusal was logged and what it held. */
+export function captureLogs(level: "warn" | "info" | "debug" = "warn"): { log: Logger; lines: () => Record<string, unknown>[]; text: () => string } {
+  let text = "";
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return {
+    log: createLogger("test", level, sink),
+    lines: () => text.split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>),
+    text: () => text,
+  };
 }
