@@ -4,6 +4,7 @@ import { hostname } from "node:os";
 import path from "node:path";
 import type { Router } from "express";
 import { applyMigrations, hostTools, maxReplyBytes, startPeriodicJob, type Logger, type ToolHost, type ServiceOptions } from "@bancada/service-kit";
+import { boxesConfig, type BoxesConfigOptions } from "./config.js";
 import { createBoxesDb, postgresSchema, type BoxesDb } from "./db/client.js";
 import type { BoxDriver } from "./driver/box-driver.js";
 import { createLocalDriver } from "./driver/local/local-driver.js";
@@ -16,7 +17,7 @@ import { recoverBoxes, watchBoxes } from "./domain/reconcile.js";
 import { boxesRoutes } from "./http/routes.js";
 import { boxesInstructions, boxesTools } from "./tools/index.js";
 
-export interface BoxesServiceOptions extends ServiceOptions {
+export interface BoxesServiceOptions extends ServiceOptions, BoxesConfigOptions {
   /** Where local boxes keep their disks (default `.data/boxes`). */
   dataDir?: string;
   /** Another driver than the local one (same interface). */
@@ -32,6 +33,8 @@ export interface BoxesServiceOptions extends ServiceOptions {
   maxReplyBytes?: number;
   /** How often dead boxes and ended jobs are looked for (default 2 s). */
   watchIntervalMs?: number;
+  /** "directory": box disks are plain folders, dataGiB not enforced (default: images where loop devices work). */
+  disks?: "auto" | "directory";
 }
 
 export interface BoxesService {
@@ -56,9 +59,10 @@ const replyEnvelopeBytes = 16 * 1024;
 
 export async function createBoxesService(options: BoxesServiceOptions): Promise<BoxesService> {
   const log = options.log.child({ svc: "boxes" });
+  const config = boxesConfig(options);
   await applyMigrations({ connectionString: options.databaseUrl, schema: postgresSchema, migrationsDir, log });
   const db = createBoxesDb(options.databaseUrl, options.poolMax);
-  const driver = options.driver ?? (await localDriverOrUnavailable(options, log));
+  const driver = options.driver ?? (await localDriverOrUnavailable(options, log, config.uids.base));
   const maxReply = options.maxReplyBytes ?? maxReplyBytes;
   const runtime: BoxesRuntime = {
     db,
@@ -68,6 +72,8 @@ export async function createBoxesService(options: BoxesServiceOptions): Promise<
     background: new Background(log),
     replyBudgetBytes: maxReply - replyEnvelopeBytes,
     defaultPlan: options.defaultPlan ?? "free",
+    capacity: config.capacity,
+    uids: config.uids,
     inFlight: { exec: 0, jobWait: 0 },
   };
   if (driver.available) await recoverBoxes(runtime);
@@ -104,7 +110,7 @@ export async function createBoxesService(options: BoxesServiceOptions): Promise<
 }
 
 /** The local driver, or — when this machine cannot run it (no bubblewrap) — a driver that says so on every call. */
-async function localDriverOrUnavailable(options: BoxesServiceOptions, log: Logger): Promise<BoxDriver> {
+async function localDriverOrUnavailable(options: BoxesServiceOptions, log: Logger, probeUid: number): Promise<BoxDriver> {
   try {
     return await createLocalDriver({
       dataDir: path.resolve(options.dataDir ?? ".data/boxes"),
@@ -112,6 +118,8 @@ async function localDriverOrUnavailable(options: BoxesServiceOptions, log: Logge
       ...(options.pidsMax ? { pidsMax: options.pidsMax } : {}),
       ...(options.cgroups ? { cgroups: options.cgroups } : {}),
       ...(options.bwrapPath ? { bwrapPath: options.bwrapPath } : {}),
+      ...(options.disks ? { disks: options.disks } : {}),
+      probeUid,
     });
   } catch (error) {
     log.error({ err: error }, "boxes cannot run on this machine; box calls will answer unavailable");

@@ -3,6 +3,7 @@
  * climb out of /data/home, symlinks to /, another box's files and processes, the host's loopback
  * services, the read-only /usr, capabilities, the service's environment, fork bombs and runaways.
  */
+import { randomInt } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -127,26 +128,27 @@ describeBoxes("box isolation", () => {
   });
 });
 
-describeBoxes("local driver without cgroups (signals only)", () => {
+describeBoxes("local driver without cgroups (signals only) and without disk images", () => {
   it("when no cgroup is usable, then suspend stops every process with SIGSTOP, resume continues them, and deadlines still kill the tree", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "bancada-boxes-signals-"));
-    const driver = await createLocalDriver({ dataDir, log: createLogger("signals", "silent"), cgroups: "none" });
+    const hostUid = 300_000 + randomInt(0, 100_000) * 100;
+    const driver = await createLocalDriver({ dataDir, log: createLogger("signals", "silent"), cgroups: "none", disks: "directory", probeUid: hostUid });
     const box = { id: "bx_signals", runtime: null as unknown };
     try {
-      expect(driver.enforcement({ vcpus: 2, memMiB: 4096, dataGiB: 20 })).toMatchObject({ cpu: null, memory: null, processes: null, freeze: expect.stringContaining("SIGSTOP") });
-      box.runtime = await driver.create({ ...box, name: "signals", vcpus: 2, memMiB: 4096, dataGiB: 20 });
+      expect(driver.enforcement({ vcpus: 2, memMiB: 4096, dataGiB: 20 })).toMatchObject({ cpu: null, memory: null, disk: null, processes: null, freeze: expect.stringContaining("SIGSTOP") });
+      box.runtime = await driver.create({ ...box, name: "signals", vcpus: 2, memMiB: 4096, dataGiB: 20, hostUid });
       const exec = (cmd: string, timeoutMs = 30_000) => driver.exec(box, { command: { cmd }, cwd: "/data/home", env: {}, timeoutMs, maxOutputBytes: 65_536 });
       const job = await driver.startJob(box, { jobId: "job_counter", command: { cmd: "i=0; while :; do i=$((i+1)); echo $i > count; sleep 0.1; done" }, cwd: "/data/home", env: {} });
       await new Promise((resolve) => setTimeout(resolve, 500));
       await driver.suspend(box);
       expect(await driver.inspect(box)).toBe("frozen");
-      const frozen = readFileSync(path.join(dataDir, "bx_signals/disk/home/count"), "utf8");
+      const frozen = readFileSync(path.join(dataDir, "mnt/bx_signals/home/count"), "utf8");
       await new Promise((resolve) => setTimeout(resolve, 600));
-      expect(readFileSync(path.join(dataDir, "bx_signals/disk/home/count"), "utf8")).toBe(frozen);
+      expect(readFileSync(path.join(dataDir, "mnt/bx_signals/home/count"), "utf8")).toBe(frozen);
       await driver.resume(box);
       expect(await driver.inspect(box)).toBe("running");
       await new Promise((resolve) => setTimeout(resolve, 600));
-      expect(Number(readFileSync(path.join(dataDir, "bx_signals/disk/home/count"), "utf8"))).toBeGreaterThan(Number(frozen));
+      expect(Number(readFileSync(path.join(dataDir, "mnt/bx_signals/home/count"), "utf8"))).toBeGreaterThan(Number(frozen));
       const runaway = await exec("sleep 300 & while :; do :; done", 1_000);
       expect(runaway).toMatchObject({ timedOut: true, signal: "SIGKILL" });
       expect((await exec("ps -eo args --no-headers")).stdout.toString()).not.toContain("sleep 300");

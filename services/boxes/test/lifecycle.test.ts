@@ -2,6 +2,7 @@
  * The box lifecycle through a real MCP client and the gateway: create, get, list, suspend/resume with
  * processes intact, transitions refused while another runs, delete, idempotency, names, tenancy, scopes.
  */
+import { existsSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient, startStack, type Stack } from "@bancada/testkit";
@@ -31,7 +32,9 @@ describeBoxes("box lifecycle", () => {
     expect(box.id).toMatch(/^bx_[a-z0-9]+$/);
     expect(box.metadata).toEqual({ kind: "tests", team: "a" });
     expect(box.sshCommand).toBeNull();
-    expect(box.enforcement).toMatchObject({ disk: null, processes: { max: 128 } });
+    expect(box.enforcement).toMatchObject({ processes: { max: 128 }, user: expect.stringContaining("unprivileged host user") });
+    // A disk image on a loop device where the machine has them (quotas.test.ts fills one); a plain folder, unlimited, elsewhere.
+    expect(box.enforcement.disk).toBe(existsSync("/dev/loop-control") ? "20 GiB ext4 image on a loop device (writes past it fail with ENOSPC)" : null);
     // The idle, run-time and delete reapers come with a later issue: the policies are shown as recorded, not enforced.
     expect(box.enforcement).toMatchObject({ autoSuspend: null, maxRun: null, deleteAfter: null });
     expect(String(box.enforcement.network)).toContain("loopback only");
@@ -210,6 +213,6 @@ describeBoxes("box lifecycle", () => {
 
   async function boxFile(boxId: string): Promise<string> {
     const { readFile } = await import("node:fs/promises");
-    return readFile(`${boxes.dataDir}/${boxId}/disk/home/count`, "utf8");
+    return readFile(`${boxes.dataDir}/mnt/${boxId}/home/count`, "utf8");
   }
 });

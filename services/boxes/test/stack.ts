@@ -1,11 +1,15 @@
 /**
  * The boxes service as the test stack starts it: its own temporary disk root, a small pids limit (128, so a
- * fork bomb is over quickly) and a quick watch interval. Boxes outlive a stopped service (that is the
+ * fork bomb is over quickly), a quick watch interval, a uid range of its own (test files run side by side,
+ * each with its own database and so its own uid sequence) and a roomy host capacity: the tests declare
+ * boxes far larger than this machine (16 vCPUs, 32 GiB) that stay idle; host admission has its own tests,
+ * which lower the capacity instead. Boxes outlive a stopped service (that is the
  * point), so every test file calls `cleanup()` in afterAll: it kills every box process and removes the
  * cgroups and the directory, also after a failure; on a crash of the test process, an exit hook kills
  * the boxes' processes.
  */
 import { execFileSync } from "node:child_process";
+import { randomInt } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -47,13 +51,14 @@ export interface BoxesTestStack {
 
 export function boxesTestStack(options: Partial<BoxesServiceOptions> = {}): BoxesTestStack {
   const dataDir = mkdtempSync(path.join(tmpdir(), "bancada-boxes-test-"));
+  const uidBase = options.uidBase ?? 200_000 + randomInt(0, 100_000) * 1_000;
   let current: BoxesService | undefined;
   const onExit = () => killAllSync(dataDir);
   process.once("exit", onExit);
   return {
     dataDir,
     factory: async (deps) => {
-      current = await createBoxesService({ ...deps, dataDir, pidsMax: 128, watchIntervalMs: 500, ...options });
+      current = await createBoxesService({ ...deps, dataDir, pidsMax: 128, watchIntervalMs: 500, uidBase, hostMemoryMiB: 4 * 1024 * 1024, hostCores: 1024, ...options });
       const service = current;
       return { name: "boxes", routes: service.routes, stop: () => service.stop() };
     },
@@ -63,9 +68,10 @@ export function boxesTestStack(options: Partial<BoxesServiceOptions> = {}): Boxe
     },
     async cleanup() {
       process.removeListener("exit", onExit);
-      const driver = await createLocalDriver({ dataDir, log: createLogger("test-cleanup", "silent") });
+      const driver = await createLocalDriver({ dataDir, log: createLogger("test-cleanup", "silent"), probeUid: uidBase });
       for (const box of runtimes(dataDir)) await driver.destroy(box).catch(() => {});
       await driver.close();
+      for (const point of mountsUnder(dataDir)) execFileSync("umount", ["-l", point]);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -95,11 +101,13 @@ export async function closeBoxFixture(fixture: Partial<BoxFixture>): Promise<voi
   await fixture.boxes?.cleanup();
 }
 
-function runtimes(dataDir: string): { id: string; runtime: unknown }[] {
+/** Every box the driver left under dataDir (its state folders), with its last runtime. */
+export function runtimes(dataDir: string): { id: string; runtime: unknown }[] {
   const boxes: { id: string; runtime: unknown }[] = [];
-  for (const id of readdirSync(dataDir)) {
+  const ids = new Set([...listing(path.join(dataDir, "state")), ...listing(path.join(dataDir, "mnt"))].filter((id) => id.startsWith("bx_")));
+  for (const id of ids) {
     try {
-      boxes.push({ id, runtime: JSON.parse(readFileSync(path.join(dataDir, id, "run/runtime.json"), "utf8")) });
+      boxes.push({ id, runtime: JSON.parse(readFileSync(path.join(dataDir, "state", id, "run/runtime.json"), "utf8")) });
     } catch {
       boxes.push({ id, runtime: null });
     }
@@ -107,7 +115,21 @@ function runtimes(dataDir: string): { id: string; runtime: unknown }[] {
   return boxes;
 }
 
-/** Last resort when the test process exits without afterAll: SIGKILL every box's pid 1 (its namespace dies with it). */
+function listing(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** The mounts under dataDir (box disks), deepest first. */
+export function mountsUnder(dataDir: string): string[] {
+  const points = readFileSync("/proc/self/mountinfo", "utf8").split("\n").map((line) => line.split(" ")[4] ?? "");
+  return points.filter((point) => point.startsWith(`${dataDir}/`)).sort().reverse();
+}
+
+/** Last resort when the test process exits without afterAll: SIGKILL every box's pid 1 (its namespace dies with it), then unmount its disk. */
 function killAllSync(dataDir: string): void {
   for (const box of runtimes(dataDir)) {
     const runtime = box.runtime as { init?: { pid: number }; bwrap?: { pid: number } } | null;
@@ -121,8 +143,15 @@ function killAllSync(dataDir: string): void {
       }
     }
   }
+  for (const point of mountsUnder(dataDir)) {
+    try {
+      execFileSync("umount", ["-l", point]);
+    } catch {
+      // best effort
+    }
+  }
   try {
-    execFileSync("rm", ["-rf", dataDir]);
+    execFileSync("rm", ["-rf", "--one-file-system", dataDir]);
   } catch {
     // best effort
   }

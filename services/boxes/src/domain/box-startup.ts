@@ -7,7 +7,7 @@
 import type { BoxRow } from "../db/client.js";
 import type { BoxesContext } from "./context.js";
 import { finishJob, refreshJob } from "./job-status.js";
-import { boxHandle } from "./find-box.js";
+import { boxHandle, boxSpec } from "./find-box.js";
 import type { z } from "zod";
 import type { setupInput, taskInput } from "./schemas/box.js";
 import { jobSpec, launchJob } from "./start-job.js";
@@ -19,7 +19,7 @@ type Task = z.infer<typeof taskInput>;
 export async function bringUp(ctx: BoxesContext, box: BoxRow, steps: { setup?: Setup | undefined; task?: Task | undefined }): Promise<void> {
   let running: BoxRow;
   try {
-    const runtime = await ctx.driver.create({ id: box.id, name: box.name, runtime: null, vcpus: box.vcpus, memMiB: box.memMiB, dataGiB: box.dataGiB });
+    const runtime = await ctx.driver.create(boxSpec(box));
     running = await changeState(ctx, box.id, { state: "creating", reason: steps.setup ? "running setup" : null, runtime, endOperation: false });
   } catch (error) {
     ctx.log.warn({ err: error, boxId: box.id }, "box could not start");

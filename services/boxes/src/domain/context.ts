@@ -1,4 +1,5 @@
 import type { Logger } from "@bancada/service-kit";
+import type { HostCapacity, UidRange } from "../config.js";
 import type { BoxesDb } from "../db/client.js";
 import type { BoxDriver } from "../driver/box-driver.js";
 import type { Background } from "./background.js";
@@ -15,6 +16,10 @@ export interface BoxesRuntime {
   /** The most bytes one answer may carry (service-kit's maxReplyBytes minus the envelope). */
   replyBudgetBytes: number;
   defaultPlan: PlanName;
+  /** What this machine may hold in boxes (host admission). */
+  capacity: HostCapacity;
+  /** The host uids boxes run as. */
+  uids: UidRange;
   /** Calls waiting right now (exec, job_wait), for tests and metrics. */
   inFlight: { exec: number; jobWait: number };
 }

@@ -1,5 +1,6 @@
 /**
- * create_box: checks the seed's rules (and the account's plan), records the box as `creating` with
+ * create_box: checks the seed's rules (and the account's plan), then — in one transaction — what the account
+ * and this machine can still hold (capacity.ts), the box's own host uid, and the box as `creating` with
  * the `create` operation claimed, then brings it up in the background (box-startup.ts). By default the
  * call waits up to 120 s for it to be ready. With an idempotency key, a repeated call — even one racing
  * the first — finds the same box instead of creating another.
@@ -10,6 +11,7 @@ import { Prisma } from "../db/generated/client.js";
 import type { Operation } from "./box-view.js";
 import { toBoxView } from "./box-view.js";
 import { bringUp } from "./box-startup.js";
+import { admit, nextHostUid } from "./capacity.js";
 import type { BoxesContext } from "./context.js";
 import { claimKey, recordKey } from "./idempotency.js";
 import { generatedBoxName, newBoxId } from "./ids.js";
@@ -20,9 +22,10 @@ import type { BoxView, CreateBoxInput } from "./schemas/box.js";
 import { intervalOf } from "./transitions.js";
 
 export async function createBox(ctx: BoxesContext, input: CreateBoxInput, signal?: AbortSignal): Promise<BoxView> {
-  checkPlan(await planOf(ctx), input);
+  const plan = await planOf(ctx);
+  checkPlan(plan, input);
   checkSources(ctx, input);
-  const { row, fresh } = await recordBox(ctx, input);
+  const { row, fresh } = await recordBox(ctx, input, plan);
   if (fresh) void ctx.background.run(`create ${row.id}`, () => bringUp(ctx, row, { setup: input.setup, task: input.task }));
   if (!input.wait) return toBoxView(row);
   return toBoxView(await untilSettled(ctx, row.id, limits.createWaitMs, signal));
@@ -57,7 +60,7 @@ function checkSources(ctx: BoxesContext, input: CreateBoxInput): void {
   }
 }
 
-async function recordBox(ctx: BoxesContext, input: CreateBoxInput): Promise<{ row: BoxRow; fresh: boolean }> {
+async function recordBox(ctx: BoxesContext, input: CreateBoxInput, plan: Plan): Promise<{ row: BoxRow; fresh: boolean }> {
   const { wait: _wait, idempotencyKey, ...args } = input;
   try {
     return await ctx.db.$transaction(async (tx) => {
@@ -65,6 +68,8 @@ async function recordBox(ctx: BoxesContext, input: CreateBoxInput): Promise<{ ro
         const claim = await claimKey(tx, ctx.accountId, "create_box", idempotencyKey, requestHash(args));
         if (claim.kind === "replay") return { row: await tx.box.findUniqueOrThrow({ where: { id: claim.resourceId } }), fresh: false };
       }
+      // After the replay check: repeating a create that succeeded is never refused for the capacity it holds.
+      await admit(tx, ctx, plan, { vcpus: input.vcpus, memMiB: input.memMiB }, { host: true });
       const row = await insertBox(tx, ctx, input);
       if (idempotencyKey) await recordKey(tx, ctx.accountId, "create_box", idempotencyKey, row.id);
       return { row, fresh: true };
@@ -85,6 +90,7 @@ async function insertBox(tx: BoxesTx, ctx: BoxesContext, input: CreateBoxInput):
     data: {
       id: newBoxId(),
       accountId: ctx.accountId,
+      hostUid: await nextHostUid(tx, ctx),
       name,
       liveName: name,
       state: "creating",

@@ -3,14 +3,16 @@
  * the driver acts in the background, the state changes when it is done, and `wait` decides whether the
  * call waits for that. A box found gone on the way is marked stopped with the reason.
  */
-import type { BoxRow } from "../db/client.js";
+import type { BoxesTx, BoxRow } from "../db/client.js";
 import { DriverError } from "../driver/driver-error.js";
 import { toBoxView, type OperationKind } from "./box-view.js";
 import type { BoxesContext } from "./context.js";
 import { goneReason } from "./driver-errors.js";
-import { boxHandle, findBox } from "./find-box.js";
+import { boxHandle, boxSpec, findBox } from "./find-box.js";
 import { endRunningJobs } from "./end-jobs.js";
 import type { BoxState, BoxView, PowerInput } from "./schemas/box.js";
+import { admit } from "./capacity.js";
+import { planOf } from "./plans.js";
 import { beginOperation, changeState, type StateChange } from "./transitions.js";
 
 const powerWaitMs = 60_000;
@@ -30,10 +32,11 @@ export async function resumeBox(ctx: BoxesContext, input: PowerInput, signal?: A
   const box = await findBox(ctx, input.boxId);
   if (box.state === "running" && !box.operation) return toBoxView(box);
   if (box.state === "stopped") {
-    const claimed = await beginOperation(ctx, box, "start", ["stopped"]);
+    const claimed = await beginOperation(ctx, box, "start", ["stopped"], await admission(ctx, box, true));
     return runOperation(ctx, claimed, "start", input.wait, signal, () => startFresh(ctx, claimed));
   }
-  const claimed = await beginOperation(ctx, box, "resume", ["suspended", "sleeping"]);
+  // A suspended box holds its memory on this machine already: only the account's limits are checked.
+  const claimed = await beginOperation(ctx, box, "resume", ["suspended", "sleeping"], await admission(ctx, box, false));
   return runOperation(ctx, claimed, "resume", input.wait, signal, async () => {
     await ctx.driver.resume(boxHandle(claimed));
     return { state: "running", reason: null };
@@ -43,7 +46,7 @@ export async function resumeBox(ctx: BoxesContext, input: PowerInput, signal?: A
 /** Wakes a box that fell asleep from idleness, for the call that needs it; waits for a wake already under way. */
 export async function wakeBox(ctx: BoxesContext, box: BoxRow): Promise<BoxRow> {
   try {
-    const claimed = await beginOperation(ctx, box, "resume", ["sleeping"]);
+    const claimed = await beginOperation(ctx, box, "resume", ["sleeping"], await admission(ctx, box, false));
     await runOperation(ctx, claimed, "resume", true, undefined, async () => {
       await ctx.driver.resume(boxHandle(claimed));
       return { state: "running", reason: null };
@@ -60,11 +63,17 @@ export async function wakeBox(ctx: BoxesContext, box: BoxRow): Promise<BoxRow> {
   return ctx.db.box.findUniqueOrThrow({ where: { id: box.id } });
 }
 
+/** The capacity check of a box about to run again (capacity.ts). */
+async function admission(ctx: BoxesContext, box: BoxRow, host: boolean) {
+  const plan = await planOf(ctx);
+  return (tx: BoxesTx) => admit(tx, ctx, plan, { vcpus: box.vcpus, memMiB: box.memMiB }, { exceptBoxId: box.id, host });
+}
+
 /** A stopped box starts again from its disk with fresh processes; jobs of its previous run are over. */
 async function startFresh(ctx: BoxesContext, box: BoxRow): Promise<StateChange> {
   await endRunningJobs(ctx, box, "the box was stopped while the job ran");
   await ctx.driver.stop(boxHandle(box)).catch(() => {});
-  const runtime = await ctx.driver.start({ id: box.id, name: box.name, runtime: null, vcpus: box.vcpus, memMiB: box.memMiB, dataGiB: box.dataGiB });
+  const runtime = await ctx.driver.start(boxSpec(box));
   return { state: "running", reason: "started again from its disk", runtime };
 }
 

@@ -13,11 +13,21 @@ import { operationOf, toBoxView, type Operation, type OperationKind } from "./bo
 import type { BoxesContext, BoxesRuntime } from "./context.js";
 import type { BoxState } from "./schemas/box.js";
 
-export async function beginOperation(ctx: BoxesContext, box: BoxRow, kind: OperationKind, from: BoxState[]): Promise<BoxRow> {
+/**
+ * Claims `kind` on the box. With `guard` (a capacity check, see capacity.ts), the guard and the claim run
+ * in one transaction, so that what the guard counted cannot change before the claim is visible to the next.
+ */
+export async function beginOperation(ctx: BoxesContext, box: BoxRow, kind: OperationKind, from: BoxState[], guard?: (tx: BoxesTx) => Promise<void>): Promise<BoxRow> {
   const operation: Operation = { kind, startedAt: new Date().toISOString(), instance: ctx.instance };
-  const claimed = await ctx.db.$executeRaw`
+  const claim = (db: BoxesTx) => db.$executeRaw`
     UPDATE boxes SET operation = ${JSON.stringify(operation)}::jsonb, version = version + 1, updated_at = now()
      WHERE id = ${box.id} AND account_id = ${ctx.accountId} AND operation IS NULL AND state::text = ANY(${from}::text[])`;
+  const claimed = guard
+    ? await ctx.db.$transaction(async (tx) => {
+        await guard(tx);
+        return claim(tx);
+      })
+    : await claim(ctx.db);
   const current = await ctx.db.box.findUniqueOrThrow({ where: { id: box.id } });
   if (claimed === 0) throw preconditionError(current, kind);
   return current;

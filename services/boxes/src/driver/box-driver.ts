@@ -21,16 +21,21 @@ export interface BoxResources {
 export interface BoxSpec extends BoxHandle, BoxResources {
   /** Used as the box's hostname. */
   name: string;
+  /** The box's own unprivileged host uid (and gid), allocated once per box and kept with it. */
+  hostUid: number;
 }
 
 /** Which of the requested resources the driver enforces, and how; shown on the box. */
 export interface Enforcement {
   cpu: string | null;
   memory: string | null;
+  /** How dataGiB is held to; null: the disk has no size limit here. */
   disk: string | null;
   processes: { max: number; via: string } | null;
   freeze: string;
   network: string;
+  /** Whom root in the box is on the host. */
+  user: string;
 }
 
 /** What the driver sees of a box right now. */

@@ -121,10 +121,11 @@ export const boxView = z.object({
     .object({
       cpu: z.string().nullable(),
       memory: z.string().nullable(),
-      disk: z.string().nullable(),
+      disk: z.string().nullable().describe("How dataGiB is held to (a write past it fails with ENOSPC); null: the disk has no size limit on this machine."),
       processes: z.object({ max: z.number().int(), via: z.string() }).nullable(),
       freeze: z.string(),
       network: z.string(),
+      user: z.string().nullable().describe("Whom root in the box is on the host machine; null for boxes made before boxes had host users of their own."),
       autoSuspend: z.string().nullable().describe("How autoSuspendSeconds is acted on; null: recorded only (no idle reaper in this version)."),
       maxRun: z.string().nullable().describe("How maxRunMinutes is acted on; null: recorded only (no run-time reaper in this version)."),
       deleteAfter: z.string().nullable().describe("How deleteAfterSeconds is acted on; null: recorded only (no delete reaper in this version)."),

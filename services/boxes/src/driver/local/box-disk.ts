@@ -1,25 +1,34 @@
 /**
- * A local box on disk: `<dataDir>/<boxId>/`
- *   disk/          the box's own files (what a snapshot or fork copies): home → /data/home, etc → /etc,
- *                  var → /var, opt → /opt, root → /root
- *   tmp/           → /tmp, emptied at every fresh start
- *   run/           host-only: runtime.json, bwrap.log, jobs/<jobId>/{log,exit}; never mounted in the box
- * The box's /etc is its own copy, made at creation from a list of harmless host files plus generated
- * passwd/group/shadow/hosts: nothing of the host's secrets (its /etc/shadow, keys, service configs).
- * /etc/ssl and /etc/alternatives are shared read-only from the host (copying their ~700 files made
- * creation slow).
+ * A local box on disk. Every folder has the narrowest mode that still works:
+ *   <dataDir>/               0711 root  crossed on the way to the mounts, never listed
+ *   <dataDir>/state/         0700 root  host-only, per box: disk.img (the box's disk, see disk-image.ts) and
+ *                                       run/ (runtime.json, bwrap.log, jobs/<jobId>/{log,exit}); never seen by a box
+ *   <dataDir>/mnt/           0711 root  where disks are mounted; bubblewrap runs as the box's own host user and
+ *                                       must cross it to bind the box's folders
+ *   <dataDir>/mnt/<id>/      0700 box   the disk's root, owned by the box's host user:
+ *                                       home → /data/home, etc → /etc, var → /var, opt → /opt, root → /root, tmp → /tmp
+ * Everything on a box's disk belongs to the box's unprivileged host user (a setuid bit there grants that user and
+ * nothing more), and the disk is mounted nosuid,nodev. The box's /etc is its own copy, made at creation from a
+ * list of harmless host files plus generated passwd/group/shadow/hosts: nothing of the host's secrets.
  */
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmod, cp, lstat, mkdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
+import { chmod, chown, cp, lstat, mkdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
 
 export interface BoxPaths {
-  root: string;
+  /** Host-only state of the box (its disk image, its run folder). */
+  state: string;
+  image: string;
+  run: string;
+  jobs: string;
+  /** The root of the box's disk as mounted on the host. */
   disk: string;
   home: string;
   tmp: string;
-  run: string;
-  jobs: string;
 }
 
 export const diskMounts = [
@@ -28,30 +37,45 @@ export const diskMounts = [
   ["var", "/var"],
   ["opt", "/opt"],
   ["root", "/root"],
+  ["tmp", "/tmp"],
 ] as const;
 
 export function boxPaths(dataDir: string, boxId: string): BoxPaths {
-  const root = path.join(dataDir, boxId);
-  const run = path.join(root, "run");
-  return { root, disk: path.join(root, "disk"), home: path.join(root, "disk/home"), tmp: path.join(root, "tmp"), run, jobs: path.join(run, "jobs") };
+  const state = path.join(dataDir, "state", boxId);
+  const run = path.join(state, "run");
+  const disk = path.join(dataDir, "mnt", boxId);
+  return { state, image: path.join(state, "disk.img"), run, jobs: path.join(run, "jobs"), disk, home: path.join(disk, "home"), tmp: path.join(disk, "tmp") };
 }
 
-/** Read-only views of host configuration every box shares (CA certificates, the alternatives links). */
-export const sharedFromHost = ["ssl", "alternatives"];
+/** The data folder's own layout (see the top of this file); safe to repeat at every start. */
+export async function prepareDataDir(dataDir: string): Promise<void> {
+  for (const [dir, mode] of [[dataDir, 0o711], [path.join(dataDir, "state"), 0o700], [path.join(dataDir, "mnt"), 0o711]] as const) {
+    await mkdir(dir, { recursive: true });
+    await chown(dir, 0, 0);
+    await chmod(dir, mode);
+  }
+}
+
+/**
+ * Read-only views of public host configuration every box shares: the CA certificates (never the rest of
+ * /etc/ssl: /etc/ssl/private holds the host's keys) and the alternatives links into /usr.
+ */
+export const sharedFromHost = ["ssl/certs", "alternatives"];
 
 const copiedFromHost = [
   "bash.bashrc", "debian_version", "environment", "ethertypes", "gai.conf", "host.conf", "inputrc",
   "issue", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "login.defs", "magic", "magic.mime", "manpath.config",
   "mime.types", "networks", "nsswitch.conf", "os-release", "profile", "profile.d", "protocols", "rpc", "services", "shells",
-  "skel", "terminfo", "timezone",
+  "skel", "terminfo", "timezone", "ssl/openssl.cnf",
 ];
 
-/** Makes a new box's disk: its own /etc, an empty home seeded from /etc/skel, /var, /opt, /tmp. */
-export async function makeDisk(paths: BoxPaths, hostname: string): Promise<void> {
+/**
+ * Fills a new, empty disk (mounted at paths.disk): its own /etc, a home seeded from /etc/skel, /var, /opt, /tmp;
+ * then hands all of it to the box's host user. Runs before the box ever started, so nothing on it is the box's doing.
+ */
+export async function makeDisk(paths: BoxPaths, hostname: string, uid: number): Promise<void> {
   for (const [dir] of diskMounts) await mkdir(path.join(paths.disk, dir), { recursive: true });
-  for (const dir of ["var/tmp", "var/log", "var/cache", "var/lib"]) await mkdir(path.join(paths.disk, dir), { recursive: true });
-  await chmod(path.join(paths.disk, "var/tmp"), 0o1777);
-  await chmod(path.join(paths.disk, "root"), 0o700);
+  for (const dir of ["var/tmp", "var/log", "var/cache", "var/lib", "etc/ssl/certs"]) await mkdir(path.join(paths.disk, dir), { recursive: true });
   const etc = path.join(paths.disk, "etc");
   for (const name of copiedFromHost) {
     const source = path.join("/etc", name);
@@ -60,23 +84,26 @@ export async function makeDisk(paths: BoxPaths, hostname: string): Promise<void>
   }
   await writeEtc(etc, hostname);
   if (await exists("/etc/skel")) await cp("/etc/skel", paths.home, { recursive: true, verbatimSymlinks: true }).catch(() => {});
-  await prepareRun(paths);
+  await rm(path.join(paths.disk, "lost+found"), { recursive: true, force: true });
+  // -h: a symbolic link is changed itself, never what it points to.
+  await run("chown", ["-hR", `${uid}:${uid}`, paths.disk]);
+  await chmod(paths.disk, 0o700);
+  await chmod(path.join(paths.disk, "var/tmp"), 0o1777);
+  await chmod(path.join(paths.disk, "root"), 0o700);
+  await prepareRun(paths, uid);
 }
 
-/** Before every start: an empty /tmp and the host-only run directory. */
-export async function prepareRun(paths: BoxPaths): Promise<void> {
+/**
+ * Before every start: an empty /tmp and the host-only run folder. The box has no process at this point
+ * (a start follows a stop), so nothing can race the removal.
+ */
+export async function prepareRun(paths: BoxPaths, uid: number): Promise<void> {
   await rm(paths.tmp, { recursive: true, force: true });
-  await mkdir(paths.tmp, { recursive: true });
+  await mkdir(paths.tmp);
+  await chown(paths.tmp, uid, uid);
   await chmod(paths.tmp, 0o1777);
   await mkdir(paths.jobs, { recursive: true });
-}
-
-export async function removeBoxFiles(paths: BoxPaths): Promise<void> {
-  await rm(paths.root, { recursive: true, force: true, maxRetries: 3 });
-}
-
-export async function diskExists(paths: BoxPaths): Promise<boolean> {
-  return exists(paths.disk);
+  await chmod(paths.state, 0o700);
 }
 
 async function writeEtc(etc: string, hostname: string): Promise<void> {
@@ -113,7 +140,7 @@ export async function hostOsVersion(): Promise<string> {
   return [field("ID") ?? "linux", field("VERSION_ID")].filter(Boolean).join("-");
 }
 
-async function exists(target: string): Promise<boolean> {
+export async function exists(target: string): Promise<boolean> {
   try {
     await lstat(target);
     return true;

@@ -1,16 +1,21 @@
 /**
  * How a command enters a running box. Chain of execs, each one small:
  *   sh (host)   writes its pid into the box's cgroups (and the command's own group), then execs
- *   nsenter     joins the box's user, mount, uts, ipc, net, pid and cgroup namespaces and its root
- *   setpriv     drops every capability for good (bounding set, inheritable, ambient) + no_new_privs:
- *               entering the box's user namespace grants full capabilities *in* it, which would let
- *               the command remount /usr writable; after setpriv it is as powerless as the box's own processes
+ *   nsenter     (host program, host root) joins the box's mount, uts, ipc, net, pid and cgroup namespaces,
+ *               then its user namespace, its root and its working directory, and becomes root OF THAT
+ *               namespace — the box's unprivileged host uid — before it execs anything: nothing of the
+ *               box's files is ever run or loaded with host privileges
+ *   setpriv     run by the host's dynamic loader with its cache off and an empty, read-only
+ *               /etc/ld.so.preload (host-loader.ts), so the box cannot inject code while capabilities
+ *               (of the box's user namespace only) are still held; drops every one of them for good
+ *               (bounding set, inheritable, ambient) + no_new_privs
  *   sh (box)    changes to the working directory, reports "started" on fd 3, then execs
  *   bash -lc CMD, or the argv as given (no shell).
  * Measured on this machine the chain costs a few process starts over a bare `bash -lc` (bench/exec.ts).
  */
 import { joinCgroupsScript, type LocalRuntime } from "./sandbox.js";
 import { procsFiles } from "./cgroups.js";
+import { loaderArgs, type HostLoader } from "./host-loader.js";
 import type { CommandSpec } from "../box-driver.js";
 
 export const boxPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -34,6 +39,7 @@ export interface LaunchOptions {
   /** The command's own group in the freeze/kill hierarchy. */
   group: string | undefined;
   nsenterPath: string;
+  loader: HostLoader;
 }
 
 export function launch(options: LaunchOptions, spec: CommandSpec): Launch {
@@ -44,8 +50,9 @@ export function launch(options: LaunchOptions, spec: CommandSpec): Launch {
 /** A program of our own (file helpers) with the box's base environment. */
 export function launchProgram(options: LaunchOptions, cwd: string, program: string[], env: Record<string, string> = boxEnv(options.runtime.hostname)): Launch {
   const { runtime } = options;
-  const enter = [options.nsenterPath, `--target=${runtime.init.pid}`, "--user", "--mount", "--uts", "--ipc", "--net", "--pid", "--cgroup", "--root", "--"];
-  const drop = ["/usr/bin/setpriv", "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all", "--ambient-caps=-all", "--"];
+  // --wd: the box's own working directory; without it nsenter would keep the service's, a host folder outside the box's root.
+  const enter = [options.nsenterPath, `--target=${runtime.init.pid}`, "--user", "--mount", "--uts", "--ipc", "--net", "--pid", "--cgroup", "--root", "--wd", "--setuid=0", "--setgid=0", "--"];
+  const drop = [...loaderArgs(options.loader, "/usr/bin/setpriv"), "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all", "--ambient-caps=-all", "--"];
   const inBox = ["/bin/sh", "-c", inBoxScript, "bancada", options.boxId, cwd, ...program];
   return {
     file: "/bin/sh",

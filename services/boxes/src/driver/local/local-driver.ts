@@ -13,13 +13,15 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@bancada/service-kit";
 import type { BoxDriver, BoxHandle, BoxLiveness, BoxResources, BoxSpec, Enforcement, ExecOutcome, ExecRequest, FileRead, FileWrite, FileWriteOutcome, JobProbe, JobRequest, LogChunk } from "../box-driver.js";
 import { DriverError } from "../driver-error.js";
-import { boxPaths, diskExists, hostOsVersion, makeDisk, prepareRun, removeBoxFiles, sharedFromHost, usrLinks, type BoxPaths } from "./box-disk.js";
+import { boxPaths, hostOsVersion, makeDisk, prepareDataDir, prepareRun, sharedFromHost, usrLinks, type BoxPaths } from "./box-disk.js";
 import { readArgsFor, readOutcome, writeArgs, writeOutcome } from "./box-files.js";
 import { detectCgroups, type CgroupSupport } from "./cgroup-detect.js";
 import * as cgroups from "./cgroups.js";
 import { launch, launchProgram, type Launch, type LaunchOptions } from "./command.js";
+import { createDisk, detectDiskKind, diskExists, mountDisk, removeDisk, type DiskKind } from "./disk-image.js";
+import { hostLoader, type HostLoader } from "./host-loader.js";
 import { jobDirChanged, probeJob, readLog, startWaiter, type JobRuntime } from "./jobs.js";
-import { childPids, isAlive, isStopped, pidsInNamespace, pidsInProcessGroup, sendSignal } from "./procfs.js";
+import { childPids, isAlive, isStopped, pidsInNamespace, pidsInProcessGroup, sendSignal, stopNamespace } from "./procfs.js";
 import { runCommand, type RunResult } from "./run-command.js";
 import { probeSandbox, startSandbox, type LocalRuntime } from "./sandbox.js";
 
@@ -33,22 +35,39 @@ export interface LocalDriverOptions {
   cgroups?: "auto" | "none";
   bwrapPath?: string;
   nsenterPath?: string;
+  /** "directory" never uses disk images (machines without loop devices; tests of that path). */
+  disks?: "auto" | "directory";
+  /** An unprivileged uid the start-up probe may run a throw-away sandbox as (default 100000). */
+  probeUid?: number;
+}
+
+/** What the driver found out about this machine at start. */
+interface HostSetup {
+  support: CgroupSupport;
+  version: string;
+  links: { name: string; target: string | null }[];
+  disks: DiskKind;
+  loader: HostLoader;
 }
 
 export async function createLocalDriver(options: LocalDriverOptions): Promise<LocalDriver> {
   const bwrapPath = options.bwrapPath ?? "/usr/bin/bwrap";
   const nsenterPath = options.nsenterPath ?? "/usr/bin/nsenter";
-  for (const [tool, file] of [["bubblewrap (bwrap)", bwrapPath], ["nsenter (util-linux)", nsenterPath], ["setpriv (util-linux)", "/usr/bin/setpriv"]] as const) {
+  const tools = [["bubblewrap (bwrap)", bwrapPath], ["nsenter (util-linux)", nsenterPath], ["setpriv (util-linux)", "/usr/bin/setpriv"], ["unshare (util-linux)", "/usr/bin/unshare"]] as const;
+  for (const [tool, file] of tools) {
     await access(file, constants.X_OK).catch(() => {
       throw new Error(`The local box driver needs ${tool} at ${file}: install it (Debian: apt-get install bubblewrap util-linux).`);
     });
   }
+  await prepareDataDir(options.dataDir);
   const support: CgroupSupport = options.cgroups === "none" ? { tree: null, limits: {} } : await detectCgroups();
-  const version = await hostOsVersion();
   const links = await usrLinks();
-  await probeSandbox(bwrapPath, links);
-  options.log.info({ tree: support.tree?.version ?? null, limits: Object.keys(support.limits) }, "local box driver ready");
-  return new LocalDriver(options, support, version, links, bwrapPath, nsenterPath);
+  await probeSandbox(bwrapPath, links, options.probeUid ?? 100_000, path.join(options.dataDir, "mnt"));
+  const disks = options.disks === "directory" ? { kind: "directory" as const, reason: "disk images turned off" } : await detectDiskKind(path.join(options.dataDir, "state"));
+  if (disks.reason) options.log.warn({ reason: disks.reason }, "box disks are plain folders: dataGiB is not enforced");
+  const setup: HostSetup = { support, version: await hostOsVersion(), links, disks: disks.kind, loader: await hostLoader("/usr/bin/setpriv") };
+  options.log.info({ tree: support.tree?.version ?? null, limits: Object.keys(support.limits), disks: disks.kind }, "local box driver ready");
+  return new LocalDriver(options, setup, bwrapPath, nsenterPath);
 }
 
 export class LocalDriver implements BoxDriver {
@@ -58,17 +77,19 @@ export class LocalDriver implements BoxDriver {
   readonly node = hostname();
   readonly #options: LocalDriverOptions;
   readonly #support: CgroupSupport;
+  readonly #setup: HostSetup;
   readonly #links: { name: string; target: string | null }[];
   readonly #bwrapPath: string;
   readonly #nsenterPath: string;
   readonly #pidsMax: number;
   readonly #sharedEtc = sharedFromHost.filter((name) => existsSync(`/etc/${name}`));
 
-  constructor(options: LocalDriverOptions, support: CgroupSupport, version: string, links: { name: string; target: string | null }[], bwrapPath: string, nsenterPath: string) {
+  constructor(options: LocalDriverOptions, setup: HostSetup, bwrapPath: string, nsenterPath: string) {
     this.#options = options;
-    this.#support = support;
-    this.template = { name: "host", version };
-    this.#links = links;
+    this.#setup = setup;
+    this.#support = setup.support;
+    this.template = { name: "host", version: setup.version };
+    this.#links = setup.links;
     this.#bwrapPath = bwrapPath;
     this.#nsenterPath = nsenterPath;
     this.#pidsMax = options.pidsMax ?? 1024;
@@ -83,30 +104,35 @@ export class LocalDriver implements BoxDriver {
     return {
       cpu: via("cpu") && `${resources.vcpus} vCPU quota (${via("cpu")})`,
       memory: via("memory") && `${resources.memMiB} MiB limit (${via("memory")})`,
-      disk: null,
+      disk: this.#setup.disks === "image" ? `${resources.dataGiB} GiB ext4 image on a loop device (writes past it fail with ENOSPC)` : null,
       processes: via("pids") ? { max: this.#pidsMax, via: via("pids")! } : null,
       freeze: tree ? `cgroup v${tree.version} freezer` : "SIGSTOP/SIGCONT of the box's processes",
       network: "own network namespace with loopback only (no outside network)",
+      user: "own user namespace: root in the box is an unprivileged host user of its own",
     };
   }
 
   async create(spec: BoxSpec): Promise<LocalRuntime> {
     const paths = this.#paths(spec.id);
-    await makeDisk(paths, spec.name);
-    return this.#boot(spec, paths);
+    const uid = boxUid(spec);
+    await createDisk(this.#setup.disks, paths, spec.dataGiB, uid);
+    await makeDisk(paths, spec.name, uid);
+    return this.#boot(spec, paths, uid);
   }
 
   async start(spec: BoxSpec): Promise<LocalRuntime> {
     const paths = this.#paths(spec.id);
-    if (!(await diskExists(paths))) throw new DriverError("gone", "the box's disk is missing");
-    await prepareRun(paths);
-    return this.#boot(spec, paths);
+    const uid = boxUid(spec);
+    if (!(await diskExists(this.#setup.disks, paths))) throw new DriverError("gone", "the box's disk is missing");
+    await mountDisk(this.#setup.disks, paths);
+    await prepareRun(paths, uid);
+    return this.#boot(spec, paths, uid);
   }
 
-  async #boot(spec: BoxSpec, paths: BoxPaths): Promise<LocalRuntime> {
+  async #boot(spec: BoxSpec, paths: BoxPaths, uid: number): Promise<LocalRuntime> {
     const groups = await cgroups.createBoxGroups(this.#support, spec.id, { pidsMax: this.#pidsMax, memBytes: spec.memMiB * 1024 * 1024, vcpus: spec.vcpus });
     try {
-      return await startSandbox({ boxId: spec.id, paths, hostname: spec.name, groups, usrLinks: this.#links, sharedEtc: this.#sharedEtc, bwrapPath: this.#bwrapPath });
+      return await startSandbox({ boxId: spec.id, paths, hostname: spec.name, groups, uid, usrLinks: this.#links, sharedEtc: this.#sharedEtc, bwrapPath: this.#bwrapPath });
     } catch (error) {
       await cgroups.removeBoxGroups(groups);
       throw error;
@@ -123,15 +149,7 @@ export class LocalDriver implements BoxDriver {
   async suspend(box: BoxHandle): Promise<void> {
     const runtime = this.#live(box);
     if (runtime.groups.tree) return cgroups.freeze(runtime.groups, true);
-    // Without a freezer: stop every process of the box's pid namespace, again until no new one appears.
-    for (let round = 0; round < 20; round++) {
-      const pids = await pidsInNamespace(runtime.pidNamespace);
-      const running = await Promise.all(pids.map(async (pid) => ((await isStopped(pid)) ? null : pid)));
-      const left = running.filter((pid): pid is number => pid !== null);
-      if (left.length === 0) return;
-      for (const pid of left) sendSignal(pid, "SIGSTOP");
-      await sleep(5);
-    }
+    await stopNamespace(runtime.pidNamespace);
   }
 
   async resume(box: BoxHandle): Promise<void> {
@@ -156,7 +174,7 @@ export class LocalDriver implements BoxDriver {
 
   async destroy(box: BoxHandle): Promise<void> {
     await this.stop(box);
-    await removeBoxFiles(this.#paths(box.id));
+    await removeDisk(this.#paths(box.id));
   }
 
   async exec(box: BoxHandle, request: ExecRequest): Promise<ExecOutcome> {
@@ -255,7 +273,7 @@ export class LocalDriver implements BoxDriver {
   }
 
   #launchOptions(boxId: string, runtime: LocalRuntime, group: string | undefined): LaunchOptions {
-    return { boxId, runtime, group, nsenterPath: this.#nsenterPath };
+    return { boxId, runtime, group, nsenterPath: this.#nsenterPath, loader: this.#setup.loader };
   }
 
   async #alive(box: BoxHandle): Promise<LocalRuntime> {
@@ -267,12 +285,19 @@ export class LocalDriver implements BoxDriver {
   #live(box: BoxHandle): LocalRuntime {
     const runtime = asRuntime(box);
     if (!runtime) throw new DriverError("gone", "the box has no running sandbox");
+    // Boxes of earlier versions ran as host root: nothing enters them any more (delete_box still removes them).
+    if (typeof runtime.uid !== "number" || runtime.uid <= 0) throw new DriverError("gone", "the box was made by an earlier version that ran it as host root; delete it and create another");
     return runtime;
   }
 
   #paths(boxId: string): BoxPaths {
     return boxPaths(this.#options.dataDir, boxId);
   }
+}
+
+function boxUid(spec: BoxSpec): number {
+  if (!Number.isInteger(spec.hostUid) || spec.hostUid <= 0) throw new DriverError("start_failed", "the box has no host user of its own (hostUid)");
+  return spec.hostUid;
 }
 
 function asRuntime(box: BoxHandle): LocalRuntime | null {

@@ -86,3 +86,15 @@ export async function pidsInProcessGroup(group: number): Promise<number[]> {
   const matches = await Promise.all(pids.map(async (pid) => ((await readStat(pid))?.processGroup === group ? pid : null)));
   return matches.filter((pid): pid is number => pid !== null);
 }
+
+/** Without a freezer: stops every process of a pid namespace, again until no new one appears. */
+export async function stopNamespace(namespace: string): Promise<void> {
+  for (let round = 0; round < 20; round++) {
+    const pids = await pidsInNamespace(namespace);
+    const running = await Promise.all(pids.map(async (pid) => ((await isStopped(pid)) ? null : pid)));
+    const left = running.filter((pid): pid is number => pid !== null);
+    if (left.length === 0) return;
+    for (const pid of left) sendSignal(pid, "SIGSTOP");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

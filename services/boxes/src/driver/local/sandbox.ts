@@ -4,12 +4,18 @@
  * from inside (a `kill -9 -1` in the box cannot take the box down) and bash reaps the orphans that
  * the kernel hands it. Commands enter these namespaces with nsenter (see command.ts).
  *
+ * The box's user: each box has its own unprivileged host uid (BoxSpec.hostUid). The start chain joins the
+ * box's cgroups as root (host programs only), then becomes that uid for good (setpriv) and makes the box's
+ * user namespace (unshare: root inside is that uid outside, nothing else is mapped), where it forbids
+ * further user namespaces (user.max_user_namespaces = 0) before bubblewrap makes the other namespaces.
+ * Root in a box therefore owns nothing of the host: the host's sysctls, /usr and every other host file
+ * are "others" to it; /proc/sys is read-only besides.
+ *
  * The sandbox is started detached (own session) and WITHOUT --die-with-parent: it is not bound to the
  * service process, so a restarted service finds its boxes running (their pids are in `runtime`).
- * Everything the box sees: the host's /usr read-only (and the bin/lib links into it), a fresh /proc
- * and /dev, its own disk (/etc, /data/home, /var, /opt, /root), its own /tmp, a small /run tmpfs.
- * Root inside is uid 0 of a user namespace with every capability dropped and no further user
- * namespaces: it cannot remount /usr writable or reach the host's files.
+ * Everything the box sees: the host's /usr read-only (and the bin/lib links into it), the host's public CA
+ * certificates and alternatives links read-only, a fresh /proc (its /proc/sys read-only) and /dev, its own
+ * disk (/etc, /data/home, /var, /opt, /root, /tmp), a small /run tmpfs. Every capability is dropped.
  */
 import { spawn } from "node:child_process";
 import { open, writeFile, readFile } from "node:fs/promises";
@@ -27,6 +33,8 @@ export interface LocalRuntime {
   init: ProcessRef;
   pidNamespace: string;
   groups: BoxGroups;
+  /** The box's host uid (and gid): root inside the box. */
+  uid: number;
 }
 
 export interface SandboxOptions {
@@ -34,6 +42,7 @@ export interface SandboxOptions {
   paths: BoxPaths;
   hostname: string;
   groups: BoxGroups;
+  uid: number;
   usrLinks: { name: string; target: string | null }[];
   /** Host /etc entries mounted read-only into the box's /etc. */
   sharedEtc: string[];
@@ -43,6 +52,17 @@ export interface SandboxOptions {
 /** Writes its own pid into each cgroup.procs file given before `--`, then becomes the command after it. */
 export const joinCgroupsScript = 'while [ "$1" != "--" ]; do printf "%s" "$$" > "$1" || exit 125; shift; done; shift; exec "$@"';
 
+/** Run in the box's new user namespace, before bubblewrap: no process of the box may make another one. */
+const userNamespaceScript = 'echo 0 > /proc/sys/user/max_user_namespaces || exit 125; exec "$@"';
+
+/** Host programs only, as the box's uid from the first exec on; the new user namespace maps root to it. */
+export function asBoxUser(uid: number): string[] {
+  return [
+    "/usr/bin/setpriv", `--reuid=${uid}`, `--regid=${uid}`, "--clear-groups", "--no-new-privs", "--",
+    "/usr/bin/unshare", "--user", "--map-root-user", "--", "/bin/sh", "-c", userNamespaceScript, "bancada-userns",
+  ];
+}
+
 const initScript = "trap '' TERM INT HUP QUIT USR1 USR2 PIPE; while :; do sleep infinity & wait \"$!\"; done";
 
 const baseEnv = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", HOME: "/data/home", LANG: "C.UTF-8" };
@@ -50,16 +70,20 @@ const baseEnv = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin
 export async function startSandbox(options: SandboxOptions): Promise<LocalRuntime> {
   const { paths } = options;
   const logPath = path.join(paths.run, "bwrap.log");
-  await writeFile(path.join(paths.run, "box-id"), `${options.boxId}\n`);
   const log = await open(logPath, "w");
   const started: number[] = [];
   try {
-    const child = spawn("/bin/sh", ["-c", joinCgroupsScript, "bancada-box", ...procsFiles(options.groups), "--", options.bwrapPath, ...bwrapArgs(options)], {
+    const chain = [...procsFiles(options.groups), "--", ...asBoxUser(options.uid), options.bwrapPath, ...bwrapArgs(options)];
+    const child = spawn("/bin/sh", ["-c", joinCgroupsScript, "bancada-box", ...chain], {
       detached: true,
-      stdio: ["ignore", log.fd, log.fd, "pipe"],
+      // 3: bwrap's info; 4: the box id for /run/bancada/box-id; 5: the empty /etc/ld.so.preload.
+      stdio: ["ignore", log.fd, log.fd, "pipe", "pipe", "pipe"],
       env: baseEnv,
     });
     child.unref();
+    const inputs = child.stdio as unknown as NodeJS.WritableStream[];
+    inputs[4]!.end(`${options.boxId}\n`);
+    inputs[5]!.end();
     if (child.pid) started.push(child.pid);
     const info = await readInfo(child.stdio[3] as NodeJS.ReadableStream, child);
     const childPid = Number(info["child-pid"]);
@@ -70,7 +94,7 @@ export async function startSandbox(options: SandboxOptions): Promise<LocalRuntim
     // The box's pid 1 and its bwrap parent must survive the box's own out-of-memory kills.
     await writeFile(`/proc/${childPid}/oom_score_adj`, "-1000").catch(() => {});
     await writeFile(`/proc/${bwrap.pid}/oom_score_adj`, "-1000").catch(() => {});
-    const runtime: LocalRuntime = { root: paths.root, hostname: options.hostname, bwrap, init, pidNamespace: namespace, groups: options.groups };
+    const runtime: LocalRuntime = { root: paths.state, hostname: options.hostname, bwrap, init, pidNamespace: namespace, groups: options.groups, uid: options.uid };
     await writeFile(path.join(paths.run, "runtime.json"), JSON.stringify(runtime));
     return runtime;
   } catch (error) {
@@ -83,13 +107,14 @@ export async function startSandbox(options: SandboxOptions): Promise<LocalRuntim
   }
 }
 
-const isolation = ["--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL"];
+// The user namespace is made before bubblewrap (asBoxUser), so bubblewrap makes only the others.
+const isolation = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup", "--cap-drop", "ALL"];
 
-/** The host's /usr read-only, the bin/lib links into it (or the directories themselves), a fresh /proc and /dev. */
+/** The host's /usr read-only, the bin/lib links into it (or the directories themselves), a fresh /proc (/proc/sys read-only) and /dev. */
 function systemArgs(links: SandboxOptions["usrLinks"]): string[] {
   const args = ["--ro-bind", "/usr", "/usr"];
   for (const link of links) args.push(...(link.target === null ? ["--ro-bind", `/${link.name}`, `/${link.name}`] : ["--symlink", link.target, `/${link.name}`]));
-  return [...args, "--proc", "/proc", "--dev", "/dev"];
+  return [...args, "--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys", "--dev", "/dev"];
 }
 
 function bwrapArgs(options: SandboxOptions): string[] {
@@ -97,22 +122,30 @@ function bwrapArgs(options: SandboxOptions): string[] {
   const args = [...isolation, "--as-pid-1", "--new-session", "--hostname", options.hostname, ...systemArgs(options.usrLinks)];
   for (const [dir, target] of diskMounts) args.push("--bind", path.join(paths.disk, dir), target);
   for (const name of options.sharedEtc) args.push("--ro-bind", `/etc/${name}`, `/etc/${name}`);
-  args.push("--bind", paths.tmp, "/tmp", "--size", String(64 * 1024 * 1024), "--tmpfs", "/run");
-  args.push("--ro-bind", path.join(paths.run, "box-id"), "/run/bancada/box-id");
+  args.push("--size", String(64 * 1024 * 1024), "--tmpfs", "/run");
+  // Read-only files the box cannot replace: its id (see command.ts), and an empty preload list (see host-loader.ts).
+  args.push("--ro-bind-data", "4", "/run/bancada/box-id", "--ro-bind-data", "5", "/etc/ld.so.preload");
   args.push("--remount-ro", "/", "--chdir", "/data/home", "--info-fd", "3", "--", "/bin/bash", "-c", initScript);
   return args;
 }
 
-/** A throw-away sandbox at start: a machine that cannot make one (no user namespaces, no privileges) is found now, not at the first create_box. */
-export async function probeSandbox(bwrapPath: string, links: SandboxOptions["usrLinks"]): Promise<void> {
+/**
+ * A throw-away sandbox at start, made like a box's (as an unprivileged uid, binding a folder below the mount
+ * folder): a machine that cannot make one (no user namespaces, a folder on the way the box's user cannot cross)
+ * is found now, not at the first create_box.
+ */
+export async function probeSandbox(bwrapPath: string, links: SandboxOptions["usrLinks"], uid: number, mountDir: string): Promise<void> {
   const failure = await new Promise<string | null>((resolve) => {
-    const child = spawn(bwrapPath, [...isolation, ...systemArgs(links), "--", "/usr/bin/true"], { stdio: ["ignore", "ignore", "pipe"], env: {} });
+    const args = [...asBoxUser(uid), bwrapPath, ...isolation, ...systemArgs(links), "--ro-bind", mountDir, "/probe", "--", "/usr/bin/true"];
+    const child = spawn(args[0]!, args.slice(1), { stdio: ["ignore", "ignore", "pipe"], env: baseEnv });
     let stderr = "";
     child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
     child.on("error", (error) => resolve(error.message));
     child.on("close", (code) => resolve(code === 0 ? null : stderr.trim() || `exit ${code}`));
   });
-  if (failure) throw new Error(`bubblewrap cannot make a sandbox on this machine: ${failure}`);
+  if (!failure) return;
+  const crossing = /Can't find source path/.test(failure) ? ` (every folder above ${mountDir} must let other users cross it: chmod o+x)` : "";
+  throw new Error(`bubblewrap cannot make a sandbox on this machine: ${failure}${crossing}`);
 }
 
 /**

@@ -1,0 +1,68 @@
+/**
+ * The boxes service's own settings from the environment: the only place in this service that reads
+ * process.env. Read once when the service starts; an option given to createBoxesService wins over its
+ * variable (tests set what they need that way). Invalid values stop the start with the variable's name.
+ *   BOXES_HOST_MEMORY_MIB      memory of this machine (default: MemTotal)
+ *   BOXES_MEMORY_RESERVE_MIB   memory kept for the host itself, never given to boxes (default 2048)
+ *   BOXES_HOST_CORES           cores of this machine (default: the cores Node sees)
+ *   BOXES_VCPU_OVERCOMMIT      vCPUs handed out per core (default 4): CPU is shared, memory never is
+ *   BOXES_UID_BASE             the first host uid given to a box (default 100000)
+ *   BOXES_UID_COUNT            how many uids boxes may use from there (default 1000000)
+ */
+import { availableParallelism, totalmem } from "node:os";
+
+export interface BoxesConfig {
+  capacity: HostCapacity;
+  uids: UidRange;
+}
+
+/** What this machine may hold in boxes, all accounts together (host admission, see domain/capacity.ts). */
+export interface HostCapacity {
+  /** MiB of memory for boxes: the machine's memory minus the reserve. */
+  memMiB: number;
+  /** vCPUs for boxes: cores × overcommit. */
+  vcpus: number;
+  /** How the numbers were made, for error messages. */
+  hostMemMiB: number;
+  reserveMiB: number;
+  cores: number;
+  overcommit: number;
+}
+
+/** Box n (1, 2, …) runs as host uid base + n − 1; n past count is refused. */
+export interface UidRange {
+  base: number;
+  count: number;
+}
+
+export interface BoxesConfigOptions {
+  hostMemoryMiB?: number;
+  memoryReserveMiB?: number;
+  hostCores?: number;
+  vcpuOvercommit?: number;
+  uidBase?: number;
+  uidCount?: number;
+}
+
+export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.ProcessEnv = process.env): BoxesConfig {
+  const read = (name: string, given: number | undefined, fallback: number, min: number): number => {
+    if (given !== undefined) return given;
+    const text = env[name];
+    if (text === undefined || text === "") return fallback;
+    const value = Number(text);
+    if (!Number.isFinite(value) || value < min) throw new Error(`${name} must be a number ≥ ${min} (got '${text}')`);
+    return value;
+  };
+  const hostMemMiB = read("BOXES_HOST_MEMORY_MIB", options.hostMemoryMiB, Math.floor(totalmem() / 1024 / 1024), 1);
+  const reserveMiB = read("BOXES_MEMORY_RESERVE_MIB", options.memoryReserveMiB, 2048, 0);
+  const cores = read("BOXES_HOST_CORES", options.hostCores, availableParallelism(), 1);
+  const overcommit = read("BOXES_VCPU_OVERCOMMIT", options.vcpuOvercommit, 4, 1);
+  const base = Math.floor(read("BOXES_UID_BASE", options.uidBase, 100_000, 1000));
+  const count = Math.floor(read("BOXES_UID_COUNT", options.uidCount, 1_000_000, 1));
+  // Stored as a Postgres integer; Linux uids go further, but two billion boxes will do.
+  if (base + count > 2 ** 31 - 1) throw new Error("BOXES_UID_BASE + BOXES_UID_COUNT must stay below 2147483647");
+  return {
+    capacity: { memMiB: Math.max(0, hostMemMiB - reserveMiB), vcpus: Math.floor(cores * overcommit), hostMemMiB, reserveMiB, cores, overcommit },
+    uids: { base, count },
+  };
+}
