@@ -3,14 +3,16 @@
  * temporary file while it is hashed and measured, then renamed into place (atomic), so a crash never
  * leaves a half-written blob under its address. Equal files are stored once. Blobs no asset refers to
  * any more are swept after a grace period (an upload writes its blob before its row commits).
+ * Everything under the root is readable by the service's user only (see owner-only.ts).
  */
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, readdir, rename, rm, stat, utimes } from "node:fs/promises";
+import { readdir, rename, rm, stat, utimes } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { DomainError, ErrorCode, invalidArgument } from "@bancada/contracts";
 import { sniffBytes, sniffMediaType, supportedMedia, type MediaType } from "./media-type.js";
+import { fileMode, ownerOnlyFolder, tightenTree } from "./owner-only.js";
 
 export interface StoredBlob {
   sha256: string;
@@ -31,8 +33,9 @@ export interface BlobStore {
 
 export async function createBlobStore(root: string, maxBytes: number): Promise<BlobStore> {
   const absolute = path.resolve(root);
-  await mkdir(path.join(absolute, "tmp"), { recursive: true });
-  await mkdir(path.join(absolute, "sha256"), { recursive: true });
+  await ownerOnlyFolder(path.join(absolute, "tmp"));
+  await ownerOnlyFolder(path.join(absolute, "sha256"));
+  await tightenTree(absolute);
   const pathOf = (sha256: string) => path.join(absolute, "sha256", sha256.slice(0, 2), sha256);
 
   return {
@@ -48,7 +51,7 @@ export async function createBlobStore(root: string, maxBytes: number): Promise<B
           throw invalidArgument([{ path: field, message: `not a supported image or video (${supportedMedia.join(", ")}), judging by its content` }]);
         }
         const target = pathOf(written.sha256);
-        await mkdir(path.dirname(target), { recursive: true });
+        await ownerOnlyFolder(path.dirname(target));
         if (await exists(target)) {
           // Already stored: refresh its age so that a concurrent sweep leaves it to the row about to refer to it.
           const now = new Date();
@@ -99,7 +102,7 @@ interface Written {
 function writeMeasured(source: Readable, file: string, maxBytes: number, field: string): Promise<Written> {
   return new Promise((resolve, reject) => {
     const hash = createHash("sha256");
-    const out = createWriteStream(file);
+    const out = createWriteStream(file, { mode: fileMode });
     let bytes = 0;
     let head = Buffer.alloc(0);
     let failed = false;
