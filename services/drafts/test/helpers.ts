@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Header, type CallReply } from "@bancada/contracts";
-import { decodeJson, encodeJson } from "@bancada/service-kit";
+import { decodeJson, encodeJson, signBusMessage } from "@bancada/service-kit";
 import { connectClient, type ErrorData, type Stack, expectToolResult } from "@bancada/testkit";
 
 export interface Asset {
@@ -163,14 +163,16 @@ export function mp4(size = 64): Uint8Array {
 }
 
 /**
- * One tool call sent straight to the service over the bus, as the gateway's call router sends it, with
- * the transport the gateway would mark ("stdio" for the stdio server): the gateway's own checks are skipped.
+ * One tool call sent straight to the service over the bus, as the gateway's call router sends it (signed
+ * with the bus keys the gateway signs with), with the transport the gateway would mark ("stdio" for the
+ * stdio server): the gateway's own checks are skipped.
  */
 export async function callOverBus(stack: Stack, key: string, tool: string, args: unknown, transport: "http" | "stdio"): Promise<CallReply> {
   const principal = await stack.gateway.keys.resolve(key, "full");
-  const reply = await stack.bus.request(stack.subjects.call("drafts"), encodeJson({ kind: "tool", tool, args }), {
-    timeoutMs: 60_000,
-    headers: { [Header.principal]: JSON.stringify(principal), [Header.callId]: randomUUID(), [Header.transport]: transport },
-  });
+  const subject = stack.subjects.call("drafts");
+  const data = encodeJson({ kind: "tool", tool, args });
+  const deadline = Date.now() + 60_000;
+  const plain = { [Header.principal]: JSON.stringify(principal), [Header.callId]: randomUUID(), [Header.deadline]: String(deadline), [Header.transport]: transport };
+  const reply = await stack.bus.request(subject, data, { timeoutMs: 60_000, headers: signBusMessage(stack.bus.keys, subject, plain, data, { notAfter: deadline }) });
   return decodeJson(reply.data) as CallReply;
 }
