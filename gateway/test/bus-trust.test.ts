@@ -8,7 +8,7 @@ import { headers as natsHeaders, type Msg } from "@nats-io/nats-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Header, type CallReply, type Principal } from "@bancada/contracts";
 import { signBusMessage } from "@bancada/service-kit";
-import { captureLogs, connectClient, expectToolResult, natsUrl, startStack, type Stack } from "@bancada/testkit";
+import { callServiceOverBus, captureLogs, connectClient, expectToolResult, natsUrl, startStack, type Stack } from "@bancada/testkit";
 import { scriptsFactory } from "./fixtures.js";
 
 interface Captured {
@@ -79,6 +79,9 @@ describe.skipIf(!natsUrl)("a NATS client without the gateway's key (skipped with
     expect(reply.error.code).toBe("unauthenticated");
     expect(reply.error.message).toMatch(/not signed by the gateway/);
     expect(JSON.stringify(reply)).not.toContain("secret plot");
+    // the same call signed with the gateway's key runs: the refusal is the signature's doing
+    const signed = await callServiceOverBus(stack, "scripts", principalB, { kind: "tool", tool: "get_script", args: { id: scriptB } });
+    expect(signed).toMatchObject({ ok: true, result: { script: { id: scriptB } } });
     const logged = refusals().find((line) => line.reason === "unsigned");
     expect(logged).toMatchObject({ level: 40, subject: callSubject(), reason: "unsigned" });
     expect(JSON.stringify(logged)).not.toContain(scriptB);

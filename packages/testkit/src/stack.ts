@@ -3,13 +3,25 @@
  * private subject root so parallel test files never hear each other, the services under test, and the
  * gateway listening on a free loopback port. No layer of ours is mocked.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { Writable } from "node:stream";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import type { Router } from "express";
-import { subjects as makeSubjects, type Subjects } from "@bancada/contracts";
-import { BusKeys, MemoryBus, busKeyResolver, connectNatsBus, createLogger, createServiceApp, type Bus, type Logger } from "@bancada/service-kit";
+import { Header, subjects as makeSubjects, type CallReply, type CallRequest, type Principal, type Subjects, type Transport } from "@bancada/contracts";
+import {
+  BusKeys,
+  MemoryBus,
+  busKeyResolver,
+  connectNatsBus,
+  createLogger,
+  createServiceApp,
+  decodeJson,
+  encodeJson,
+  signBusMessage,
+  type Bus,
+  type Logger,
+} from "@bancada/service-kit";
 import { createGateway, type CreateKeyInput, type Gateway, type GatewayOptions } from "@bancada/gateway";
 import { freshDatabase, type TestDatabase } from "./database.js";
 
@@ -155,4 +167,16 @@ export function captureLogs(level: "warn" | "info" | "debug" = "warn"): { log: L
     lines: () => text.split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>),
     text: () => text,
   };
+}
+
+/**
+ * One call sent straight to a service over the stack's bus, signed as the gateway's call router signs it (the
+ * gateway's own checks skipped): for tests of a service's own checks. An unsigned call is refused by the service.
+ */
+export async function callServiceOverBus(stack: Pick<Stack, "bus" | "subjects">, service: string, principal: Principal, request: CallRequest, transport: Transport = "http"): Promise<CallReply> {
+  const subject = stack.subjects.call(service);
+  const data = encodeJson(request);
+  const plain = { [Header.principal]: JSON.stringify(principal), [Header.callId]: randomUUID(), [Header.deadline]: String(Date.now() + 60_000), [Header.transport]: transport };
+  const reply = await stack.bus.request(subject, data, { timeoutMs: 60_000, headers: signBusMessage(stack.bus.keys, subject, plain, data) });
+  return decodeJson(reply.data) as CallReply;
 }
