@@ -2,14 +2,15 @@
  * Account plans (seed: "o plano limita" vCPUs; "never sleep" and "unlimited run" are for paid plans).
  * An account's plan is a row in account_plans; accounts without one get the service's default plan.
  * Besides the size of one box, a plan caps what the account runs at once (domain/capacity.ts): boxes
- * running (or being created or woken), and their vCPUs and memory added up.
+ * running (or being created or woken), and their vCPUs and memory added up. Memory averages 1.5 GiB per
+ * vCPU of the total (one box may take 2 GiB per vCPU), so memory-heavy accounts meet the memory cap first.
  */
 import type { BoxesContext } from "./context.js";
 
 export const plans = {
-  free: { maxVcpus: 4, paid: false, maxRunningBoxes: 3, maxTotalVcpus: 8, maxTotalMemMiB: 16_384 },
-  pro: { maxVcpus: 16, paid: true, maxRunningBoxes: 10, maxTotalVcpus: 64, maxTotalMemMiB: 131_072 },
-  scale: { maxVcpus: 32, paid: true, maxRunningBoxes: 50, maxTotalVcpus: 256, maxTotalMemMiB: 524_288 },
+  free: { maxVcpus: 4, paid: false, maxRunningBoxes: 3, maxTotalVcpus: 8, maxTotalMemMiB: 12_288 },
+  pro: { maxVcpus: 16, paid: true, maxRunningBoxes: 10, maxTotalVcpus: 64, maxTotalMemMiB: 98_304 },
+  scale: { maxVcpus: 32, paid: true, maxRunningBoxes: 50, maxTotalVcpus: 256, maxTotalMemMiB: 393_216 },
 } as const;
 export type PlanName = keyof typeof plans;
 export type Plan = (typeof plans)[PlanName] & { name: PlanName };

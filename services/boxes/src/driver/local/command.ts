@@ -22,10 +22,13 @@ export const boxPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:
 
 // The identity check guards against a reused pid: if the box's pid 1 were gone and its pid taken by a
 // host process, nsenter would enter the host; the box-id file exists only inside that box, read-only.
+// The caller's environment crosses the host part of the chain under prefixed names (see launch) and is
+// put back here, once every privilege is gone; names are identifiers (validated), so eval only sees names.
 const inBoxScript =
   'read -r id </run/bancada/box-id 2>/dev/null; [ "$id" = "$1" ] || { echo "bancada: the box is not running" >&2; exit 125; }; shift; ' +
   'cd -- "$1" 2>/dev/null || { printf "bancada: the working directory %s does not exist in the box\\n" "$1" >&2; exit 126; }; ' +
-  'shift; printf 1 2>/dev/null >&3; exec "$@" 3>&-';
+  'shift; __bancada_n=$1; shift; while [ "$__bancada_n" -gt 0 ]; do eval "export $1=\\"\\${BANCADA_ENV_$1}\\"; unset BANCADA_ENV_$1"; shift; __bancada_n=$((__bancada_n - 1)); done; unset __bancada_n; ' +
+  'printf 1 2>/dev/null >&3; exec "$@" 3>&-';
 
 export interface Launch {
   file: string;
@@ -44,16 +47,22 @@ export interface LaunchOptions {
 
 export function launch(options: LaunchOptions, spec: CommandSpec): Launch {
   const program = "cmd" in spec.command ? ["/bin/bash", "-lc", spec.command.cmd] : spec.command.argv;
-  return launchProgram(options, spec.cwd, program, { ...boxEnv(options.runtime.hostname), ...spec.env });
+  return launchProgram(options, spec.cwd, program, spec.env);
 }
 
-/** A program of our own (file helpers) with the box's base environment. */
-export function launchProgram(options: LaunchOptions, cwd: string, program: string[], env: Record<string, string> = boxEnv(options.runtime.hostname)): Launch {
+/**
+ * A command with the box's base environment plus `extra`. The host programs of the chain (sh, nsenter, both
+ * host root) must never see the caller's variables as themselves — LD_PRELOAD=<a file the box wrote> would
+ * load it as host root — so those travel as BANCADA_ENV_<name> and only the names go on the command line.
+ */
+export function launchProgram(options: LaunchOptions, cwd: string, program: string[], extra: Record<string, string> = {}): Launch {
   const { runtime } = options;
   // --wd: the box's own working directory; without it nsenter would keep the service's, a host folder outside the box's root.
   const enter = [options.nsenterPath, `--target=${runtime.init.pid}`, "--user", "--mount", "--uts", "--ipc", "--net", "--pid", "--cgroup", "--root", "--wd", "--setuid=0", "--setgid=0", "--"];
   const drop = [...loaderArgs(options.loader, "/usr/bin/setpriv"), "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all", "--ambient-caps=-all", "--"];
-  const inBox = ["/bin/sh", "-c", inBoxScript, "bancada", options.boxId, cwd, ...program];
+  const names = Object.keys(extra);
+  const inBox = ["/bin/sh", "-c", inBoxScript, "bancada", options.boxId, cwd, String(names.length), ...names, ...program];
+  const env = { ...boxEnv(runtime.hostname), ...Object.fromEntries(names.map((name) => [`BANCADA_ENV_${name}`, extra[name]!])) };
   return {
     file: "/bin/sh",
     args: ["-c", joinCgroupsScript, "bancada-join", ...procsFiles(runtime.groups, options.group), "--", ...enter, ...drop, ...inBox],

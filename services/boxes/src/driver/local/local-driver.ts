@@ -21,7 +21,7 @@ import { launch, launchProgram, type Launch, type LaunchOptions } from "./comman
 import { createDisk, detectDiskKind, diskExists, mountDisk, removeDisk, type DiskKind } from "./disk-image.js";
 import { hostLoader, type HostLoader } from "./host-loader.js";
 import { jobDirChanged, probeJob, readLog, startWaiter, type JobRuntime } from "./jobs.js";
-import { childPids, isAlive, isStopped, pidsInNamespace, pidsInProcessGroup, sendSignal, stopNamespace } from "./procfs.js";
+import { childPids, continueNamespace, isAlive, isStopped, pidsInProcessGroup, sendSignal, stopNamespace } from "./procfs.js";
 import { runCommand, type RunResult } from "./run-command.js";
 import { probeSandbox, startSandbox, type LocalRuntime } from "./sandbox.js";
 
@@ -155,7 +155,7 @@ export class LocalDriver implements BoxDriver {
   async resume(box: BoxHandle): Promise<void> {
     const runtime = this.#live(box);
     if (runtime.groups.tree) return cgroups.freeze(runtime.groups, false);
-    for (const pid of await pidsInNamespace(runtime.pidNamespace)) sendSignal(pid, "SIGCONT");
+    await continueNamespace(runtime.pidNamespace);
   }
 
   async stop(box: BoxHandle): Promise<void> {
@@ -164,7 +164,7 @@ export class LocalDriver implements BoxDriver {
     // Thawed first (a frozen task cannot die under cgroup v1), then the namespace's init: the kernel kills
     // every process of the pid namespace with it while the host-side nsenters are still there to reap them.
     if (runtime.groups.tree) await cgroups.freeze(runtime.groups, false, 2_000).catch(() => {});
-    else for (const pid of await pidsInNamespace(runtime.pidNamespace)) sendSignal(pid, "SIGCONT");
+    else await continueNamespace(runtime.pidNamespace);
     if (await isAlive(runtime.init)) sendSignal(runtime.init.pid, "SIGKILL");
     for (let waited = 0; waited < 100 && (await isAlive(runtime.init)); waited++) await sleep(20);
     if (await isAlive(runtime.bwrap)) sendSignal(runtime.bwrap.pid, "SIGKILL");

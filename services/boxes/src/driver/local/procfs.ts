@@ -12,6 +12,7 @@ export interface ProcessRef {
 
 interface StatFields {
   state: string;
+  parent: number;
   processGroup: number;
   startTime: string;
 }
@@ -23,7 +24,7 @@ async function readStat(pid: number): Promise<StatFields | null> {
     const rest = text.slice(text.lastIndexOf(")") + 2).split(" ");
     const state = rest[0];
     const startTime = rest[19];
-    return state && startTime ? { state, processGroup: Number(rest[2]), startTime } : null;
+    return state && startTime ? { state, parent: Number(rest[1]), processGroup: Number(rest[2]), startTime } : null;
   } catch {
     return null;
   }
@@ -96,5 +97,18 @@ export async function stopNamespace(namespace: string): Promise<void> {
     if (left.length === 0) return;
     for (const pid of left) sendSignal(pid, "SIGSTOP");
     await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/**
+ * Continues every process of a pid namespace, and the host-side nsenter of each command: nsenter stops
+ * itself when its child stops (to pass a terminal stop on) and waits for a SIGCONT that a signal to the box
+ * alone never sends. Left stopped, it would never reap its child, and the box's namespace could never end.
+ */
+export async function continueNamespace(namespace: string): Promise<void> {
+  for (const pid of await pidsInNamespace(namespace)) {
+    sendSignal(pid, "SIGCONT");
+    const parent = (await readStat(pid))?.parent;
+    if (parent && parent > 1 && (await readStat(parent))?.state === "T" && (await pidNamespace(parent)) !== namespace) sendSignal(parent, "SIGCONT");
   }
 }
