@@ -11,7 +11,7 @@ import { keysUsage, runKeys } from "./keys.js";
 import { busKeysUsage, runBusKeys } from "./bus-keys.js";
 import { startRuntime, type Runtime } from "./runtime.js";
 
-const usage = `Bancada: one MCP endpoint for scripts (and more to come).
+const usage = `Bancada: one MCP endpoint for scripts, boards, docs, drafts and boxes.
 
 Usage:
   bancada start [--only gateway,scripts]   run Bancada (all components in one process by default)

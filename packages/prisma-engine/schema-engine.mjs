@@ -8,7 +8,7 @@
  *   ships the binary. The CLI skips the download when `PRISMA_SCHEMA_ENGINE_BINARY` names an existing
  *   file, and then runs that file as the engine. This script is that file: it behaves like the native
  *   engine, but runs Prisma's own WebAssembly schema engine (`@prisma/schema-engine-wasm`) over
- *   `@prisma/adapter-pg`. PostgreSQL only. See /work/shared/notes/prisma-offline.md.
+ *   `@prisma/adapter-pg`. PostgreSQL only. See docs/prisma-offline.md.
  *
  * What the CLI expects (the same contract as the native binary)
  *   - `--version`: print a version line.
@@ -19,7 +19,7 @@
  *   - otherwise (`[--datamodels <file>]… --datasource …`): JSON-RPC 2.0 over stdin/stdout, one object per
  *     line, until stdin closes. Logs go to stderr as JSON lines.
  *
- * Traps handled here (each one was reproduced, see the notes)
+ * Traps handled here (each one was reproduced; docs/prisma-offline.md#traps-the-stand-in-handles)
  *   - `diff`: the Wasm engine returns `{exitCode, stdout}`; the CLI expects a `print` request from us, then
  *     `{exitCode}`. The CLI's answers to `print` come back on stdin without a `method`.
  *   - adapter-pg rejects the catalog types `"char"` (oid 18) and `name` (oid 19) the engine reads while

@@ -1,5 +1,5 @@
 /**
- * One low-level MCP `Server` for one caller (notes/mcp-gateway.md): created per HTTP request in
+ * One low-level MCP `Server` for one caller (docs/gateway.md#transports): created per HTTP request in
  * stateless mode, once per process on stdio. The catalog's JSON Schemas pass through untouched.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -22,7 +22,7 @@ import { isListed } from "../visibility.js";
 export interface McpServerOptions {
   catalog: Catalog;
   router: CallRouter;
-  /** Advertise output schemas (the seed's SOSOAPI_OUTPUT_SCHEMAS switch). */
+  /** Advertise output schemas (SOSOAPI_OUTPUT_SCHEMAS=1, docs/gateway.md#catalog). */
   outputSchemas: boolean;
   version: string;
 }

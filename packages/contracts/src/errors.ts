@@ -1,5 +1,5 @@
 /**
- * The closed set of error codes (spec/README.md) and the one error type every layer throws.
+ * The closed set of error codes (docs/errors.md) and the one error type every layer throws.
  * Adapters map a DomainError to their transport: HTTP status, MCP `isError` result, bus reply.
  */
 import { z } from "zod";
@@ -77,7 +77,7 @@ export interface ValidationIssue {
   tooLarge?: boolean;
 }
 
-/** From this length on, a string limit is a size limit (spec: "100k chars text" → payload_too_large). */
+/** From this length on, a string limit is a size limit: a 100,000-character text is payload_too_large (docs/errors.md#the-codes). */
 export const sizeLimitThreshold = 100_000;
 
 /**

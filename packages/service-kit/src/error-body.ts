@@ -1,4 +1,4 @@
-/** Turns anything thrown into the spec's error body; unknown errors become `internal` with a correlation id. */
+/** Turns anything thrown into the error body of docs/errors.md; unknown errors become `internal` with a correlation id. */
 import { z } from "zod";
 import { DomainError, ErrorCode, fromZodError, type ErrorBody } from "@bancada/contracts";
 import type { Logger } from "./logger.js";

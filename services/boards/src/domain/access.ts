@@ -1,6 +1,6 @@
 /**
  * Reaching a board. Row-level security already hides every board the caller may not reach; these
- * checks turn "no row" into the seed's one not-found message, and a visible board into the right
+ * checks turn "no row" into the one not-found message (docs/boards.md#access), and a visible board into the right
  * error when the caller's role or the board's state does not allow the write.
  */
 import type { BoardsTx } from "../db/client.js";

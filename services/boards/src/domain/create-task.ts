@@ -1,5 +1,5 @@
 /**
- * create_task: the new task's id is the requestId (seed), so a repeat is recognised even across the
+ * create_task: the new task's id is the requestId (docs/boards.md#write-rules), so a repeat is recognised even across the
  * idempotency record's expiry: an id already taken by another task of the account is
  * IDEMPOTENCY_CONFLICT. Task ids are unique per account, so the same UUID in another account is simply
  * another task: it neither blocks this create nor tells the caller it exists. The task gets the

@@ -1,5 +1,5 @@
 /**
- * The errors of seed 003. Two keep stable text prefixes an agent can branch on (VERSION_CONFLICT:,
+ * The errors of docs/boards.md#errors. Two keep stable text prefixes an agent can branch on (VERSION_CONFLICT:,
  * IDEMPOTENCY_CONFLICT:), and an unreachable board always reads exactly the same, whether it does not
  * exist, lies outside the key's allowedBoardIds or the person is no member.
  */

@@ -1,5 +1,5 @@
 /**
- * requestId idempotency of the task writes (seed: 7 days). The record is claimed with an insert in the
+ * requestId idempotency of the task writes (7 days, docs/boards.md#write-rules). The record is claimed with an insert in the
  * write's own transaction: a second call with the same requestId waits on the unique key until the
  * first commits, then finds its result (or, if the first rolled back, claims the key itself). Same
  * arguments → the stored result, nothing written; other arguments (or another tool, or another

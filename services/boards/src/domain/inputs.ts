@@ -1,5 +1,5 @@
 /**
- * Tool arguments of seed 003 (camelCase, strict: unknown fields are refused). The same schemas parse
+ * Tool arguments of docs/boards.md#tools (camelCase, strict: unknown fields are refused). The same schemas parse
  * the REST bodies, so MCP and the app can never disagree on a rule.
  */
 import { z } from "zod";

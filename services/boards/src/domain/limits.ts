@@ -1,6 +1,7 @@
 /**
- * Limits. The seed fixes the page sizes, the proposal limits and the retention windows; the text and
- * count limits it is silent on are our decisions (spec: every limit is enforced and tested at its edge).
+ * Limits (docs/boards.md#retention-and-limits). The product contract fixes the page sizes, the proposal
+ * limits and the retention windows; the other text and count limits are our decisions. Every limit is
+ * enforced and tested at its edge.
  */
 export const limits = {
   pageSize: 25,

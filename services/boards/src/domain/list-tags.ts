@@ -5,7 +5,7 @@ import type { TagRecord } from "./views.js";
 
 /**
  * The board's tags in alphabetical order (case-insensitive), the ids create_task and update_task accept.
- * Each carries its version for the app; the tool's output schema leaves it out, as the seed's shape has none.
+ * Each carries its version for the app; the tool's output schema leaves it out: the tool's shape is { id, name, color } (docs/boards.md#tools).
  */
 export function listBoardTags(ctx: BoardsContext, boardId: string): Promise<{ tags: TagRecord[] }> {
   return session(ctx, async (tx) => {

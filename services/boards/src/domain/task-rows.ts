@@ -1,4 +1,4 @@
-/** Reading tasks as the seed shows them (tags included, alphabetical) and locking one for a write. */
+/** Reading tasks in the tools' shape (tags included, alphabetical; docs/boards.md#tools) and locking one for a write. */
 import { Prisma } from "../db/generated/client.js";
 import type { BoardsTx } from "../db/client.js";
 import { taskNotFound } from "./errors.js";

@@ -1,4 +1,4 @@
-/** Timestamps as the seed prints them: RFC 3339 in UTC, to the second ("2026-09-01T10:30:00Z"). */
+/** Timestamps as the tools print them (docs/boards.md#tools): RFC 3339 in UTC, to the second ("2026-09-01T10:30:00Z"). */
 export function timestamp(value: Date): string {
   return `${value.toISOString().slice(0, 19)}Z`;
 }

@@ -1,5 +1,5 @@
 /**
- * Result shapes of seed 003: snake_case fields, exactly the seed's keys. The zod objects are not
+ * Result shapes of docs/boards.md#tools: snake_case fields, exactly the documented keys. The zod objects are not
  * strict, so the tool layer strips what only the app's REST API shows (a task's archived_at, the
  * caller's role and the board's version): one domain result, two audiences.
  */
