@@ -1,5 +1,5 @@
 /**
- * Access (seed 003): a board that does not exist, one whose person is no member, and one outside the
+ * Access (docs/boards.md#access): a board that does not exist, one whose person is no member, and one outside the
  * key's allowedBoardIds all answer the same not_found "Board not found or not accessible", through every
  * tool and every REST route. Writes need boards:write, allowWrites and the owner or editor role.
  */

@@ -1,5 +1,5 @@
 /**
- * requestId idempotency of the task writes (seed 003: 7 days): same requestId + same arguments → the
+ * requestId idempotency of the task writes (7 days, docs/boards.md#write-rules): same requestId + same arguments → the
  * original result and nothing written; racing calls create one task; other arguments, another tool or
  * another person's requestId → IDEMPOTENCY_CONFLICT:. After 7 days the record counts as gone.
  */

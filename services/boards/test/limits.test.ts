@@ -1,6 +1,6 @@
 /**
  * Every limit at its edge (N passes, N+1 fails with invalid_argument naming the field), through the
- * gateway for the tools and on the REST API for the app's fields. Limits the seed is silent on are ours:
+ * gateway for the tools and on the REST API for the app's fields. Limits the product contract leaves open are ours (docs/boards.md#retention-and-limits):
  * title 200, description 10,000, 20 tag ids, board name 100, tag name 40, quadrant title 40 / subtitle 80.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Proposals for human review (seed 003): limits, idempotency while the proposal exists, review in the
+ * Proposals for human review (docs/boards.md#human-review-rest-only): limits, idempotency while the proposal exists, review in the
  * app (apply / reject / obsolete on a stale version), closing, listing 50 a page, expiry after 90 days.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -41,7 +41,7 @@ describe("proposals", () => {
   const taskNow = async (id: string) => (await ana.rest<{ task: Task }>("GET", `/v1/boards/${board.id}/tasks/${id}`)).body.task;
 
   describe("submitting", () => {
-    it("when a summary alone is sent, then the proposal has the seed's fields, pending nothing, and no task changed", async () => {
+    it("when a summary alone is sent, then the proposal has the documented fields, pending nothing, and no task changed", async () => {
       const { proposal } = await submit({ summary: "Revise as prioridades antes de aplicar mudanças.", suggestions: [] });
       expect(Object.keys(proposal).sort()).toEqual(["board_id", "closed_at", "id", "suggestions", "summary", "summary_closed"]);
       expect(proposal).toMatchObject({ board_id: board.id, summary_closed: false, suggestions: [], closed_at: null });

@@ -195,7 +195,7 @@ describe("REST API", () => {
       expectRestError(await ana.rest("POST", `/v1/boards/${board.id}/tasks/${task.id}/restore`, { requestId: randomUUID(), expectedVersion: 1 }), 409, "conflict");
     });
 
-    it("when REST and MCP read the same task, then MCP shows the seed's fields and REST adds archived_at", async () => {
+    it("when REST and MCP read the same task, then MCP shows the tool's fields and REST adds archived_at", async () => {
       const task = await makeTask(ana, board.id);
       const rest = (await ana.rest<{ task: Task }>("GET", `/v1/boards/${board.id}/tasks/${task.id}`)).body.task;
       expect(rest).toEqual({ ...task, archived_at: null });

@@ -1,7 +1,7 @@
 /**
- * Every example request of seed 003 runs as written through the gateway, and each response has the
- * shape of the seed's example: the same keys at every level, the same JSON types (null where the seed's
- * field may be null). Writes answer { task } "in the format of a list_tasks item".
+ * Every published example request (seed-examples.ts; docs/boards.md) runs as written through the gateway,
+ * and each response has the shape of its example: the same keys at every level, the same JSON types (null
+ * where the field may be null). Writes answer { task } "in the format of a list_tasks item".
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
@@ -21,7 +21,7 @@ import {
   seedTaskId,
 } from "./seed-examples.js";
 
-/** Fields the seed documents as possibly null (its examples show one of the two). */
+/** Fields documented as possibly null (the examples show one of the two). */
 const nullable = new Set(["description", "archived_at", "assignee_id", "due_date", "summary", "closed_at", "nextCursor"]);
 
 function expectSameShape(actual: unknown, example: unknown, path = "$"): void {
@@ -52,7 +52,7 @@ function expectSameShape(actual: unknown, example: unknown, path = "$"): void {
 
 const taskItem = listTasksResponse.tasks[0]!;
 
-/** The seed's world: board "Produto" with quadrant "Agora", tag "Cliente", and task 7c9e6679 at version 4. */
+/** The examples' world: board "Produto" with quadrant "Agora", tag "Cliente", and task 7c9e6679 at version 4. */
 async function seedWorld(ana: Person): Promise<void> {
   for (const [requestId, name] of [[seedBoardId, "Produto"], [seedProposalBoardId, "Propostas"]]) {
     expect((await ana.rest("POST", "/v1/boards", { requestId, name })).status).toBe(201);
@@ -65,7 +65,7 @@ async function seedWorld(ana: Person): Promise<void> {
   }
 }
 
-describe("seed 003 examples", () => {
+describe("published boards examples", () => {
   let stack: Stack;
   let ana: Person;
   beforeAll(async () => {
@@ -78,21 +78,21 @@ describe("seed 003 examples", () => {
     await stack?.stop();
   });
 
-  it("when list_boards runs as in the seed, then the response has the example's shape and quadrant fields", async () => {
+  it("when list_boards runs as in the example, then the response has the example's shape and quadrant fields", async () => {
     const result = await ok<{ boards: { quadrants: unknown[] }[] }>(ana.client, "list_boards", requests.list_boards);
     expectSameShape(result, listBoardsResponse);
     expect(result.boards[0]!.quadrants).toHaveLength(4);
     expect(result.boards[0]!.quadrants[0]).toEqual(listBoardsResponse.boards[0]!.quadrants[0]);
   });
 
-  it("when list_tasks runs as in the seed, then the task matches the example's shape, values included where the world is the same", async () => {
+  it("when list_tasks runs as in the example, then the task matches the example's shape, values included where the world is the same", async () => {
     const result = await ok<typeof listTasksResponse>(ana.client, "list_tasks", requests.list_tasks);
     expectSameShape(result, listTasksResponse);
     const { task_number: _number, created_at: _created, updated_at: _updated, ...sameValues } = taskItem;
     expect(result.tasks[0]).toMatchObject(sameValues);
   });
 
-  it("when list_board_tags runs as in the seed, then the response is { tags: [{ id, name, color }] }", async () => {
+  it("when list_board_tags runs as in the example, then the response is { tags: [{ id, name, color }] }", async () => {
     const result = await ok(ana.client, "list_board_tags", requests.list_board_tags);
     expect(result).toEqual(listTagsResponse);
   });
@@ -106,14 +106,14 @@ describe("seed 003 examples", () => {
     expect(created.task.id).toBe(requests.create_task.requestId);
   });
 
-  it("when get_task_activity runs as in the seed, then the latest task_moved event has the example's shape and metadata", async () => {
+  it("when get_task_activity runs as in the example, then the latest task_moved event has the example's shape and metadata", async () => {
     const result = await ok<typeof activityResponse>(ana.client, "get_task_activity", requests.get_task_activity);
     const moved = result.events.find((event) => event.event_type === "task_moved")!;
     expectSameShape({ ...result, events: [moved] }, activityResponse);
     expect(moved.metadata).toEqual({ from_quadrant: "urgent-important", to_quadrant: "not-urgent-important" });
   });
 
-  it("when submit_board_proposal and list_board_proposals run as in the seed, then the proposal has exactly the seed's fields", async () => {
+  it("when submit_board_proposal and list_board_proposals run as in the example, then the proposal has exactly the documented fields", async () => {
     const { proposal } = await ok<{ proposal: Record<string, unknown> }>(ana.client, "submit_board_proposal", requests.submit_board_proposal);
     expect(Object.keys(proposal).sort()).toEqual([...proposalKeys].sort());
     expect(proposal).toMatchObject({ board_id: seedProposalBoardId, summary: requests.submit_board_proposal.summary, suggestions: [] });
@@ -122,7 +122,7 @@ describe("seed 003 examples", () => {
   });
 });
 
-describe("seed 003 examples: discard then reopen", () => {
+describe("published boards examples: discard then reopen", () => {
   let stack: Stack;
   let ana: Person;
   beforeAll(async () => {
@@ -137,7 +137,7 @@ describe("seed 003 examples: discard then reopen", () => {
     await stack?.stop();
   });
 
-  it("when discard_task (v6) and reopen_task (v7, backlog) run as in the seed, then each answers { task } and the task is active in the backlog", async () => {
+  it("when discard_task (v6) and reopen_task (v7, backlog) run as in the example, then each answers { task } and the task is active in the backlog", async () => {
     const discarded = await ok<{ task: { status: string } }>(ana.client, "discard_task", requests.discard_task);
     expectSameShape(discarded, { task: taskItem });
     expect(discarded.task.status).toBe("discarded");

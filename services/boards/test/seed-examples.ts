@@ -1,6 +1,6 @@
 /**
- * The JSON examples of seed 003 (003_7381f142d772a2f2.txt), verbatim: the requests the seed shows and
- * the responses it prints. seed-examples.test.ts runs each request and compares the response's shape.
+ * The example requests and responses of the boards product contract (docs/boards.md summarises it), kept
+ * exactly as published: seed-examples.test.ts runs each request and compares the response's shape.
  */
 export const seedBoardId = "550e8400-e29b-41d4-a716-446655440000";
 export const seedProposalBoardId = "11111111-1111-4111-8111-111111111111";

@@ -109,7 +109,7 @@ describe("tags", () => {
       tag = (await create(ana, "Versionada", "blue")).body.tag;
     });
 
-    it("when the app lists tags, then each carries its version; list_board_tags keeps the seed's { id, name, color }", async () => {
+    it("when the app lists tags, then each carries its version; list_board_tags keeps the tool's { id, name, color }", async () => {
       expect((await listed()).find((t) => t.id === tag.id)).toEqual({ id: tag.id, name: "Versionada", color: "blue", version: 1 });
       const { tags } = await ok<{ tags: Record<string, unknown>[] }>(ana.client, "list_board_tags", { boardId: board.id });
       for (const listedTag of tags) expect(Object.keys(listedTag).sort()).toEqual(["color", "id", "name"]);

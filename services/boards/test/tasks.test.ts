@@ -1,5 +1,5 @@
 /**
- * The task tools of seed 003 through the gateway: numbers per board, positions, the update_task field
+ * The task tools of docs/boards.md through the gateway: numbers per board, positions, the update_task field
  * rules, versions (VERSION_CONFLICT), state rules (active only moves; archived refused) and activity.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
