@@ -1,7 +1,7 @@
 /**
- * The tool catalog against seed 001, item by item: names, every parameter (and nothing more), ranges
- * and defaults, scopes and the annotations the seed's labels map to (spec/boxes.md "Annotations").
- * The seed's other seven tools belong to a later issue and must be absent, not half-present.
+ * The tool catalog against the product contract (docs/boxes.md#tools-built), item by item: names, every
+ * parameter (and nothing more), ranges and defaults, scopes and the annotations its labels map to.
+ * Its other seven tools are not built yet (docs/boxes.md#not-built-yet) and must be absent, not half-present.
  * Declarations only: no handler runs, so the runtime is never touched.
  */
 import { describe, expect, it } from "vitest";
@@ -14,7 +14,7 @@ const readsOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: 
 const createsOrChanges = { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
 const changesOrDeletes = { readOnlyHint: false, destructiveHint: true };
 
-/** Seed 001: tool → scope, label, parameters (required ones marked with !). */
+/** The contract: tool → scope, label, parameters (required ones marked with !). */
 const seed: Record<string, { scope: string; hints: Record<string, boolean>; params: string[] }> = {
   list_boxes: { scope: "boxes:read", hints: readsOnly, params: ["state", "metadata", "includeDeleted", "limit", "cursor"] },
   get_box: { scope: "boxes:read", hints: readsOnly, params: ["boxId!"] },
@@ -34,19 +34,19 @@ const seed: Record<string, { scope: string; hints: Record<string, boolean>; para
   write_file: { scope: "boxes:write", hints: { ...changesOrDeletes, openWorldHint: false }, params: ["boxId!", "path!", "content!", "encoding", "mode", "parents"] },
 };
 
-/** Seed 001's tools that a later issue adds (fork, snapshots, transfer URLs, ports, usage). */
+/** The contract's tools not built yet (fork, snapshots, transfer URLs, ports, usage; docs/boxes.md#not-built-yet). */
 const later = ["fork_box", "get_upload_url", "get_download_url", "publish_port", "save_snapshot", "list_snapshots", "get_usage"];
 
 const catalog = new Map(boxesTools({} as BoxesRuntime).map((tool) => [tool.name, describeTool(tool)]));
 const props = (tool: string) => (catalog.get(tool)!.inputSchema as { properties: Record<string, Record<string, unknown>> }).properties;
 
-describe("catalog against seed 001", () => {
-  it("when the catalog is listed, then it holds exactly the seed's twelve tools of this issue and none of the later seven", () => {
+describe("catalog against the boxes contract", () => {
+  it("when the catalog is listed, then it holds exactly the twelve tools built and none of the seven not built yet", () => {
     expect([...catalog.keys()].sort()).toEqual(Object.keys(seed).sort());
     for (const name of later) expect(catalog.has(name)).toBe(false);
   });
 
-  it.each(Object.entries(seed))("when %s is described, then its scope, annotations and parameters are the seed's", (name, expected) => {
+  it.each(Object.entries(seed))("when %s is described, then its scope, annotations and parameters are the contract's", (name, expected) => {
     const tool = catalog.get(name) as ToolDescriptor;
     expect(tool.scope).toBe(expected.scope);
     expect(tool.annotations).toMatchObject(expected.hints);
@@ -56,7 +56,7 @@ describe("catalog against seed 001", () => {
     expect(schema.additionalProperties).toBe(false);
   });
 
-  it("when ranges and defaults are read from the schemas, then they sit on the seed's edges", () => {
+  it("when ranges and defaults are read from the schemas, then they sit on the contract's edges", () => {
     expect(props("list_boxes").limit).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
     expect(props("create_box").vcpus).toMatchObject({ enum: [2, 4, 8, 16, 32] });
     expect(props("create_box").memMiB).toMatchObject({ enum: [4096, 8192, 16384, 32768, 65536] });

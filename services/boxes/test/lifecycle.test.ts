@@ -35,7 +35,7 @@ describeBoxes("box lifecycle", () => {
     expect(box.enforcement).toMatchObject({ processes: { max: 128 }, user: expect.stringContaining("unprivileged host user") });
     // A disk image on a loop device where the machine has them (quotas.test.ts fills one); a plain folder, unlimited, elsewhere.
     expect(box.enforcement.disk).toBe(existsSync("/dev/loop-control") ? "20 GiB ext4 image on a loop device (writes past it fail with ENOSPC)" : null);
-    // The idle, run-time and delete reapers come with a later issue: the policies are shown as recorded, not enforced.
+    // The idle, run-time and delete reapers are not built yet (docs/boxes.md#not-built-yet): the policies are shown as recorded, not enforced.
     expect(box.enforcement).toMatchObject({ autoSuspend: null, maxRun: null, deleteAfter: null });
     expect(String(box.enforcement.network)).toContain("loopback only");
   });
@@ -72,7 +72,7 @@ describeBoxes("box lifecycle", () => {
   });
 
   it("when a box is asleep from idleness, then exec wakes it with its processes, and suspend_box turns sleep into a pause", async () => {
-    // Idle sleep is set by part 2's reaper; here the box is put to sleep the way it will: frozen, state sleeping.
+    // Idle sleep will be set by the idle reaper (not built yet, docs/boxes.md#not-built-yet); here the box is put to sleep the way it will: frozen, state sleeping.
     const service = boxes.service();
     const row = await service.db.box.findUniqueOrThrow({ where: { id: box.id } });
     await service.driver.suspend({ id: row.id, runtime: row.runtime });

@@ -1,5 +1,5 @@
 /**
- * Every create_box rule of seed 001 at its edge (N passes, N+1 fails), the plan-dependent ones, the
+ * Every create_box rule of docs/boxes.md#limits at its edge (N passes, N+1 fails), the plan-dependent ones, the
  * limits of the other tools, and the REST API that mirrors the tools.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,7 +29,7 @@ describeBoxes("limits and REST", () => {
   };
 
   describe("create_box", () => {
-    it("when a value is past an edge of the seed's rules, then invalid_argument names the field", async () => {
+    it("when a value is past an edge of the create_box rules, then invalid_argument names the field", async () => {
       await invalid({ vcpus: 3 }, "vcpus");
       await invalid({ vcpus: 64 }, "vcpus");
       await invalid({ memMiB: 2048 }, "memMiB");

@@ -1,6 +1,6 @@
 /**
  * exec, start_job and the file calls need a running box. A box asleep from idleness is woken first
- * (spec: "woken by exec/start_job/file calls"); one paused with suspend_box, stopped, still being
+ * (docs/boxes.md#model-and-states: woken by exec, start_job and the file tools); one paused with suspend_box, stopped, still being
  * created or busy with another operation answers failed_precondition.
  */
 import type { BoxRow } from "../db/client.js";

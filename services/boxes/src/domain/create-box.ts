@@ -1,5 +1,5 @@
 /**
- * create_box: checks the seed's rules (and the account's plan), then — in one transaction — what the account
+ * create_box: checks the rules of docs/boxes.md#limits (and the account's plan), then — in one transaction — what the account
  * and this machine can still hold (capacity.ts), the box's own host uid, and the box as `creating` with
  * the `create` operation claimed, then brings it up in the background (box-startup.ts). By default the
  * call waits up to 120 s for it to be ready. With an idempotency key, a repeated call — even one racing

@@ -1,7 +1,7 @@
 /**
  * Idempotency keys of create_box and start_job: the key row is claimed in the same transaction as the
  * write, so two racing calls with one key serialize on it; the second finds the first's resource.
- * Same key + other arguments → idempotency_conflict. Rows are kept 7 days (spec README).
+ * Same key + other arguments → idempotency_conflict. Rows are kept 7 days (docs/README.md).
  */
 import { DomainError, ErrorCode } from "@bancada/contracts";
 import type { BoxesDb, BoxesTx } from "../db/client.js";

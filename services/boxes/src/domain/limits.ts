@@ -1,6 +1,6 @@
 /**
- * Seed 001's limits, and the ones this service chose where the seed is silent (marked "ours").
- * "1 MB" in the seed is taken as 1 MiB (1,048,576 bytes).
+ * The limits of docs/boxes.md#limits, and the ones this service chose where the product contract is
+ * silent (marked "ours"). "1 MB" is taken as 1 MiB (1,048,576 bytes).
  */
 export const MiB = 1024 * 1024;
 
@@ -13,7 +13,7 @@ export const limits = {
   dataGiBMax: 500,
   autoSuspendMin: 300,
   autoSuspendMax: 1800,
-  /** ours: 30 days; the seed only says ≥ 1 (or −1 on paid plans). */
+  /** ours: 30 days; the contract only says ≥ 1 (or −1 on paid plans). */
   maxRunMinutesMax: 43_200,
   deleteAfterMin: 60,
   deleteAfterMax: 86_400,
@@ -49,7 +49,7 @@ export const limits = {
   /** ours: one job_logs answer carries at most this much of the log. */
   logChunkBytes: MiB,
   idempotencyKeyMax: 200,
-  /** ours: the 7-day idempotency window of the spec README. */
+  /** ours: the 7-day idempotency window every domain keeps (docs/README.md). */
   idempotencyRetentionMs: 7 * 24 * 3600 * 1000,
   setupTimeoutDefault: 300,
 } as const;

@@ -1,5 +1,5 @@
 /**
- * Account plans (seed: "o plano limita" vCPUs; "never sleep" and "unlimited run" are for paid plans).
+ * Account plans (docs/boxes.md#limits): the plan caps a box's vCPUs; "never sleep" and "unlimited run" are for paid plans.
  * An account's plan is a row in account_plans; accounts without one get the service's default plan.
  * Besides the size of one box, a plan caps what the account runs at once (domain/capacity.ts): boxes
  * running (or being created or woken), and their vCPUs and memory added up. Memory averages 1.5 GiB per

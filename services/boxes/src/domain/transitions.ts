@@ -1,5 +1,5 @@
 /**
- * The box state machine (spec "Model"). An operation — create, suspend, resume, start, delete — is
+ * The box state machine (docs/boxes.md#model-and-states). An operation — create, suspend, resume, start, delete — is
  * claimed with one conditional UPDATE that succeeds only when no other operation runs and the box is
  * in a state the operation starts from; a second call during a transition therefore answers
  * failed_precondition instead of racing the first. The claim is visible on get_box (`operation`).

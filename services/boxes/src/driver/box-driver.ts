@@ -1,5 +1,5 @@
 /**
- * The one seam between the boxes service and where boxes live (spec: "Drivers"). The domain keeps
+ * The one seam between the boxes service and where boxes live (docs/boxes.md#decisions). The domain keeps
  * state in Postgres and asks the driver to act; the driver keeps no state of its own beyond what it
  * returns as `runtime` (stored with the box, handed back on every call), so a restarted service can
  * find its boxes again. `local` runs boxes as bubblewrap sandboxes on this machine; a Kubernetes
