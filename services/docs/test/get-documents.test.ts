@@ -1,4 +1,4 @@
-/** get_documents (seed 004): up to 20 names, order and repeats kept, unknown names listed in not_found. */
+/** get_documents (docs/docs.md#tools): up to 20 names, order and repeats kept, unknown names listed in not_found. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCorpusStack, type CorpusStack } from "./corpus-stack.js";
 import { fails, issuePaths, ok, type Document } from "./helpers.js";
@@ -38,7 +38,7 @@ describe("get_documents", () => {
     expect(documents[2]).toEqual(documents[0]);
   });
 
-  it("when a document comes back, then it has the seed's fields: name, uri, content (Markdown), description and title", async () => {
+  it("when a document comes back, then it has the documented fields: name, uri, content (Markdown), description and title", async () => {
     const { documents } = await get({ names: [s.nameOf("storage/object-versioning.md")] });
     expect(documents[0]).toEqual({
       name: "documents/docs.nimbus.example/docs/storage/object-versioning",

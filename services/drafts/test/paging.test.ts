@@ -136,7 +136,7 @@ describe("keyset paging", () => {
       }
     });
 
-    it("when the cursor lies in year 0000 or beyond 9999 UTC (valid for the seed, unknown to PostgreSQL), then the page is empty or starts at the top", async () => {
+    it("when the cursor lies in year 0000 or beyond 9999 UTC (valid for the schema, unknown to PostgreSQL), then the page is empty or starts at the top", async () => {
       const empty = await list({ cursor: { updated_at: "0000-02-29T23:59:59-23:59", id: randomUUID() } });
       expect(empty).toEqual({ drafts: [], next_cursor: null, returned_count: 0 });
       const top = await list({ limit: 3, cursor: { updated_at: "9999-12-31T23:59:59-23:59", id: randomUUID() } });

@@ -1,6 +1,6 @@
 /**
- * Edge cases for the seed's schemas of sosoapi_list_content_drafts: each value is checked by Ajv with
- * the seed's JSON Schema and by our zod schema, and both must agree.
+ * Edge cases for the fixed schemas of sosoapi_list_content_drafts (docs/drafts.md#tools): each value is
+ * checked by Ajv with the contract's JSON Schema and by our zod schema, and both must agree.
  */
 import fixture from "./fixtures/seed-002.json" with { type: "json" };
 

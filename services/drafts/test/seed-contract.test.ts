@@ -1,6 +1,6 @@
 /**
- * Seed 002's contract for sosoapi_list_content_drafts: the JSON Schemas are advertised verbatim, the
- * seed's example call and result validate against them, our zod schemas accept exactly the values the
+ * The product contract of sosoapi_list_content_drafts (docs/drafts.md#tools): the JSON Schemas are advertised
+ * verbatim, the contract's example call and result validate against them, our zod schemas accept exactly the values the
  * JSON Schemas accept (as Ajv checks them in the gateway and in MCP clients), and the list tool's results
  * always match the output schema.
  */
@@ -24,8 +24,8 @@ const gatewayAjv = addFormats(new Ajv2020({ allErrors: true, strict: false }));
 /** As the MCP SDK client validates structured results (its default AjvJsonSchemaValidator). */
 const clientAjv = addFormats(new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true }));
 
-describe("the seed's JSON Schemas", () => {
-  it("when the service's schemas are compared with the seed's, then they are the same, pattern included", () => {
+describe("the contract's JSON Schemas", () => {
+  it("when the service's schemas are compared with the contract's, then they are the same, pattern included", () => {
     expect(listDraftsInputJsonSchema).toEqual(fixture.inputSchema);
     expect(listDraftsOutputJsonSchema).toEqual(fixture.outputSchema);
     expect(JSON.stringify(listDraftsOutputJsonSchema)).toBe(JSON.stringify(fixture.outputSchema));
@@ -40,7 +40,7 @@ describe("the seed's JSON Schemas", () => {
     expect(() => clientAjv.compile(fixture.outputSchema)).not.toThrow();
   });
 
-  it("when the seed's example call and example result are validated, then the seed's schemas and our zod schemas accept them", () => {
+  it("when the contract's example call and example result are validated, then the contract's schemas and our zod schemas accept them", () => {
     expect(fixture.exampleCall.name).toBe("sosoapi_list_content_drafts");
     expect(gatewayAjv.validate(fixture.inputSchema, fixture.exampleCall.arguments)).toBe(true);
     expect(clientAjv.validate(fixture.outputSchema, fixture.exampleResult)).toBe(true);
@@ -48,7 +48,7 @@ describe("the seed's JSON Schemas", () => {
     expect(listDraftsResult.parse(fixture.exampleResult)).toEqual(fixture.exampleResult);
   });
 
-  it("when edge-case arguments are checked, then zod accepts exactly what the seed's input schema accepts", () => {
+  it("when edge-case arguments are checked, then zod accepts exactly what the contract's input schema accepts", () => {
     const asGateway = gatewayAjv.compile(fixture.inputSchema);
     const asClient = clientAjv.compile(fixture.inputSchema);
     const cases = inputCases();
@@ -63,7 +63,7 @@ describe("the seed's JSON Schemas", () => {
     expect(cases.length - accepted).toBeGreaterThan(40);
   });
 
-  it("when edge-case results are checked, then zod accepts exactly what the seed's output schema accepts", () => {
+  it("when edge-case results are checked, then zod accepts exactly what the contract's output schema accepts", () => {
     const validate = clientAjv.compile(fixture.outputSchema);
     const cases = outputCases();
     let accepted = 0;
@@ -95,7 +95,7 @@ describe("the list tool as advertised and called", () => {
     await stack?.stop();
   });
 
-  it("when tools/list is read with output schemas on, then the list tool advertises the seed's input and output schemas verbatim and the seed's annotations", async () => {
+  it("when tools/list is read with output schemas on, then the list tool advertises the contract's input and output schemas verbatim and its annotations", async () => {
     const { tools } = await ana.client.listTools();
     const tool = tools.find((candidate) => candidate.name === "sosoapi_list_content_drafts")!;
     expect(tool.inputSchema).toEqual(fixture.inputSchema);
@@ -105,7 +105,7 @@ describe("the list tool as advertised and called", () => {
     expect(clientAjv.validate(tool.outputSchema!, fixture.exampleResult)).toBe(true);
   });
 
-  it("when the seed's example call is made in a real workspace, then the result validates against the advertised output schema", async () => {
+  it("when the contract's example call is made in a real workspace, then the result validates against the advertised output schema", async () => {
     await createDraft(ana.client, ws, { caption: "An unfinished announcement for team review." });
     await createDraft(ana.client, ws, { caption: "x".repeat(2_200), account_ids: ["x:acme"] });
     const { tools } = await ana.client.listTools();
@@ -117,7 +117,7 @@ describe("the list tool as advertised and called", () => {
     expect(clientAjv.validate(fixture.outputSchema, page)).toBe(true);
   });
 
-  it("when the cursor carries 2023-02-29 (the seed's pattern rejects it), then the gateway answers invalid_argument naming cursor.updated_at", async () => {
+  it("when the cursor carries 2023-02-29 (the contract's pattern rejects it), then the gateway answers invalid_argument naming cursor.updated_at", async () => {
     const error = await fails(bia.client, "sosoapi_list_content_drafts", { workspace_id: ws, cursor: { updated_at: "2023-02-29T00:00:00Z", id: randomUUID() } }, "invalid_argument");
     expect(issuePaths(error)).toContain("cursor.updated_at");
   });

@@ -1,5 +1,5 @@
 /**
- * Profiles and transports (seed 002): core or full changes only what a client sees; uploading a local
+ * Profiles and transports (docs/drafts.md#behaviour): core or full changes only what a client sees; uploading a local
  * file by path is stdio-only (not listed over HTTP, refused there), and over HTTP assets arrive as a
  * REST upload. Asset bytes are stored content-addressed under the service's dataDir, never inlined.
  */

@@ -1,6 +1,6 @@
 /**
- * Every limit of seed 000 at its edge (N passes, N+1 fails), through a real MCP client and the gateway,
- * plus the same limits on the REST API. Error results must carry the spec's envelope.
+ * Every limit of docs/scripts.md at its edge (N passes, N+1 fails), through a real MCP client and the gateway,
+ * plus the same limits on the REST API. Error results must carry the envelope of docs/errors.md.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";

@@ -1,5 +1,5 @@
 /**
- * get_documents: whole documents by name, in the order asked, repeats kept (seed 004). The corpus is
+ * get_documents: whole documents by name, in the order asked, repeats kept (docs/docs.md#tools). The corpus is
  * shared by every key with docs:read, so there is no per-account filter. Any unknown name fails the
  * call with not_found listing every missing name, so a caller can fix all of them at once. A reply too
  * large for the bus is payload_too_large with each document's size, so the caller can split the call.

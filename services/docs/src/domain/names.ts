@@ -1,5 +1,5 @@
 /**
- * Document names are `documents/{uri without scheme}` (seed 004), e.g.
+ * Document names are `documents/{uri without scheme}` (docs/docs.md#model), e.g.
  * https://docs.cloud.google.com/storage/docs/creating-buckets → documents/docs.cloud.google.com/storage/docs/creating-buckets.
  * URIs are normalised first (lower-case host, no fragment, no trailing slash) so one page has one name.
  */

@@ -1,4 +1,4 @@
-/** The seed's shapes and limits (seed 004 and spec/docs.md), shared by the MCP tools and the REST routes. */
+/** The tools' shapes and limits (docs/docs.md), shared by the MCP tools and the REST routes. */
 import { z } from "zod";
 import { maxReplyBytes } from "@bancada/service-kit";
 
@@ -12,7 +12,7 @@ export const limits = {
   uriMax: 2_000,
   titleMax: 500,
   descriptionMax: 2_000,
-  /** A document's text, 1 MiB like a file (spec: 1 MB file); over it: payload_too_large. */
+  /** A document's text, 1 MiB like a file (docs/docs.md#errors); over it: payload_too_large. */
   contentMax: 1_048_576,
   batchMax: 100,
   /**

@@ -1,6 +1,6 @@
 /**
  * Reading drafts and shaping them for callers. `created_by`/`updated_by` keep the acting key's personId
- * as given; the seed's views carry a UUID or null, so a personId that is not a UUID shows as null.
+ * as given; the tools' views carry a UUID or null (docs/drafts.md#decisions), so a personId that is not a UUID shows as null.
  */
 import type { DraftsTx } from "../db/client.js";
 import type { Asset, Draft } from "../db/generated/client.js";

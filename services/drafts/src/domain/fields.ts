@@ -1,5 +1,6 @@
 /**
- * zod building blocks that check exactly what the seed's JSON Schemas check (see json-formats.ts),
+ * zod building blocks that check exactly what the list tool's fixed JSON Schemas check (docs/drafts.md#tools,
+ * json-formats.ts),
  * and that advertise the same constraints when a tool's JSON Schema is generated from zod.
  */
 import { z } from "zod";
@@ -9,7 +10,7 @@ import { limits } from "./limits.js";
 export const uuid = (description: string) =>
   z.string().refine(isUuid, "must be a UUID").meta({ format: "uuid", description });
 
-/** The seed's date-time: `format: "date-time"` and its pattern (real calendar dates, seconds, Z or ±hh:mm). */
+/** The contract's date-time: `format: "date-time"` and its pattern (real calendar dates, seconds, Z or ±hh:mm). */
 export const dateTime = (description: string) =>
   z
     .string()

@@ -1,7 +1,7 @@
 /**
- * The JSON Schema checks the seed's schemas rely on, exactly as the gateway (Ajv 2020 + ajv-formats
+ * The JSON Schema checks the list tool's fixed schemas rely on (docs/drafts.md#tools), exactly as the gateway (Ajv 2020 + ajv-formats
  * "full") and MCP clients (Ajv draft-07 + ajv-formats) apply them: `format: "uuid"`, `format:
- * "date-time"`, the seed's date-time `pattern`, and `maxLength` counted in code points. The zod
+ * "date-time"`, the contract's date-time `pattern`, and `maxLength` counted in code points. The zod
  * schemas use these so that both sides accept the very same values; a test compares them.
  */
 
@@ -16,7 +16,7 @@ export function canonicalUuid(value: string): string {
   return value.toLowerCase().replace(/^urn:uuid:/, "");
 }
 
-/** The seed's date-time pattern, verbatim (Ajv compiles patterns with the `u` flag). */
+/** The contract's date-time pattern, verbatim (Ajv compiles patterns with the `u` flag). */
 export const seedDateTimePattern =
   "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d+)?)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$";
 

@@ -1,5 +1,5 @@
 /**
- * Where a page starts. The cursor is the seed's `{updated_at, id}` of the last draft seen: the next page
+ * Where a page starts. The cursor is the `{updated_at, id}` of the last draft seen (docs/drafts.md#behaviour): the next page
  * holds the drafts strictly after it in the order `updated_at DESC, id DESC`. Stored times have
  * millisecond precision, so a cursor time on the millisecond grid compares as a pair, and one between
  * two milliseconds as "at or before the millisecond below it" (no stored time can equal it). Times
@@ -24,7 +24,7 @@ export function keysetFilter(cursor: KeysetCursor): Prisma.Sql | null {
 const earliest = Date.parse("0001-01-01T00:00:00.000Z");
 const latest = Date.parse("9999-12-31T23:59:59.999Z");
 
-/** The shape the seed's pattern and the date-time format leave: date, T, time with seconds, Z or ±hh:mm. */
+/** The shape the contract's pattern and the date-time format leave: date, T, time with seconds, Z or ±hh:mm. */
 const shape = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d+))?(?:Z|([+-])(\d\d):(\d\d))$/;
 
 function parseInstant(value: string): { epochMs: number; onMillisecond: boolean } {

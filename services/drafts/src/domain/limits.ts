@@ -1,4 +1,4 @@
-/** The seed's limits (seed 002) and the spec's, plus the ones this service chose where both are silent. */
+/** The limits (docs/drafts.md): the product contract's, plus those this service chose where it is silent. */
 export const limits = {
   pageMax: 50,
   pageDefault: 20,
@@ -20,7 +20,7 @@ export const limits = {
 
 const day = 24 * 3600 * 1000;
 
-/** How long finished work is kept: idempotency records at least 7 days (spec), the rest as long. */
+/** How long finished work is kept: idempotency records at least 7 days (docs/README.md), the rest as long. */
 export const retention = {
   requestsMs: 7 * day,
   finishedJobsMs: 7 * day,

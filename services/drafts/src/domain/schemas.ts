@@ -1,6 +1,6 @@
 /**
- * The tools' shapes. The list tool's input and output are the seed's JSON Schemas (advertised verbatim,
- * see seed-schemas.ts); these zod schemas accept and produce exactly the same values.
+ * The tools' shapes. The list tool's input and output are the contract's fixed JSON Schemas (advertised verbatim,
+ * see seed-schemas.ts and docs/drafts.md#tools); these zod schemas accept and produce exactly the same values.
  */
 import { z } from "zod";
 import { accountIds, caption, dateTime, draftId, draftState, requestId, revision, text, uuid, workspaceId } from "./fields.js";

@@ -1,5 +1,5 @@
 /**
- * The seed's JSON Schemas of sosoapi_list_content_drafts (seed 002), verbatim: the tool advertises them
+ * The product contract's JSON Schemas of sosoapi_list_content_drafts (docs/drafts.md#tools), verbatim: the tool advertises them
  * as they are. The zod schemas in schemas.ts accept and produce the same values (a test proves it).
  */
 export const listDraftsInputJsonSchema: Record<string, unknown> = {

@@ -5,7 +5,7 @@ export function draftsContext(deps: DraftsDeps, ctx: Pick<ToolContext, "principa
   return { ...deps, accountId: ctx.principal.accountId, personId: ctx.principal.personId };
 }
 
-/** The seed's annotations for the reads; writes change data but never publish anything by themselves. */
+/** The contract's annotations for the reads (docs/drafts.md#tools); writes change data but never publish anything by themselves. */
 export const readAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
 export const writeAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
 

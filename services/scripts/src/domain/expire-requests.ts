@@ -1,6 +1,6 @@
 import type { ScriptsDb } from "../db/client.js";
 
-/** Idempotency records are kept 7 days (spec: at least 7), then removed. */
+/** Idempotency records are kept 7 days (docs/README.md: at least 7), then removed. */
 export const idempotencyRetentionMs = 7 * 24 * 3600 * 1000;
 
 export async function expireCreateRequests(db: ScriptsDb, now = new Date()): Promise<number> {

@@ -1,4 +1,4 @@
-/** The seed's shapes and limits (seed 000), shared by the MCP tools and the REST routes. */
+/** The tools' shapes and limits (docs/scripts.md#tools), shared by the MCP tools and the REST routes. */
 import { z } from "zod";
 
 export const limits = {
