@@ -54,7 +54,7 @@ describe("tools/list per key", () => {
     expect(await names(full)).toEqual([...allScripts, "count", "echo", "slow_echo", "wait"].sort());
   });
 
-  it("when tools are listed, then each carries the seed's annotations and a strict input schema", async () => {
+  it("when tools are listed, then each carries the annotations its domain documents (docs/) and a strict input schema", async () => {
     const client = await connect(stack.mcpUrl, await stack.createKey());
     const tools = Object.fromEntries((await client.listTools()).tools.map((tool) => [tool.name, tool]));
     const hints = (name: string) => {
