@@ -15,8 +15,8 @@ import os from "node:os";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { connectClient } from "@bancada/testkit";
-// Not exported by @bancada/scripts: import the domain function from its source file (the same module the service loads).
-import { listScripts } from "../services/scripts/src/domain/list-scripts.js";
+// The in-process baseline: the domain function through its public subpath export (the same module the service loads).
+import { listScripts } from "@bancada/scripts/domain/list-scripts";
 import { startBenchStack, stopOnExit } from "./lib/stack.js";
 import { ms, progress, rate, ratio, run, summarize, table, type Run } from "./lib/stats.js";
 import { corpus, plant, rng, scriptText, scriptTitle, seriesNames, textLength } from "./lib/text.js";

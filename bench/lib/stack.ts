@@ -5,7 +5,7 @@
  * in-process with the very Prisma client the service uses.
  */
 import "./env.js";
-import { startStack, type ServiceFactory, type Stack } from "@bancada/testkit";
+import { startStack, type ServiceFactory, type Stack } from "@bancada/e2e";
 import { createScriptsService, type ScriptsService } from "@bancada/scripts";
 
 export interface BenchStack {

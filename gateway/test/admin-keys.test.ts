@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callTool, connectClient, startStack, type ErrorData, type Stack } from "@bancada/testkit";
+import { callTool, connectClient, startStack, type ErrorData, type Stack } from "@bancada/e2e";
 import { scriptsFactory } from "./fixtures.js";
 
 const adminToken = "admin-token-for-tests-0123456789";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callTool, connectClient, expectRestError, startStack, type ErrorData, type Stack } from "@bancada/testkit";
+import { callTool, connectClient, expectRestError, startStack, type ErrorData, type Stack } from "@bancada/e2e";
 import { scriptsFactory } from "./fixtures.js";
 
 const initialize = {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { abandonableCall, callTool, connectClient, startStack, type ErrorData, type Stack } from "@bancada/testkit";
+import { abandonableCall, callTool, connectClient, startStack, type ErrorData, type Stack } from "@bancada/e2e";
 import { echoFactory, scriptsFactory, slowCalls, waitCalls } from "./fixtures.js";
 
 describe("a service that stops, a call past its deadline", () => {

@@ -8,7 +8,7 @@ import { headers as natsHeaders, type Msg } from "@nats-io/nats-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Header, type CallReply, type Principal } from "@bancada/contracts";
 import { signBusMessage } from "@bancada/service-kit";
-import { callServiceOverBus, captureLogs, connectClient, expectToolResult, natsUrl, startStack, type Stack } from "@bancada/testkit";
+import { callServiceOverBus, captureLogs, connectClient, expectToolResult, natsUrl, startStack, type Stack } from "@bancada/e2e";
 import { scriptsFactory } from "./fixtures.js";
 
 interface Captured {

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Router } from "express";
 import { z } from "zod";
 import { defineTool, hostTools } from "@bancada/service-kit";
-import type { ServiceFactory } from "@bancada/testkit";
+import type { ServiceFactory } from "@bancada/e2e";
 import { createScriptsService } from "@bancada/scripts";
 
 export const scriptsFactory: ServiceFactory = async (deps) => {

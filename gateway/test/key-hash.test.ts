@@ -6,7 +6,7 @@
 import { createHash, createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiKeyDigest } from "@bancada/service-kit";
-import { startStack, type Stack } from "@bancada/testkit";
+import { startStack, type Stack } from "@bancada/e2e";
 import { scriptsFactory } from "./fixtures.js";
 
 const pepper = "key-hash-test-pepper";

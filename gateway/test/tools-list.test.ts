@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { callTool, connectClient, startStack, type ErrorData, type Stack } from "@bancada/testkit";
+import { callTool, connectClient, startStack, type ErrorData, type Stack } from "@bancada/e2e";
 import { echoFactory, scriptsFactory } from "./fixtures.js";
 
 const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name).sort();

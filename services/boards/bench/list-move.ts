@@ -10,7 +10,7 @@ process.env.DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
 process.env.NATS_URL ??= "nats://127.0.0.1:4222";
 process.env.LOG_LEVEL ??= "silent";
 
-const { callTool, connectClient, startStack } = await import("@bancada/testkit");
+const { callTool, connectClient, startStack } = await import("@bancada/e2e");
 const { createBoardsService, createBoardsDb } = await import("../src/index.js");
 const { seedTasks } = await import("../test/fixtures.js");
 

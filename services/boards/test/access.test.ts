@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { startStack, type Stack } from "@bancada/testkit";
+import { startStack, type Stack } from "@bancada/e2e";
 import { createBoardsDb } from "../src/index.js";
 import { boardsRoutes } from "../src/http/routes.js";
 import { boardsFactory } from "./stack.js";

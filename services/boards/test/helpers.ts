@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { connectClient, type ErrorData, type Stack, expectToolResult } from "@bancada/testkit";
+import { connectClient, type ErrorData, type Stack, expectToolResult } from "@bancada/e2e";
 import type { BoardsDb } from "../src/index.js";
 
 export interface Tag {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { callTool, startStack, type Stack } from "@bancada/testkit";
+import { callTool, startStack, type Stack } from "@bancada/e2e";
 import { createBoardsDb, runExpiryJobs, type BoardsDb } from "../src/index.js";
 import { boardsFactory } from "./stack.js";
 import { closeAll, fails, makeBoard, makeTag, makeTask, ok, person, type Board, type Person, type Task, type TaskPage } from "./helpers.js";

@@ -3,7 +3,7 @@
  * replica at a time: while another session holds a job's advisory lock, a run skips that job.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "@bancada/testkit";
+import { startStack, type Stack } from "@bancada/e2e";
 import { createBoardsDb, runExpiryJobs, type BoardsDb } from "../src/index.js";
 import { expiryJobs, expiryLockClass, runExpiryJob } from "../src/domain/expiry.js";
 import { boardsFactory } from "./stack.js";

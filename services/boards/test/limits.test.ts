@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { startStack, type Stack } from "@bancada/testkit";
+import { startStack, type Stack } from "@bancada/e2e";
 import { createBoardsDb, type BoardsDb } from "../src/index.js";
 import { boardsFactory } from "./stack.js";
 import { closeAll, expectRestError, fails, issuePaths, makeBoard, makeTag, makeTask, ok, person, seedTasks, type Board, type Person, type Tag, type Task, type TaskPage } from "./helpers.js";

@@ -1,7 +1,7 @@
 /** The two MCP prompts (triage and weekly review), served by the service and aggregated by the gateway. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { startStack, type Stack } from "@bancada/testkit";
+import { startStack, type Stack } from "@bancada/e2e";
 import { boardsFactory } from "./stack.js";
 import { closeAll, makeBoard, notAccessible, person, type Board, type Person } from "./helpers.js";
 

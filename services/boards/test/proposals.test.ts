@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { callTool, startStack, type Stack } from "@bancada/testkit";
+import { callTool, startStack, type Stack } from "@bancada/e2e";
 import { createBoardsDb, runExpiryJobs, type BoardsDb } from "../src/index.js";
 import { boardsFactory } from "./stack.js";
 import { closeAll, expectPositionsMatchQuadrants, expectRestError, fails, issuePaths, makeBoard, makeTask, ok, person, type Board, type Person, type Proposal, type Task, type TaskPage } from "./helpers.js";

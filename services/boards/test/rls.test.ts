@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomBytes, randomUUID } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { applyMigrations } from "@bancada/service-kit";
-import { freshDatabase, startStack, type Stack } from "@bancada/testkit";
+import { freshDatabase, startStack, type Stack } from "@bancada/e2e";
 import { createBoardsDb, migrationsDir, type BoardsDb } from "../src/index.js";
 import { createBoard } from "../src/domain/manage-board.js";
 import { listBoards } from "../src/domain/list-boards.js";

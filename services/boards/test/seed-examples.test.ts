@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { startStack, type Stack } from "@bancada/testkit";
+import { startStack, type Stack } from "@bancada/e2e";
 import { boardsFactory } from "./stack.js";
 import { closeAll, ok, person, type Person } from "./helpers.js";
 import {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { startStack, type Stack } from "@bancada/testkit";
+import { startStack, type Stack } from "@bancada/e2e";
 import { boardsFactory } from "./stack.js";
 import { closeAll, makeBoard, ok, person, type Board, type Person, type TaskPage } from "./helpers.js";
 

@@ -1,4 +1,4 @@
-import type { ServiceFactory } from "@bancada/testkit";
+import type { ServiceFactory } from "@bancada/e2e";
 import { createBoardsService } from "../src/index.js";
 
 /** The boards service as the test stack starts it; expiry jobs are run by the tests themselves. */

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { startStack, type Stack } from "@bancada/testkit";
+import { startStack, type Stack } from "@bancada/e2e";
 import { boardsFactory } from "./stack.js";
 import { closeAll, expectRestError, issuePaths, makeBoard, makeTag, makeTask, ok, person, type Board, type ErrorBody, type Person, type RestResponse, type Tag, type Task } from "./helpers.js";
 

@@ -8,7 +8,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { abandonableCall, type Stack } from "@bancada/testkit";
+import { abandonableCall, type Stack } from "@bancada/e2e";
 import { type BoxesTestStack, closeBoxFixture, describeBoxes, openBoxFixture } from "./stack.js";
 import { call, fails, issuePaths, ok, run, until, type Box, type ExecResult } from "./helpers.js";
 

@@ -11,7 +11,7 @@ import { createLogger } from "@bancada/service-kit";
 import { createLocalDriver } from "../src/index.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { connectClient, startStack, type Stack } from "@bancada/testkit";
+import { connectClient, startStack, type Stack } from "@bancada/e2e";
 import { boxesTestStack, type BoxesTestStack, describeBoxes } from "./stack.js";
 import { allScopes, fails, ok, run, type Box } from "./helpers.js";
 

@@ -10,7 +10,7 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { subjects } from "@bancada/contracts";
 import { MemoryBus, createLogger } from "@bancada/service-kit";
-import { abandonableCall, freshDatabase, type Stack } from "@bancada/testkit";
+import { abandonableCall, freshDatabase, type Stack } from "@bancada/e2e";
 import { createBoxesService } from "../src/index.js";
 import { boxesTestStack, type BoxesTestStack, closeBoxFixture, describeBoxes, openBoxFixture } from "./stack.js";
 import { allScopes, call, fails, issuePaths, ok, run, until, type Box, type Job } from "./helpers.js";

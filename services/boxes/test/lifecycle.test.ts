@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { connectClient, startStack, type Stack } from "@bancada/testkit";
+import { connectClient, startStack, type Stack } from "@bancada/e2e";
 import { boxesTestStack, type BoxesTestStack, describeBoxes } from "./stack.js";
 import { allScopes, fails, ok, run, until, type Box, type Job } from "./helpers.js";
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { subjects } from "@bancada/contracts";
 import { MemoryBus, createLogger } from "@bancada/service-kit";
-import { connectClient, freshDatabase, type Stack } from "@bancada/testkit";
+import { connectClient, freshDatabase, type Stack } from "@bancada/e2e";
 import { createBoxesService } from "../src/index.js";
 import { type BoxesTestStack, closeBoxFixture, describeBoxes, openBoxFixture } from "./stack.js";
 import { allScopes, fails, issuePaths, ok, restClient, until, type Box, type ExecResult, type Job } from "./helpers.js";

@@ -4,7 +4,7 @@
  * its edge: N fits, N+1 is refused with the limit named.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { connectClient, startStack, type Stack } from "@bancada/testkit";
+import { connectClient, startStack, type Stack } from "@bancada/e2e";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { boxesTestStack, closeBoxFixture, describeBoxes, openBoxFixture, type BoxesTestStack, type BoxFixture } from "./stack.js";
 import { allScopes, fails, ok, run, until, type Box } from "./helpers.js";

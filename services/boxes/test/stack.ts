@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { connectClient, startStack, type ServiceFactory, type Stack } from "@bancada/testkit";
+import { connectClient, startStack, type ServiceFactory, type Stack } from "@bancada/e2e";
 import { createBoxesService, createLocalDriver, type BoxesService, type BoxesServiceOptions } from "../src/index.js";
 import { createLogger } from "@bancada/service-kit";
 import { describe, it } from "vitest";

@@ -13,7 +13,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Principal } from "@bancada/contracts";
-import { callTool, connectClient, startStack, type ServiceFactory } from "@bancada/testkit";
+import { callTool, connectClient, startStack, type ServiceFactory } from "@bancada/e2e";
 import { createDocsService, ingestFolder, type DocsService } from "../src/index.js";
 import { buildQueries, type BenchQuery } from "./queries.js";
 import { writeBenchCorpus } from "./corpus.js";

@@ -2,8 +2,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { ServiceFactory, Stack } from "@bancada/testkit";
-import { startStack } from "@bancada/testkit";
+import type { ServiceFactory, Stack } from "@bancada/e2e";
+import { startStack } from "@bancada/e2e";
 import { createDocsService, type DocsService } from "../src/index.js";
 
 export const publisherAccount = "docs-publisher";

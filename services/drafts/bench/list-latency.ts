@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { callTool, connectClient, startStack } from "@bancada/testkit";
+import { callTool, connectClient, startStack } from "@bancada/e2e";
 import { createDraftsDb, createDraftsService } from "../src/index.js";
 import { listDrafts } from "../src/domain/list-drafts.js";
 import type { DraftsContext } from "../src/domain/context.js";

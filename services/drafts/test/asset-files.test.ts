@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Stack } from "@bancada/testkit";
+import type { Stack } from "@bancada/e2e";
 import { draftsFactory, startDraftsStack } from "./stack.js";
 import { closeAll, createDraft, person, png, workspace, type Asset, type Person } from "./helpers.js";
 

@@ -4,7 +4,7 @@ import { expect } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Header, type CallReply } from "@bancada/contracts";
 import { decodeJson, encodeJson, signBusMessage } from "@bancada/service-kit";
-import { connectClient, type ErrorData, type Stack, expectToolResult } from "@bancada/testkit";
+import { connectClient, type ErrorData, type Stack, expectToolResult } from "@bancada/e2e";
 
 export interface Asset {
   id: string;

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Stack } from "@bancada/testkit";
+import type { Stack } from "@bancada/e2e";
 import { createDraftsDb, type DraftsDb } from "../src/index.js";
 import { draftsFactory, startDraftsStack } from "./stack.js";
 import { closeAll, createDraft, ok, person, workspace, type Draft, type Page, type Person, type Summary } from "./helpers.js";

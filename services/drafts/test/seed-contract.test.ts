@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { Ajv } from "ajv";
 import addFormatsModule from "ajv-formats";
-import type { Stack } from "@bancada/testkit";
+import type { Stack } from "@bancada/e2e";
 import { listDraftsInput, listDraftsResult } from "../src/domain/schemas.js";
 import { listDraftsInputJsonSchema, listDraftsOutputJsonSchema } from "../src/domain/seed-schemas.js";
 import { seedDateTimePattern } from "../src/domain/json-formats.js";

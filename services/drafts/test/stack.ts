@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startStack, type ServiceFactory, type Stack } from "@bancada/testkit";
+import { startStack, type ServiceFactory, type Stack } from "@bancada/e2e";
 import { createDraftsService, type DraftsService, type DraftsServiceOptions } from "../src/index.js";
 
 export type DraftsOverrides = Partial<Pick<DraftsServiceOptions, "worker" | "localFileUploads" | "dataDir">>;

@@ -10,7 +10,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "@bancada/service-kit";
-import type { Stack } from "@bancada/testkit";
+import type { Stack } from "@bancada/e2e";
 import { createBlobStore, createDraftsDb, defaultWorkerSettings, eventIdHeader, limits, startSubmissionWorker, type DraftsDb, type SubmissionWorker, type WorkerSettings } from "../src/index.js";
 import { draftsFactory, startDraftsStack } from "./stack.js";
 import { closeAll, createDraft, eventually, ok, person, png, workspace, type Draft, type Person } from "./helpers.js";

@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { Stack } from "@bancada/testkit";
+import type { Stack } from "@bancada/e2e";
 import { createDraftsDb } from "../src/index.js";
 import { createBlobStore } from "../src/assets/blob-store.js";
 import { draftsFactory, startDraftsStack } from "./stack.js";

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Stack } from "@bancada/testkit";
+import type { Stack } from "@bancada/e2e";
 import { draftsFactory, startDraftsStack } from "./stack.js";
 import { closeAll, createDraft, expectRestError, fails, issuePaths, ok, person, workspace, type Draft, type Page, type Person } from "./helpers.js";
 

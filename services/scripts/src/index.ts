@@ -2,5 +2,3 @@ export { createScriptsService, migrationsDir } from "./service.js";
 export type { ScriptsService, ScriptsServiceOptions } from "./service.js";
 export { createScriptsDb, postgresSchema } from "./db/client.js";
 export type { ScriptsDb } from "./db/client.js";
-export { getScript } from "./domain/get-script.js";
-export { createScript } from "./domain/create-script.js";

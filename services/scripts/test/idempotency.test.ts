@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { callTool, connectClient, startStack, type Stack } from "@bancada/testkit";
+import { callTool, connectClient, startStack, type Stack } from "@bancada/e2e";
 import { scriptsFactory } from "./stack.js";
 import { fails, marker, ok, restClient, type ListResult, type Rest, type Script } from "./helpers.js";
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { callTool, connectClient, startStack, type ErrorData, type Stack } from "@bancada/testkit";
+import { callTool, connectClient, startStack, type ErrorData, type Stack } from "@bancada/e2e";
 import { scriptsFactory } from "./stack.js";
 import { fails, marker, ok, type ListResult, type Script } from "./helpers.js";
 

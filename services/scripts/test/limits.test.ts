@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { callTool, connectClient, startStack, type ErrorData, type Stack } from "@bancada/testkit";
+import { callTool, connectClient, startStack, type ErrorData, type Stack } from "@bancada/e2e";
 import { scriptsFactory } from "./stack.js";
 import { expectRestError, fails, issuePaths, ok, restClient, type ListResult, type Rest, type Script } from "./helpers.js";
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { connectClient, startStack, type Stack } from "@bancada/testkit";
+import { connectClient, startStack, type Stack } from "@bancada/e2e";
 import { scriptsFactory } from "./stack.js";
 import { expectRestError, issuePaths, marker, ok, restClient, type ListResult, type Rest, type Script } from "./helpers.js";
 

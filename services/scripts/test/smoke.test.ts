@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { callTool, connectClient, startStack, type Stack } from "@bancada/testkit";
+import { callTool, connectClient, startStack, type Stack } from "@bancada/e2e";
 import { scriptsFactory } from "./stack.js";
 
 describe("thin path", () => {

@@ -1,4 +1,4 @@
-import type { ServiceFactory } from "@bancada/testkit";
+import type { ServiceFactory } from "@bancada/e2e";
 import { createScriptsService } from "../src/index.js";
 
 /** The scripts service as the test stack starts it. */

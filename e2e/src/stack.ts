@@ -23,7 +23,7 @@ import {
   type Logger,
 } from "@bancada/service-kit";
 import { createGateway, type CreateKeyInput, type Gateway, type GatewayOptions } from "@bancada/gateway";
-import { freshDatabase, type TestDatabase } from "./database.js";
+import { freshDatabase, type TestDatabase } from "@bancada/testkit";
 
 export interface StackService {
   name: string;
