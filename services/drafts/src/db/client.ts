@@ -1,5 +1,5 @@
 import { PrismaPg } from "@prisma/adapter-pg";
-import { transactionOptions } from "@bancada/service-kit";
+import { createPrismaClient, transactionOptions } from "@bancada/service-kit";
 import { PrismaClient } from "./generated/client.js";
 
 export type DraftsDb = PrismaClient;
@@ -9,12 +9,8 @@ export type Queryable = Pick<DraftsTx, "$queryRaw" | "$executeRaw">;
 
 export const postgresSchema = "drafts";
 
-export function createDraftsDb(connectionString: string, poolMax = 10): DraftsDb {
-  const adapter = new PrismaPg(
-    { connectionString, max: poolMax, options: `-c search_path=${postgresSchema},public` },
-    { schema: postgresSchema },
-  );
-  return new PrismaClient({ adapter });
+export function createDraftsDb(connectionString: string, poolMax?: number): DraftsDb {
+  return createPrismaClient(PrismaClient, PrismaPg, { connectionString, schema: postgresSchema, poolMax });
 }
 
 /** One write = one transaction, with the limits every service uses (service-kit's transactionOptions). */

@@ -1,5 +1,5 @@
+import { createPrismaClient } from "@bancada/service-kit";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { transactionOptions } from "@bancada/service-kit";
 import { PrismaClient } from "./generated/client.js";
 
 export type ScriptsDb = PrismaClient;
@@ -7,10 +7,6 @@ export type ScriptsTx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[
 
 export const postgresSchema = "scripts";
 
-export function createScriptsDb(connectionString: string, poolMax = 10): ScriptsDb {
-  const adapter = new PrismaPg(
-    { connectionString, max: poolMax, options: `-c search_path=${postgresSchema},public` },
-    { schema: postgresSchema },
-  );
-  return new PrismaClient({ adapter, transactionOptions });
+export function createScriptsDb(connectionString: string, poolMax?: number): ScriptsDb {
+  return createPrismaClient(PrismaClient, PrismaPg, { connectionString, schema: postgresSchema, poolMax });
 }
