@@ -1,4 +1,4 @@
-export { createBoardsService, migrationsDir } from "./service.js";
+export { createBoardsService, boardsService, migrationsDir } from "./service.js";
 export type { BoardsService, BoardsServiceOptions } from "./service.js";
 export { createBoardsDb, postgresSchema } from "./db/client.js";
 export type { BoardsDb } from "./db/client.js";

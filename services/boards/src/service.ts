@@ -1,7 +1,6 @@
-/** Wiring of the boards service: migrations, database, tools and prompts on the bus, REST routes, expiry jobs. */
+/** The boards service: its tools and prompts on the bus, its REST routes, the expiry jobs. */
 import path from "node:path";
-import type { Router } from "express";
-import { applyMigrations, hostTools, startPeriodicJob, type ToolHost, type ServiceOptions } from "@bancada/service-kit";
+import { defineService, type RunningService, type ServiceOptions } from "@bancada/service-kit";
 import { createBoardsDb, postgresSchema, type BoardsDb } from "./db/client.js";
 import { runExpiryJobs } from "./domain/expiry.js";
 import { boardsRoutes } from "./http/routes.js";
@@ -13,45 +12,25 @@ export interface BoardsServiceOptions extends ServiceOptions {
   expiryIntervalMs?: number;
 }
 
-export interface BoardsService {
-  name: "boards";
-  db: BoardsDb;
-  host: ToolHost;
-  routes: Router;
-  stop(): Promise<void>;
-}
+export type BoardsService = RunningService<"boards", BoardsDb>;
 
 export const migrationsDir = path.join(import.meta.dirname, "../prisma/migrations");
 
-export async function createBoardsService(options: BoardsServiceOptions): Promise<BoardsService> {
-  const log = options.log.child({ svc: "boards" });
-  await applyMigrations({ connectionString: options.databaseUrl, schema: postgresSchema, migrationsDir, log });
-  const db = createBoardsDb(options.databaseUrl, options.poolMax);
-  const host = hostTools({
-    bus: options.bus,
-    subjects: options.subjects,
-    service: "boards",
-    version: "0.1.0",
-    instructions: boardsInstructions,
-    tools: boardsTools(db),
-    prompts: boardsPrompts(db),
-    log,
-    ...(options.metrics ? { metrics: options.metrics } : {}),
-  });
-  const expire = async () => {
-    for (const outcome of await runExpiryJobs(db)) if (outcome.deleted > 0) log.info(outcome, "expired records removed");
-  };
-  const intervalMs = options.expiryIntervalMs ?? 3600_000;
-  const expiry = intervalMs > 0 ? startPeriodicJob({ name: "expiry job", intervalMs, run: expire, log, runNow: true }) : undefined;
-  return {
-    name: "boards",
-    db,
-    host,
-    routes: boardsRoutes(db),
-    async stop() {
-      host.stop();
-      await expiry?.stop();
-      await db.$disconnect();
-    },
-  };
-}
+export const boardsService = defineService<BoardsServiceOptions>()({
+  name: "boards",
+  version: "0.1.0",
+  instructions: boardsInstructions,
+  prisma: { schema: postgresSchema, migrationsDir, createClient: createBoardsDb },
+  tools: (db) => boardsTools(db),
+  prompts: (db) => boardsPrompts(db),
+  routes: (db) => boardsRoutes(db),
+  jobs: (db, { options, log }) => {
+    const intervalMs = options.expiryIntervalMs ?? 3600_000;
+    const expire = async () => {
+      for (const outcome of await runExpiryJobs(db)) if (outcome.deleted > 0) log.info(outcome, "expired records removed");
+    };
+    return [intervalMs > 0 && { name: "expiry job", intervalMs, run: expire, runNow: true }];
+  },
+});
+
+export const createBoardsService = (options: BoardsServiceOptions): Promise<BoardsService> => boardsService.start(options);

@@ -1,4 +1,4 @@
-export { createBoxesService, migrationsDir } from "./service.js";
+export { createBoxesService, boxesService, migrationsDir } from "./service.js";
 export type { BoxesService, BoxesServiceOptions } from "./service.js";
 export { createBoxesDb, postgresSchema } from "./db/client.js";
 export type { BoxesDb } from "./db/client.js";

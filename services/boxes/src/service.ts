@@ -1,9 +1,8 @@
-/** Wiring of the boxes service: migrations, database, driver, recovery of existing boxes, tools on the bus, REST routes. */
+/** The boxes service: its driver, the recovery of existing boxes, its tools on the bus, REST routes, watching and expiry. */
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import path from "node:path";
-import type { Router } from "express";
-import { applyMigrations, hostTools, maxReplyBytes, startPeriodicJob, type Logger, type ToolHost, type ServiceOptions } from "@bancada/service-kit";
+import { defineService, maxReplyBytes, type Logger, type RunningService, type ServiceOptions } from "@bancada/service-kit";
 import { boxesConfig, type BoxesConfigOptions } from "./config.js";
 import { createBoxesDb, postgresSchema, type BoxesDb } from "./db/client.js";
 import type { BoxDriver } from "./driver/box-driver.js";
@@ -37,16 +36,8 @@ export interface BoxesServiceOptions extends ServiceOptions, BoxesConfigOptions 
   disks?: "auto" | "directory";
 }
 
-export interface BoxesService {
-  name: "boxes";
-  db: BoxesDb;
-  driver: BoxDriver;
-  runtime: BoxesRuntime;
-  host: ToolHost;
-  routes: Router;
-  /** Stops serving; boxes and their jobs keep running (a new service finds them). */
-  stop(): Promise<void>;
-}
+/** `stop()` stops serving; boxes and their jobs keep running (a new service finds them). */
+export type BoxesService = RunningService<"boxes", BoxesDb, { driver: BoxDriver; runtime: BoxesRuntime }>;
 
 export const migrationsDir = path.join(import.meta.dirname, "../prisma/migrations");
 
@@ -57,57 +48,44 @@ export const migrationsDir = path.join(import.meta.dirname, "../prisma/migration
 /** Room for the reply envelope and the small fields around the big texts. */
 const replyEnvelopeBytes = 16 * 1024;
 
-export async function createBoxesService(options: BoxesServiceOptions): Promise<BoxesService> {
-  const log = options.log.child({ svc: "boxes" });
-  const config = boxesConfig(options);
-  await applyMigrations({ connectionString: options.databaseUrl, schema: postgresSchema, migrationsDir, log });
-  const db = createBoxesDb(options.databaseUrl, options.poolMax);
-  const driver = options.driver ?? (await localDriverOrUnavailable(options, log, config.uids.base));
-  const maxReply = options.maxReplyBytes ?? maxReplyBytes;
-  const runtime: BoxesRuntime = {
-    db,
-    driver,
-    log,
-    instance: randomUUID(),
-    background: new Background(log),
-    replyBudgetBytes: maxReply - replyEnvelopeBytes,
-    defaultPlan: options.defaultPlan ?? "free",
-    capacity: config.capacity,
-    uids: config.uids,
-    inFlight: { exec: 0, jobWait: 0 },
-  };
-  if (driver.available) await recoverBoxes(runtime);
-  const host = hostTools({
-    bus: options.bus,
-    subjects: options.subjects,
-    service: "boxes",
-    version: "0.1.0",
-    instructions: boxesInstructions,
-    tools: boxesTools(runtime),
-    log,
-    ...(options.metrics ? { metrics: options.metrics } : {}),
-  });
-  const watcher = driver.available
-    ? startPeriodicJob({ name: "watching boxes", intervalMs: options.watchIntervalMs ?? 2_000, run: () => watchBoxes(runtime), log })
-    : undefined;
-  const expiry = startPeriodicJob({ name: "expiring idempotency keys", intervalMs: 3600_000, run: () => expireKeys(db), log, runNow: true });
-  return {
-    name: "boxes",
-    db,
-    driver,
-    runtime,
-    host,
-    routes: boxesRoutes(runtime),
-    async stop() {
-      host.stop();
-      await expiry.stop();
-      await watcher?.stop();
-      await runtime.background.settled();
-      await driver.close();
-      await db.$disconnect();
-    },
-  };
-}
+export const boxesService = defineService<BoxesServiceOptions>()({
+  name: "boxes",
+  version: "0.1.0",
+  instructions: boxesInstructions,
+  prisma: { schema: postgresSchema, migrationsDir, createClient: createBoxesDb },
+  async context({ db, options, log }): Promise<BoxesRuntime> {
+    const config = boxesConfig(options);
+    const driver = options.driver ?? (await localDriverOrUnavailable(options, log, config.uids.base));
+    return {
+      db,
+      driver,
+      log,
+      instance: randomUUID(),
+      background: new Background(log),
+      replyBudgetBytes: (options.maxReplyBytes ?? maxReplyBytes) - replyEnvelopeBytes,
+      defaultPlan: options.defaultPlan ?? "free",
+      capacity: config.capacity,
+      uids: config.uids,
+      inFlight: { exec: 0, jobWait: 0 },
+    };
+  },
+  async start(runtime) {
+    if (runtime.driver.available) await recoverBoxes(runtime);
+  },
+  tools: (runtime) => boxesTools(runtime),
+  routes: (runtime) => boxesRoutes(runtime),
+  jobs: (runtime, { options }) => [
+    { name: "expiring idempotency keys", intervalMs: 3600_000, run: () => expireKeys(runtime.db), runNow: true },
+    runtime.driver.available && { name: "watching boxes", intervalMs: options.watchIntervalMs ?? 2_000, run: () => watchBoxes(runtime) },
+  ],
+  async stop(runtime) {
+    await runtime.background.settled();
+    await runtime.driver.close();
+  },
+  expose: (runtime) => ({ driver: runtime.driver, runtime }),
+});
+
+export const createBoxesService = (options: BoxesServiceOptions): Promise<BoxesService> => boxesService.start(options);
 
 /** The local driver, or — when this machine cannot run it (no bubblewrap) — a driver that says so on every call. */
 async function localDriverOrUnavailable(options: BoxesServiceOptions, log: Logger, probeUid: number): Promise<BoxDriver> {

@@ -1,4 +1,4 @@
-export { createDocsService } from "./service.js";
+export { createDocsService, docsService } from "./service.js";
 export type { DocsService, DocsServiceOptions } from "./service.js";
 export { migrationsDir } from "./migrations-dir.js";
 export { createDocsDb, postgresSchema } from "./db/client.js";

@@ -1,6 +1,5 @@
-/** Wiring of the docs service: migrations, database, tools on the bus, REST routes, optional demo corpus. */
-import type { Router } from "express";
-import { applyMigrations, hostTools, type ToolHost, type ServiceOptions } from "@bancada/service-kit";
+/** The docs service: its tools on the bus, its REST routes, the demo corpus of the embedded mode. */
+import { defineService, type RunningService, type ServiceOptions } from "@bancada/service-kit";
 import { createDocsDb, postgresSchema, type DocsDb } from "./db/client.js";
 import { docsRoutes } from "./http/routes.js";
 import { loadDemoCorpusIfEmpty } from "./ingest/demo-corpus.js";
@@ -14,40 +13,20 @@ export interface DocsServiceOptions extends ServiceOptions {
   demoCorpus?: boolean;
 }
 
-export interface DocsService {
-  name: "docs";
-  db: DocsDb;
-  host: ToolHost;
-  routes: Router;
-  stop(): Promise<void>;
-}
+export type DocsService = RunningService<"docs", DocsDb>;
 
-export async function createDocsService(options: DocsServiceOptions): Promise<DocsService> {
-  const log = options.log.child({ svc: "docs" });
-  await applyMigrations({ connectionString: options.databaseUrl, schema: postgresSchema, migrationsDir, log });
-  const db = createDocsDb(options.databaseUrl, options.poolMax);
-  if (options.demoCorpus) {
+export const docsService = defineService<DocsServiceOptions>()({
+  name: "docs",
+  version: "0.1.0",
+  instructions: docsInstructions,
+  prisma: { schema: postgresSchema, migrationsDir, createClient: createDocsDb },
+  async start(db, { options, log }) {
+    if (!options.demoCorpus) return;
     const loaded = await loadDemoCorpusIfEmpty(db);
     if (loaded) log.info({ documents: loaded.created, ms: loaded.durationMs }, "demo documentation corpus loaded into the empty corpus");
-  }
-  const host = hostTools({
-    bus: options.bus,
-    subjects: options.subjects,
-    service: "docs",
-    version: "0.1.0",
-    instructions: docsInstructions,
-    tools: docsTools(db),
-    log,
-    ...(options.metrics ? { metrics: options.metrics } : {}),
-  });
-  return {
-    name: "docs",
-    db,
-    host,
-    routes: docsRoutes(db, options.ingestAccounts ?? []),
-    async stop() {
-      host.stop();
-      await db.$disconnect();
-    },
-  };
-}
+  },
+  tools: (db) => docsTools(db),
+  routes: (db, { options }) => docsRoutes(db, options.ingestAccounts ?? []),
+});
+
+export const createDocsService = (options: DocsServiceOptions): Promise<DocsService> => docsService.start(options);

@@ -1,4 +1,4 @@
-export { createDraftsService, migrationsDir, defaultDataDir } from "./service.js";
+export { createDraftsService, draftsService, migrationsDir, defaultDataDir } from "./service.js";
 export type { DraftsService, DraftsServiceOptions } from "./service.js";
 export { createDraftsDb, postgresSchema } from "./db/client.js";
 export type { DraftsDb } from "./db/client.js";
