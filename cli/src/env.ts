@@ -1,6 +1,7 @@
 /** The only place that reads process.env: validated once at start, failing fast with a clear message. */
 import { z } from "zod";
 import { BusKeys } from "@bancada/service-kit";
+import { services, type ServiceName } from "./services.js";
 
 const flag = z
   .enum(["1", "0", "true", "false", ""])
@@ -14,25 +15,30 @@ const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).de
 const busKey = z.string().trim().min(40, "an Ed25519 key from 'pnpm bancada bus-keys create'");
 const postgresUrl = z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL");
 
-const envFields = z.object({
+type ServiceFields = { [N in ServiceName as `${Uppercase<N>}_DATABASE_URL`]: ReturnType<typeof postgresUrl.optional> } & {
+  [N in ServiceName as `${Uppercase<N>}_PORT`]: ReturnType<typeof port>;
+};
+
+/** Each service's own database (`<SERVICE>_DATABASE_URL`, instead of DATABASE_URL) and its REST port when it runs alone. */
+function serviceFields(): ServiceFields {
+  const fields: Record<string, z.ZodType> = {};
+  for (const service of services) {
+    fields[databaseUrlVariable(service.name)] = postgresUrl.optional();
+    fields[`${service.name.toUpperCase()}_PORT`] = port(service.port);
+  }
+  // the names are made from the list, so TypeScript cannot see they are those of ServiceFields
+  return fields as ServiceFields;
+}
+
+const sharedFields = z.object({
   DATABASE_URL: postgresUrl.optional(),
-  SCRIPTS_DATABASE_URL: postgresUrl.optional(),
   GATEWAY_DATABASE_URL: postgresUrl.optional(),
-  DOCS_DATABASE_URL: postgresUrl.optional(),
-  BOARDS_DATABASE_URL: postgresUrl.optional(),
-  DRAFTS_DATABASE_URL: postgresUrl.optional(),
-  BOXES_DATABASE_URL: postgresUrl.optional(),
   DOCS_INGEST_ACCOUNTS: list,
   DOCS_DEMO_CORPUS: flag,
   BANCADA_PG_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   NATS_URL: z.string().regex(/^(nats|tls):\/\//, "must be a nats:// URL").optional(),
   HOST: z.string().default("127.0.0.1"),
   PORT: port(8787),
-  SCRIPTS_PORT: port(8788),
-  BOARDS_PORT: port(8789),
-  DOCS_PORT: port(8790),
-  DRAFTS_PORT: port(8791),
-  BOXES_PORT: port(8792),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   BANCADA_DATA_DIR: z.string().default(".data"),
   BANCADA_SUBJECT_ROOT: z.string().regex(/^[A-Za-z0-9_-]+$/).default("bancada"),
@@ -51,6 +57,10 @@ const envFields = z.object({
   SOSOAPI_OUTPUT_SCHEMAS: flag,
   NODE_ENV: z.string().optional(),
 });
+/** Every variable but the per-service ones (which are made from the list of services, so cannot type it). */
+export type SharedEnv = z.infer<typeof sharedFields>;
+
+const envFields = sharedFields.extend(serviceFields());
 
 /** The bus keys must parse and, when both are given, be one pair: a bad key fails at start, not at the first call. */
 export const envSchema = envFields.superRefine((env, ctx) => {
@@ -85,17 +95,15 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
 /** An error the user can fix: printed as one message, no stack. */
 export class UsageError extends Error {}
 
+/** The variable of a component's own database (`gateway` → GATEWAY_DATABASE_URL). */
+function databaseUrlVariable(component: string): string {
+  return `${component.toUpperCase()}_DATABASE_URL`;
+}
+
 /** A component's own database URL override (`<COMPONENT>_DATABASE_URL`), if any. */
 export function componentDatabaseUrl(env: Env, component: string): string | undefined {
-  const overrides: Record<string, string | undefined> = {
-    scripts: env.SCRIPTS_DATABASE_URL,
-    gateway: env.GATEWAY_DATABASE_URL,
-    docs: env.DOCS_DATABASE_URL,
-    boards: env.BOARDS_DATABASE_URL,
-    drafts: env.DRAFTS_DATABASE_URL,
-    boxes: env.BOXES_DATABASE_URL,
-  };
-  return overrides[component];
+  const name = databaseUrlVariable(component);
+  return name in envFields.shape ? (env[name as keyof Env] as string | undefined) : undefined;
 }
 
 const developmentPepper = "bancada-development-pepper-not-secret";

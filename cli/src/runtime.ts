@@ -21,7 +21,7 @@ import { createGateway, type Gateway } from "@bancada/gateway";
 import { openDatabases } from "./database.js";
 import { busKeysFor } from "./bus-keys.js";
 import { UsageError, keyPepper, servicePortVariable, type Env } from "./env.js";
-import { serviceNames, serviceRegistry, type RunningService } from "./services.js";
+import { serviceNamed, serviceNames, type RunningService } from "./services.js";
 
 export interface RuntimeOptions {
   env: Env;
@@ -45,7 +45,7 @@ export interface Runtime {
 export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { env } = options;
   const components = options.only?.length ? options.only : ["gateway", ...serviceNames];
-  const unknown = components.filter((name) => name !== "gateway" && !serviceRegistry[name]);
+  const unknown = components.filter((name) => name !== "gateway" && !serviceNamed(name));
   if (unknown.length) throw new UsageError(`Unknown component(s) ${unknown.join(", ")}; choose from gateway, ${serviceNames.join(", ")}.`);
   const allInOne = components.length === serviceNames.length + 1;
   if (!allInOne && !env.NATS_URL) throw new UsageError("--only needs NATS_URL: separate processes find each other over NATS.");
@@ -78,7 +78,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   try {
     for (const name of components.filter((component) => component !== "gateway")) {
       const databaseUrl = await databases.urlFor(name);
-      started.push(await serviceRegistry[name]!({ databaseUrl, bus, subjects, log, metrics, env, embedded: databases.embedded }));
+      started.push(await serviceNamed(name)!.start({ databaseUrl, bus, subjects, log, metrics, env, embedded: databases.embedded }));
     }
     const resolver = busKeyResolver(bus, subjects, 5_000, log);
     if (components.includes("gateway")) {

@@ -1,21 +1,20 @@
-/** The services this build contains, and how to start each one. */
+/**
+ * The services this build contains — the one list: how to start each, its REST port when it runs alone,
+ * and from it the migration sets, the `<SERVICE>_DATABASE_URL` and `<SERVICE>_PORT` variables (env.ts)
+ * and the services the gateway routes to. A new service is one more line here.
+ */
 import path from "node:path";
-import type { Router } from "express";
 import type { Subjects } from "@bancada/contracts";
-import type { Bus, Logger, ToolMetrics } from "@bancada/service-kit";
-import type { Env } from "./env.js";
-import { createBoardsService, migrationsDir as boardsMigrations } from "@bancada/boards";
-import { createBoxesService, migrationsDir as boxesMigrations } from "@bancada/boxes";
-import { createDocsService, migrationsDir as docsMigrations } from "@bancada/docs";
-import { createDraftsService, migrationsDir as draftsMigrations } from "@bancada/drafts";
-import { createScriptsService, migrationsDir as scriptsMigrations } from "@bancada/scripts";
+import type { Bus, Logger, RunningService, ServiceDefinition, ServiceOptions, ToolMetrics } from "@bancada/service-kit";
+import type { SharedEnv } from "./env.js";
+import { boardsService } from "@bancada/boards";
+import { boxesService } from "@bancada/boxes";
+import { docsService } from "@bancada/docs";
+import { draftsService } from "@bancada/drafts";
+import { scriptsService } from "@bancada/scripts";
 import { migrationsDir as gatewayMigrations } from "@bancada/gateway";
 
-export interface RunningService {
-  name: string;
-  routes: Router;
-  stop(): Promise<void>;
-}
+export type { RunningService };
 
 export interface ServiceDeps {
   databaseUrl: string;
@@ -23,39 +22,61 @@ export interface ServiceDeps {
   subjects: Subjects;
   log: Logger;
   metrics: ToolMetrics;
-  env: Env;
+  env: SharedEnv;
   /** True when the embedded PostgreSQL serves this process (the zero-configuration mode). */
   embedded: boolean;
 }
 
-export const serviceRegistry: Record<string, (deps: ServiceDeps) => Promise<RunningService>> = {
-  scripts: (deps) => createScriptsService(deps),
-  boards: (deps) => createBoardsService(deps),
-  docs: (deps) =>
-    createDocsService({
-      ...deps,
-      ingestAccounts: deps.env.DOCS_INGEST_ACCOUNTS,
-      // the demo corpus fills an empty corpus in the embedded mode, so a new user can try the tools at once
-      demoCorpus: deps.env.DOCS_DEMO_CORPUS || deps.embedded,
-    }),
-  drafts: (deps) =>
-    createDraftsService({
-      ...deps,
-      dataDir: path.join(path.resolve(deps.env.BANCADA_DATA_DIR), "drafts-assets"),
-      // a local path is the caller's own file only when no separate deployment is in play
-      localFileUploads: deps.embedded || !deps.env.NATS_URL,
-    }),
-  boxes: (deps) => createBoxesService({ ...deps, dataDir: path.join(path.resolve(deps.env.BANCADA_DATA_DIR), "boxes") }),
-};
+/** A service as this command runs it. */
+export interface ServedService<Name extends string = string> {
+  name: Name;
+  prisma: { schema: string; migrationsDir: string };
+  /** The default of `<NAME>_PORT`, its REST port when it runs without the gateway (`--only <name>`). */
+  port: number;
+  start(deps: ServiceDeps): Promise<RunningService>;
+}
 
-export const serviceNames = Object.keys(serviceRegistry);
+/** `options` adds what this command gives a service beyond every service's options (read from the environment). */
+function served<const Name extends string, Options extends ServiceOptions>(
+  service: ServiceDefinition<Name, Options, unknown, object>,
+  port: number,
+  options?: (deps: ServiceDeps) => Omit<Options, keyof ServiceOptions>,
+): ServedService<Name> {
+  const start = (deps: ServiceDeps) => {
+    const given: ServiceOptions = { ...deps, ...options?.(deps) };
+    // deps hold every service's options and `options` the rest of this one's: TypeScript cannot join the two
+    return service.start(given as Options);
+  };
+  return { name: service.name, prisma: service.prisma, port, start };
+}
+
+const dataDirOf = (deps: ServiceDeps, folder: string): string => path.join(path.resolve(deps.env.BANCADA_DATA_DIR), folder);
+
+export const services = [
+  served(scriptsService, 8788),
+  served(boardsService, 8789),
+  served(docsService, 8790, (deps) => ({
+    ingestAccounts: deps.env.DOCS_INGEST_ACCOUNTS,
+    // the demo corpus fills an empty corpus in the embedded mode, so a new user can try the tools at once
+    demoCorpus: deps.env.DOCS_DEMO_CORPUS || deps.embedded,
+  })),
+  served(draftsService, 8791, (deps) => ({
+    dataDir: dataDirOf(deps, "drafts-assets"),
+    // a local path is the caller's own file only when no separate deployment is in play
+    localFileUploads: deps.embedded || !deps.env.NATS_URL,
+  })),
+  served(boxesService, 8792, (deps) => ({ dataDir: dataDirOf(deps, "boxes") })),
+] as const;
+
+export type ServiceName = (typeof services)[number]["name"];
+export const serviceNames: ServiceName[] = services.map((service) => service.name);
+
+export function serviceNamed(name: string): ServedService | undefined {
+  return services.find((service) => service.name === name);
+}
 
 /** Every component's Postgres schema and committed Prisma migrations. */
 export const migrationSets = [
   { component: "gateway", schema: "gateway", dir: gatewayMigrations },
-  { component: "scripts", schema: "scripts", dir: scriptsMigrations },
-  { component: "boards", schema: "boards", dir: boardsMigrations },
-  { component: "docs", schema: "docs", dir: docsMigrations },
-  { component: "drafts", schema: "drafts", dir: draftsMigrations },
-  { component: "boxes", schema: "boxes", dir: boxesMigrations },
-] as const;
+  ...services.map((service) => ({ component: service.name, schema: service.prisma.schema, dir: service.prisma.migrationsDir })),
+];

@@ -2,9 +2,6 @@
  * NATS subjects. The root (default `bancada`) is configurable so that several deployments, or
  * several test runs, can share one NATS server without hearing each other.
  */
-export const serviceNames = ["scripts", "boards", "docs", "drafts", "boxes"] as const;
-export type ServiceName = (typeof serviceNames)[number];
-
 export function subjects(root: string) {
   return {
     call: (service: string) => `${root}.${service}.call`,
