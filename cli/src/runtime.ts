@@ -78,7 +78,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   try {
     for (const name of components.filter((component) => component !== "gateway")) {
       const databaseUrl = await databases.urlFor(name);
-      started.push(await serviceNamed(name)!.start({ databaseUrl, bus, subjects, log, metrics, env, embedded: databases.embedded }));
+      const service = serviceNamed(name)!;
+      started.push(await service.start({ databaseUrl, bus, subjects, log, metrics, env, embedded: databases.embedded }));
     }
     const resolver = busKeyResolver(bus, subjects, 5_000, log);
     if (components.includes("gateway")) {

@@ -6,9 +6,15 @@
 export const transactionOptions = { maxWait: 10_000, timeout: 20_000 } as const;
 
 /** A generated Prisma client class (each component generates its own), constructed with a driver adapter. */
-export type PrismaClientClass<Db, Adapter> = new (options: { adapter: Adapter; transactionOptions?: typeof transactionOptions }) => Db;
+export type PrismaClientClass<Db, Adapter> = new (options: {
+  adapter: Adapter;
+  transactionOptions?: typeof transactionOptions;
+}) => Db;
 /** `@prisma/adapter-pg`'s PrismaPg: passed in, so that service-kit does not depend on one adapter's version. */
-export type PgAdapterClass<Adapter> = new (pool: { connectionString: string; max: number; options: string }, options: { schema: string }) => Adapter;
+export type PgAdapterClass<Adapter> = new (
+  pool: { connectionString: string; max: number; options: string },
+  options: { schema: string },
+) => Adapter;
 
 export interface PrismaClientTarget {
   connectionString: string;
@@ -22,7 +28,11 @@ export interface PrismaClientTarget {
  * A component's Prisma client on its own schema. The search_path puts the schema first so that raw SQL
  * finds the component's tables unqualified, and `public` after it for extensions installed there.
  */
-export function createPrismaClient<Db, Adapter>(Client: PrismaClientClass<Db, Adapter>, PgAdapter: PgAdapterClass<Adapter>, target: PrismaClientTarget): Db {
+export function createPrismaClient<Db, Adapter>(
+  Client: PrismaClientClass<Db, Adapter>,
+  PgAdapter: PgAdapterClass<Adapter>,
+  target: PrismaClientTarget,
+): Db {
   const { connectionString, schema, poolMax = 10 } = target;
   const adapter = new PgAdapter({ connectionString, max: poolMax, options: `-c search_path=${schema},public` }, { schema });
   return new Client({ adapter, transactionOptions });

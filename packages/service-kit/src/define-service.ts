@@ -34,7 +34,13 @@ export interface JobDeclaration {
   runNow?: boolean;
 }
 
-export interface ServiceDeclaration<Name extends string, Options extends ServiceOptions, Db extends ServiceDb, Context, Exposed extends object> {
+export interface ServiceDeclaration<
+  Name extends string,
+  Options extends ServiceOptions,
+  Db extends ServiceDb,
+  Context,
+  Exposed extends object,
+> {
   name: Name;
   version: string;
   instructions: string;
@@ -74,7 +80,12 @@ export type RunningService<Name extends string = string, Db = unknown, Exposed e
 } & Exposed;
 
 /** What defineService gives back: the declaration's identity, and a start. */
-export interface ServiceDefinition<Name extends string = string, Options extends ServiceOptions = ServiceOptions, Db = unknown, Exposed extends object = object> {
+export interface ServiceDefinition<
+  Name extends string = string,
+  Options extends ServiceOptions = ServiceOptions,
+  Db = unknown,
+  Exposed extends object = object,
+> {
   name: Name;
   prisma: { schema: string; migrationsDir: string };
   start(options: Options): Promise<RunningService<Name, Db, Exposed>>;
