@@ -8,6 +8,7 @@ import {
   DomainError,
   ErrorCode,
   Header,
+  authorize,
   invalidArgument,
   sizeLimitThreshold,
   type CallReply,
@@ -35,7 +36,6 @@ import type { ErrorObject } from "ajv";
 import type { AuditTrail } from "./audit.js";
 import type { Catalog } from "./catalog.js";
 import type { RateLimiter } from "./rate-limit.js";
-import { mayCall } from "./visibility.js";
 
 export interface CallRouterOptions {
   bus: Bus;
@@ -129,7 +129,8 @@ export class CallRouter {
     const entry = this.#o.catalog.tool(name);
     if (!entry) throw new DomainError(ErrorCode.notFound, `Unknown tool '${name}'. Call tools/list to see the tools this key may use.`);
     const { descriptor } = entry;
-    if (!mayCall(descriptor, principal, options.transport)) throw hiddenToolError(descriptor.name, descriptor.scope, principal, options.transport, descriptor.transports);
+    const access = authorize(descriptor, principal, options.transport);
+    if (!access.allowed) throw access.error;
     const waitMs = this.#o.rateLimiter?.take(principal.keyId) ?? 0;
     if (waitMs > 0) throw new DomainError(ErrorCode.rateLimited, `Too many calls for this API key; retry in ${waitMs} ms.`, { retryAfterMs: waitMs });
     if (!entry.validate(args)) throw invalidArgument(issuesOf(entry.validate.errors ?? []));
@@ -183,19 +184,6 @@ function busFailureBody(service: string, reason: BusFailure, timeoutMs: number):
     message: `The ${service} service is not answering right now; retry shortly (safe with the same idempotency key).`,
     details: { service },
   };
-}
-
-function hiddenToolError(tool: string, scope: string, principal: Principal, transport: Transport, transports: string[]): DomainError {
-  if (!principal.scopes.includes(scope)) {
-    return new DomainError(ErrorCode.permissionDenied, `This API key lacks the scope ${scope} that ${tool} requires.`, { requiredScope: scope });
-  }
-  if (!transports.includes(transport)) {
-    return new DomainError(ErrorCode.permissionDenied, `${tool} is only available over ${transports.join(", ")}.`, { transports });
-  }
-  return new DomainError(ErrorCode.permissionDenied, `This API key may not write (allowWrites is off); ${tool} changes data.`, {
-    requiredScope: scope,
-    allowWrites: false,
-  });
 }
 
 /** Ajv's errors as the same `{ path, message }` issues the services produce from zod. */

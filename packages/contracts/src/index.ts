@@ -15,6 +15,8 @@ export { Profile, principalSchema, Transport } from "./principal.js";
 export type { Principal } from "./principal.js";
 export { scopes, isScope } from "./scopes.js";
 export type { Scope } from "./scopes.js";
+export { authorize, permits, restAccess } from "./authorize.js";
+export type { Access, Authorization, RouteAccess, Surface, ToolAccess } from "./authorize.js";
 export { subjects, Header } from "./subjects.js";
 export type { Subjects } from "./subjects.js";
 export { toolAnnotations, toolDescriptor, promptDescriptor, serviceCatalog, callRequest } from "./catalog.js";

@@ -2,14 +2,15 @@
  * Serves a service's tools on the bus: `<root>.<svc>.call` (queue group, one replica answers),
  * `<root>.<svc>.catalog`, and `<root>.<svc>.cancel` (fan-out: the replica running the call aborts it).
  * A call runs only when the gateway signed it (bus-signature.ts): anything else that reaches the bus is refused
- * with `unauthenticated` and logged. Every call is checked again here (scope, writes, transport) whatever the
- * gateway did: defence in depth.
+ * with `unauthenticated` and logged. Every call is authorized again here (`authorize`, the gateway's own rule)
+ * whatever the gateway did: defence in depth.
  */
 import { randomUUID } from "node:crypto";
 import {
   DomainError,
   ErrorCode,
   Header,
+  authorize,
   callRequest,
   principalSchema,
   type CallReply,
@@ -108,7 +109,9 @@ export function hostTools(options: ToolHostOptions): ToolHost {
   async function runTool(ctx: ToolContext, name: string, args: unknown): Promise<unknown> {
     const tool = tools.get(name);
     if (!tool) throw new DomainError(ErrorCode.notFound, `Unknown tool '${name}'.`);
-    authorize(ctx, tool);
+    // checked again whatever the gateway did: a stale catalog or a bug there must not open the data
+    const access = authorize(tool, ctx.principal, ctx.transport);
+    if (!access.allowed) throw access.error;
     const input = tool.input.parse(args ?? {});
     const result = await tool.handler(ctx, input);
     return tool.output.parse(result);
@@ -117,9 +120,8 @@ export function hostTools(options: ToolHostOptions): ToolHost {
   async function runPrompt(ctx: ToolContext, name: string, args: Record<string, string>): Promise<unknown> {
     const prompt = prompts.get(name);
     if (!prompt) throw new DomainError(ErrorCode.notFound, `Unknown prompt '${name}'.`);
-    if (!ctx.principal.scopes.includes(prompt.scope)) {
-      throw new DomainError(ErrorCode.permissionDenied, `This API key lacks the scope ${prompt.scope}.`, { requiredScope: prompt.scope });
-    }
+    const access = authorize({ scope: prompt.scope, writes: false }, ctx.principal, ctx.transport);
+    if (!access.allowed) throw access.error;
     return prompt.render(ctx, args);
   }
 
@@ -163,25 +165,6 @@ export function hostTools(options: ToolHostOptions): ToolHost {
       }),
     stop: () => subscriptions.forEach((subscription) => subscription.unsubscribe()),
   };
-}
-
-/** The same rules the gateway applies when it lists tools, checked again where the data lives. */
-export function authorize(ctx: Pick<ToolContext, "principal" | "transport">, tool: Tool): void {
-  const { principal } = ctx;
-  if (!principal.scopes.includes(tool.scope)) {
-    throw new DomainError(ErrorCode.permissionDenied, `This API key lacks the scope ${tool.scope} that ${tool.name} requires.`, {
-      requiredScope: tool.scope,
-    });
-  }
-  if (!tool.annotations.readOnlyHint && !principal.allowWrites) {
-    throw new DomainError(ErrorCode.permissionDenied, `This API key may not write (allowWrites is off); ${tool.name} changes data.`, {
-      requiredScope: tool.scope,
-      allowWrites: false,
-    });
-  }
-  if (!tool.transports.includes(ctx.transport)) {
-    throw new DomainError(ErrorCode.permissionDenied, `${tool.name} is only available over ${tool.transports.join(", ")}.`);
-  }
 }
 
 /**
