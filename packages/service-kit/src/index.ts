@@ -20,7 +20,7 @@ export { busKeyResolver, apiKeyDigest } from "./key-resolver.js";
 export type { KeyResolver, AuthResolveRequest, AuthResolveReply } from "./key-resolver.js";
 export { hostGuard, originGuard, isLoopback } from "./http-guards.js";
 export type { GuardOptions } from "./http-guards.js";
-export { authenticate, principalOf, requireScope, restErrorHandler, notFoundRoute, jsonBody, bearerToken } from "./rest.js";
+export { authenticate, principalOf, authorizedPrincipal, restErrorHandler, notFoundRoute, jsonBody, bearerToken } from "./rest.js";
 export { applyMigrations, quoteIdent } from "./migrations.js";
 export type { MigrationTarget } from "./migrations.js";
 export { createServiceApp } from "./service-app.js";

@@ -1,7 +1,7 @@
-/** What every service's REST API shares: bearer auth through the gateway, scope checks, one error handler. */
+/** What every service's REST API shares: bearer auth through the gateway, `authorize` before each route, one error handler. */
 import { randomUUID } from "node:crypto";
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from "express";
-import { DomainError, ErrorCode, httpStatusOf, type Principal, type Scope } from "@bancada/contracts";
+import { DomainError, ErrorCode, authorize, httpStatusOf, type Access, type Principal } from "@bancada/contracts";
 import { BusRequestError } from "./bus/bus.js";
 import { toErrorBody } from "./error-body.js";
 import type { KeyResolver } from "./key-resolver.js";
@@ -46,17 +46,17 @@ export function principalOf(req: Request): Principal {
   return principal;
 }
 
-/** 403 `permission_denied` (REST flavour `insufficient_scope` in WWW-Authenticate) when the key lacks the scope or may not write. */
-export function requireScope(principal: Principal, scope: Scope, write = false): void {
-  if (!principal.scopes.includes(scope)) {
-    throw new DomainError(ErrorCode.permissionDenied, `This API key lacks the scope ${scope}.`, {
-      requiredScope: scope,
-      error: "insufficient_scope",
-    });
-  }
-  if (write && !principal.allowWrites) {
-    throw new DomainError(ErrorCode.permissionDenied, "This API key may not write (allowWrites is off).", { allowWrites: false });
-  }
+/**
+ * The caller of a REST route once `authorize` lets it in. `access` is the declaration of the tool whose use
+ * case the route runs (its scope and write flag, never restated by the route), or the route's own `restAccess`
+ * when no tool stands behind it. Else 403 `permission_denied`, with `insufficient_scope` in WWW-Authenticate
+ * when a scope is missing (restErrorHandler).
+ */
+export function authorizedPrincipal(req: Request, access: Access): Principal {
+  const principal = principalOf(req);
+  const verdict = authorize(access, principal, "rest");
+  if (!verdict.allowed) throw verdict.error;
+  return principal;
 }
 
 export function restErrorHandler(log: Logger): ErrorRequestHandler {

@@ -1,4 +1,7 @@
-/** REST: boards, quadrant titles and members. Board writes carry the version read (body expectedVersion or If-Match). */
+/**
+ * REST: boards, quadrant titles and members. Board writes carry the version read (body expectedVersion or If-Match).
+ * Listing is list_boards' use case and takes its access; no tool manages boards, so the rest declare their own.
+ */
 import { Router } from "express";
 import type { BoardsDb } from "../db/client.js";
 import {
@@ -14,15 +17,17 @@ import {
 import { listBoards } from "../domain/list-boards.js";
 import { archiveBoard, createBoard, customizeQuadrant, deleteBoard, getBoard, resetQuadrant, updateBoard } from "../domain/manage-board.js";
 import { listMembers, removeMember, setMember } from "../domain/members.js";
-import { body, restContext, versionedBody } from "./context.js";
+import { listBoardsTool } from "../tools/list-boards.js";
+import { body, restContext, routeReads, routeWrites, versionedBody } from "./context.js";
 
 export function boardRoutes(db: BoardsDb): Router {
   const router = Router();
-  const read = (req: Parameters<typeof restContext>[1]) => restContext(db, req, false);
-  const write = (req: Parameters<typeof restContext>[1]) => restContext(db, req, true);
+  const read = (req: Parameters<typeof restContext>[1]) => restContext(db, req, routeReads);
+  const write = (req: Parameters<typeof restContext>[1]) => restContext(db, req, routeWrites);
+  const list = listBoardsTool(db);
 
   router.get("/v1/boards", async (req, res) => {
-    res.json(await listBoards(read(req)));
+    res.json(await listBoards(restContext(db, req, list)));
   });
   router.post("/v1/boards", async (req, res) => {
     const ctx = write(req);

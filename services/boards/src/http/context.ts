@@ -1,14 +1,20 @@
 import type { Request } from "express";
-import { principalOf, requireScope } from "@bancada/service-kit";
+import { restAccess, type Access } from "@bancada/contracts";
+import { authorizedPrincipal } from "@bancada/service-kit";
 import type { BoardsDb } from "../db/client.js";
 import { boardsContext, type BoardsContext } from "../domain/context.js";
 import { invalidField } from "../domain/errors.js";
 
-/** The acting person is the key's personId; reads need boards:read, writes boards:write and allowWrites. */
-export function restContext(db: BoardsDb, req: Request, write: boolean): BoardsContext {
-  const principal = principalOf(req);
-  requireScope(principal, write ? "boards:write" : "boards:read", write);
-  return boardsContext(db, principal);
+/**
+ * The access of routes no tool stands behind: boards themselves, quadrant titles, members, tag writes, one
+ * task or proposal by id, and the human review of proposals (an agent proposes with a tool, a person decides here).
+ */
+export const routeReads = restAccess({ scope: "boards:read", writes: false });
+export const routeWrites = restAccess({ scope: "boards:write", writes: true });
+
+/** The acting person is the key's personId, once the key may use `access`: the route's tool, or one of the above. */
+export function restContext(db: BoardsDb, req: Request, access: Access): BoardsContext {
+  return boardsContext(db, authorizedPrincipal(req, access));
 }
 
 /** The JSON body as an object (an absent body is {}), so strict schemas can name unknown fields. */

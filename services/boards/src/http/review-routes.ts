@@ -1,4 +1,8 @@
-/** REST: activity and the human review of proposals (apply or reject each suggestion, close the summary, dismiss). */
+/**
+ * REST: activity and the human review of proposals (apply or reject each suggestion, close the summary, dismiss).
+ * Activity and the proposal list are tools' use cases and take their access; the review itself is a person's
+ * decision, never a tool's, so those routes declare their own.
+ */
 import { Router, type Request } from "express";
 import { z } from "zod";
 import type { BoardsDb } from "../db/client.js";
@@ -7,23 +11,26 @@ import { pagedBoardRef } from "../domain/inputs.js";
 import { listBoardProposals } from "../domain/list-proposals.js";
 import { getProposal } from "../domain/read-one.js";
 import { applySuggestion, closeProposal, rejectSuggestion } from "../domain/review-proposal.js";
-import { restContext } from "./context.js";
+import { getTaskActivityTool } from "../tools/get-task-activity.js";
+import { listBoardProposalsTool } from "../tools/list-board-proposals.js";
+import { restContext, routeReads, routeWrites } from "./context.js";
 
 const proposalRef = z.strictObject({ boardId: z.guid(), proposalId: z.guid() });
 const suggestionRef = proposalRef.extend({ suggestionId: z.guid() });
 
 export function reviewRoutes(db: BoardsDb): Router {
   const router = Router();
-  const read = (req: Request) => restContext(db, req, false);
-  const write = (req: Request) => restContext(db, req, true);
+  const read = (req: Request) => restContext(db, req, routeReads);
+  const write = (req: Request) => restContext(db, req, routeWrites);
+  const tools = { activity: getTaskActivityTool(db), proposals: listBoardProposalsTool(db) };
   const paged = (req: Request) => pagedBoardRef.parse({ ...req.query, boardId: req.params.boardId });
 
   router.get("/v1/boards/:boardId/activity", async (req, res) => {
-    const ctx = read(req);
+    const ctx = restContext(db, req, tools.activity);
     res.json(await getTaskActivity(ctx, paged(req)));
   });
   router.get("/v1/boards/:boardId/proposals", async (req, res) => {
-    const ctx = read(req);
+    const ctx = restContext(db, req, tools.proposals);
     res.json(await listBoardProposals(ctx, paged(req)));
   });
   router.get("/v1/boards/:boardId/proposals/:proposalId", async (req, res) => {

@@ -1,10 +1,11 @@
 /**
- * The REST API (`/v1/boxes…`): the same use cases and zod schemas as the MCP tools, so the two never
- * diverge. A request whose client goes away cancels the wait the same way a cancelled tool call does.
+ * The REST API (`/v1/boxes…`): the same use cases, zod schemas and access as the MCP tools, so the two never
+ * diverge; every route runs one tool's use case and is authorized by that tool's declaration. A request whose
+ * client goes away cancels the wait the same way a cancelled tool call does.
  */
 import { Router, type Request, type Response } from "express";
-import type { Scope } from "@bancada/contracts";
-import { principalOf, requireScope } from "@bancada/service-kit";
+import type { ToolAccess } from "@bancada/contracts";
+import { authorizedPrincipal } from "@bancada/service-kit";
 import type { BoxesContext, BoxesRuntime } from "../domain/context.js";
 import { createBox } from "../domain/create-box.js";
 import { deleteBox } from "../domain/delete-box.js";
@@ -18,76 +19,101 @@ import { resumeBox, suspendBox } from "../domain/power.js";
 import { startJob } from "../domain/start-job.js";
 import { boxRefInput, createBoxInput, deleteBoxInput, listBoxesInput, powerInput } from "../domain/schemas/box.js";
 import { execInput, jobLogsInput, jobWaitInput, readFileInput, startJobInput, writeFileInput } from "../domain/schemas/exec.js";
+import { createBoxTool } from "../tools/create-box.js";
+import { deleteBoxTool } from "../tools/delete-box.js";
+import { execTool } from "../tools/exec.js";
+import { getBoxTool } from "../tools/get-box.js";
+import { jobLogsTool } from "../tools/job-logs.js";
+import { jobWaitTool } from "../tools/job-wait.js";
+import { listBoxesTool } from "../tools/list-boxes.js";
+import { readFileTool } from "../tools/read-file.js";
+import { resumeBoxTool } from "../tools/resume-box.js";
+import { startJobTool } from "../tools/start-job.js";
+import { suspendBoxTool } from "../tools/suspend-box.js";
+import { writeFileTool } from "../tools/write-file.js";
 
 export function boxesRoutes(rt: BoxesRuntime): Router {
   const router = Router();
-  const context = (req: Request, scope: Scope, write = false): BoxesContext => {
-    const principal = principalOf(req);
-    requireScope(principal, scope, write);
+  const context = (req: Request, tool: ToolAccess): BoxesContext => {
+    const principal = authorizedPrincipal(req, tool);
     return { ...rt, accountId: principal.accountId, personId: principal.personId, agentId: principal.agentId };
+  };
+  const tools = {
+    list: listBoxesTool(rt),
+    get: getBoxTool(rt),
+    create: createBoxTool(rt),
+    remove: deleteBoxTool(rt),
+    suspend: suspendBoxTool(rt),
+    resume: resumeBoxTool(rt),
+    exec: execTool(rt),
+    startJob: startJobTool(rt),
+    jobLogs: jobLogsTool(rt),
+    jobWait: jobWaitTool(rt),
+    readFile: readFileTool(rt),
+    writeFile: writeFileTool(rt),
   };
 
   router.get("/v1/boxes", async (req, res) => {
-    const ctx = context(req, "boxes:read");
+    const ctx = context(req, tools.list);
     res.json(await listBoxes(ctx, listBoxesInput.parse(listQuery(req.query))));
   });
 
   router.post("/v1/boxes", async (req, res) => {
-    const ctx = context(req, "boxes:write", true);
+    const ctx = context(req, tools.create);
     const key = req.header("Idempotency-Key");
     const input = createBoxInput.parse({ ...body(req), ...(key ? { idempotencyKey: key } : {}) });
     res.status(201).json({ box: await createBox(ctx, input, cancelledWith(res)) });
   });
 
   router.get("/v1/boxes/:boxId", async (req, res) => {
-    const ctx = context(req, "boxes:read");
+    const ctx = context(req, tools.get);
     res.json({ box: await getBox(ctx, boxRefInput.parse({ boxId: req.params.boxId }).boxId) });
   });
 
   router.delete("/v1/boxes/:boxId", async (req, res) => {
-    const ctx = context(req, "boxes:delete", true);
+    const ctx = context(req, tools.remove);
     const input = deleteBoxInput.parse({ ...flags(req.query, ["confirm", "wait"]), ...body(req), boxId: req.params.boxId });
     res.json({ box: await deleteBox(ctx, input, cancelledWith(res)) });
   });
 
-  for (const [action, use] of [["suspend", suspendBox], ["resume", resumeBox]] as const) {
+  for (const [action, use, tool] of [["suspend", suspendBox, tools.suspend], ["resume", resumeBox, tools.resume]] as const) {
     router.post(`/v1/boxes/:boxId/${action}`, async (req, res) => {
-      const ctx = context(req, "boxes:write", true);
+      const ctx = context(req, tool);
       res.json({ box: await use(ctx, powerInput.parse({ ...body(req), boxId: req.params.boxId }), cancelledWith(res)) });
     });
   }
 
   router.post("/v1/boxes/:boxId/exec", async (req, res) => {
-    const ctx = context(req, "boxes:exec", true);
+    const ctx = context(req, tools.exec);
     res.json(await execCommand(ctx, execInput.parse({ ...body(req), boxId: req.params.boxId }), cancelledWith(res)));
   });
 
   router.post("/v1/boxes/:boxId/jobs", async (req, res) => {
-    const ctx = context(req, "boxes:exec", true);
+    const ctx = context(req, tools.startJob);
     const key = req.header("Idempotency-Key");
     const input = startJobInput.parse({ ...body(req), boxId: req.params.boxId, ...(key ? { idempotencyKey: key } : {}) });
     res.status(201).json({ job: await startJob(ctx, input) });
   });
 
   router.get("/v1/boxes/:boxId/jobs/:jobId/logs", async (req, res) => {
-    const ctx = context(req, "boxes:read");
+    const ctx = context(req, tools.jobLogs);
     const input = jobLogsInput.parse({ ...numbers(req.query, ["offset", "tail"]), boxId: req.params.boxId, jobId: req.params.jobId });
     res.json(await jobLogs(ctx, input));
   });
 
   router.post("/v1/boxes/:boxId/jobs/:jobId/wait", async (req, res) => {
-    const ctx = context(req, "boxes:read");
+    const ctx = context(req, tools.jobWait);
     const input = jobWaitInput.parse({ ...body(req), boxId: req.params.boxId, jobId: req.params.jobId });
     res.json({ job: await jobWait(ctx, input, cancelledWith(res)) });
   });
 
   router.get("/v1/boxes/:boxId/files", async (req, res) => {
-    const ctx = context(req, "boxes:read");
+    const ctx = context(req, tools.readFile);
     res.json(await readBoxFile(ctx, readFileInput.parse({ path: req.query.path, boxId: req.params.boxId })));
   });
 
   router.put("/v1/boxes/:boxId/files", async (req, res) => {
-    const ctx = context(req, "boxes:write", true);
+    const ctx = context(req, tools.writeFile);
     res.json(await writeBoxFile(ctx, writeFileInput.parse({ ...body(req), boxId: req.params.boxId })));
   });
 

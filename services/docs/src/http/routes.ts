@@ -1,11 +1,11 @@
 /**
- * The REST API (`/v1`): reads use the same use cases and schemas as the MCP tools; ingestion is
+ * The REST API (`/v1`): reads use the same use cases, schemas and access as the MCP tools; ingestion is
  * REST-only: `PUT /v1/documents` (batch upsert), `DELETE /v1/documents` (batch) and
  * `DELETE /v1/documents/{uri without scheme}` (one). A document's REST path is its name under /v1.
  */
 import { Router, type Request } from "express";
 import { DomainError, ErrorCode } from "@bancada/contracts";
-import { principalOf, requireScope } from "@bancada/service-kit";
+import { authorizedPrincipal } from "@bancada/service-kit";
 import type { DocsDb } from "../db/client.js";
 import { answerQuery } from "../domain/answer-query.js";
 import { deleteDocuments } from "../domain/delete-documents.js";
@@ -13,32 +13,35 @@ import { getDocuments } from "../domain/get-documents.js";
 import { answerQueryInput, deleteDocumentsInput, getDocumentsInput, searchDocumentsInput, upsertDocumentsInput } from "../domain/schemas.js";
 import { searchDocuments } from "../domain/search-documents.js";
 import { upsertDocuments } from "../domain/upsert-documents.js";
+import { answerQueryTool } from "../tools/answer-query.js";
+import { getDocumentsTool } from "../tools/get-documents.js";
+import { searchDocumentsTool } from "../tools/search-documents.js";
 import { requireIngestAccess } from "./ingest-access.js";
 
 export function docsRoutes(db: DocsDb, ingestAccounts: readonly string[]): Router {
   const router = Router();
-  const reader = (req: Request) => requireScope(principalOf(req), "docs:read");
-  const publisher = (req: Request) => requireIngestAccess(principalOf(req), ingestAccounts);
+  const publisher = (req: Request) => requireIngestAccess(req, ingestAccounts);
+  const tools = { search: searchDocumentsTool(db), answer: answerQueryTool(db), get: getDocumentsTool(db) };
 
   router.get("/v1/search", async (req, res) => {
-    reader(req);
+    authorizedPrincipal(req, tools.search);
     const query = { ...req.query, ...(typeof req.query.pageSize === "string" ? { pageSize: Number(req.query.pageSize) } : {}) };
     res.json(await searchDocuments(db, searchDocumentsInput.parse(query)));
   });
 
   router.post("/v1/answer", async (req, res) => {
-    reader(req);
+    authorizedPrincipal(req, tools.answer);
     res.json(await answerQuery(db, answerQueryInput.parse(req.body ?? {})));
   });
 
   router.get("/v1/documents", async (req, res) => {
-    reader(req);
+    authorizedPrincipal(req, tools.get);
     const names = req.query.names === undefined ? [] : ([] as unknown[]).concat(req.query.names);
     res.json({ documents: await getDocuments(db, getDocumentsInput.parse({ names }).names) });
   });
 
   router.get("/v1/documents/*path", async (req, res) => {
-    reader(req);
+    authorizedPrincipal(req, tools.get);
     const [document] = await getDocuments(db, getDocumentsInput.parse({ names: [nameOf(req)] }).names);
     res.json({ document });
   });

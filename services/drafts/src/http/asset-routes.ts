@@ -1,6 +1,8 @@
 /**
  * REST: asset bytes. Over HTTP a file cannot be named by a local path (that tool is stdio-only), so the
- * bytes are the request body, streamed straight into the blob store; downloads stream them back.
+ * bytes are the request body, streamed straight into the blob store; downloads stream them back. The upload
+ * is that tool's use case and takes its access (REST is not an MCP transport, so stdio-only does not apply);
+ * no tool downloads, so that route declares its own.
  */
 import { pipeline } from "node:stream/promises";
 import { Router } from "express";
@@ -10,16 +12,18 @@ import { addAsset } from "../domain/add-asset.js";
 import type { DraftsDeps } from "../domain/context.js";
 import { assetRef, getAsset } from "../domain/get-asset.js";
 import { addAssetFields } from "../domain/schemas.js";
-import { ifMatch, restContext } from "./context.js";
+import { addContentDraftAssetTool } from "../tools/add-content-draft-asset.js";
+import { ifMatch, restContext, routeReads } from "./context.js";
 
 const uploadInput = z.strictObject({ ...addAssetFields, filename: addAssetFields.filename.unwrap() });
 
 export function assetRoutes(deps: DraftsDeps): Router {
   const router = Router();
   const base = "/v1/workspaces/:workspaceId/drafts/:draftId/assets";
+  const upload = addContentDraftAssetTool(deps);
 
   router.post(base, async (req, res) => {
-    const ctx = restContext(deps, req, true);
+    const ctx = restContext(deps, req, upload);
     if (req.is("application/json")) {
       throw invalidArgument([{ path: "body", message: "send the file's bytes with its own Content-Type (or application/octet-stream), not JSON" }]);
     }
@@ -42,7 +46,7 @@ export function assetRoutes(deps: DraftsDeps): Router {
   });
 
   router.get(`${base}/:assetId/content`, async (req, res) => {
-    const ctx = restContext(deps, req, false);
+    const ctx = restContext(deps, req, routeReads);
     const asset = await getAsset(ctx, assetRef.parse({ workspace_id: req.params.workspaceId, draft_id: req.params.draftId, asset_id: req.params.assetId }));
     if ((await deps.blobs.size(asset.sha256)) !== asset.bytes) {
       throw new DomainError(ErrorCode.notFound, "The asset's bytes are missing from storage; remove the asset and add the file again.", { sha256: asset.sha256 });

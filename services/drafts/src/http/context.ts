@@ -1,12 +1,15 @@
 import type { Request } from "express";
-import { invalidArgument } from "@bancada/contracts";
-import { principalOf, requireScope } from "@bancada/service-kit";
+import { invalidArgument, restAccess, type Access } from "@bancada/contracts";
+import { authorizedPrincipal } from "@bancada/service-kit";
 import type { DraftsContext, DraftsDeps } from "../domain/context.js";
 
-/** The acting key's context: reads need drafts:read, writes drafts:write and allowWrites. */
-export function restContext(deps: DraftsDeps, req: Request, write: boolean): DraftsContext {
-  const principal = principalOf(req);
-  requireScope(principal, write ? "drafts:write" : "drafts:read", write);
+/** The access of routes no tool stands behind: workspaces, their members, asset downloads. */
+export const routeReads = restAccess({ scope: "drafts:read", writes: false });
+export const routeWrites = restAccess({ scope: "drafts:write", writes: true });
+
+/** The acting key's context, once it may use `access`: the route's tool, or one of the declarations above. */
+export function restContext(deps: DraftsDeps, req: Request, access: Access): DraftsContext {
+  const principal = authorizedPrincipal(req, access);
   return { ...deps, accountId: principal.accountId, personId: principal.personId };
 }
 

@@ -1,4 +1,4 @@
-/** REST: the same use cases and schemas as the MCP tools, under /v1/workspaces/{workspace_id}/drafts. */
+/** REST: the same use cases, schemas and access as the MCP tools, under /v1/workspaces/{workspace_id}/drafts. */
 import { Router, type Request } from "express";
 import { createDraft } from "../domain/create-draft.js";
 import type { DraftsDeps } from "../domain/context.js";
@@ -7,34 +7,46 @@ import { listDrafts } from "../domain/list-drafts.js";
 import { createDraftInput, getDraftInput, listDraftsInput, submitDraftInput, updateDraftInput } from "../domain/schemas.js";
 import { submitDraft } from "../domain/submit-draft.js";
 import { updateDraft } from "../domain/update-draft.js";
+import { createContentDraftTool } from "../tools/create-content-draft.js";
+import { getContentDraftTool } from "../tools/get-content-draft.js";
+import { listContentDraftsTool } from "../tools/list-content-drafts.js";
+import { submitContentDraftTool } from "../tools/submit-content-draft.js";
+import { updateContentDraftTool } from "../tools/update-content-draft.js";
 import { body, ifMatch, requestIdOf, restContext } from "./context.js";
 
 export function draftRoutes(deps: DraftsDeps): Router {
   const router = Router();
   const base = "/v1/workspaces/:workspaceId/drafts";
+  const tools = {
+    list: listContentDraftsTool(deps),
+    get: getContentDraftTool(deps),
+    create: createContentDraftTool(deps),
+    update: updateContentDraftTool(deps),
+    submit: submitContentDraftTool(deps),
+  };
 
   router.get(base, async (req, res) => {
-    const ctx = restContext(deps, req, false);
+    const ctx = restContext(deps, req, tools.list);
     res.json(await listDrafts(ctx, listDraftsInput.parse(listQuery(req))));
   });
   router.post(base, async (req, res) => {
-    const ctx = restContext(deps, req, true);
+    const ctx = restContext(deps, req, tools.create);
     const input = body(req);
     const draft = await createDraft(ctx, createDraftInput.parse({ ...input, workspace_id: req.params.workspaceId, request_id: requestIdOf(req, input.request_id) }));
     res.status(201).setHeader("ETag", `"${draft.revision}"`).json({ draft });
   });
   router.get(`${base}/:draftId`, async (req, res) => {
-    const ctx = restContext(deps, req, false);
+    const ctx = restContext(deps, req, tools.get);
     const draft = await getDraft(ctx, getDraftInput.parse({ workspace_id: req.params.workspaceId, draft_id: req.params.draftId }));
     res.setHeader("ETag", `"${draft.revision}"`).json({ draft });
   });
   router.patch(`${base}/:draftId`, async (req, res) => {
-    const ctx = restContext(deps, req, true);
+    const ctx = restContext(deps, req, tools.update);
     const draft = await updateDraft(ctx, updateDraftInput.parse(revisioned(req)));
     res.setHeader("ETag", `"${draft.revision}"`).json({ draft });
   });
   router.post(`${base}/:draftId/submit`, async (req, res) => {
-    const ctx = restContext(deps, req, true);
+    const ctx = restContext(deps, req, tools.submit);
     const draft = await submitDraft(ctx, submitDraftInput.parse(revisioned(req)));
     res.status(202).setHeader("ETag", `"${draft.revision}"`).json({ draft });
   });

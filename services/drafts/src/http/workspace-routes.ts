@@ -4,12 +4,12 @@ import type { DraftsDeps } from "../domain/context.js";
 import { listMembers, removeMember, setMember } from "../domain/members.js";
 import { createWorkspaceInput, memberRef, renameWorkspaceInput, setMemberInput, workspaceRef } from "../domain/workspace-inputs.js";
 import { createWorkspace, getWorkspace, listWorkspaces, renameWorkspace } from "../domain/workspaces.js";
-import { body, requestIdOf, restContext } from "./context.js";
+import { body, requestIdOf, restContext, routeReads, routeWrites } from "./context.js";
 
 export function workspaceRoutes(deps: DraftsDeps): Router {
   const router = Router();
-  const read = (req: Parameters<typeof restContext>[1]) => restContext(deps, req, false);
-  const write = (req: Parameters<typeof restContext>[1]) => restContext(deps, req, true);
+  const read = (req: Parameters<typeof restContext>[1]) => restContext(deps, req, routeReads);
+  const write = (req: Parameters<typeof restContext>[1]) => restContext(deps, req, routeWrites);
 
   router.get("/v1/workspaces", async (req, res) => {
     res.json(await listWorkspaces(read(req)));

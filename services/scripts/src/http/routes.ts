@@ -1,7 +1,11 @@
-/** The REST API (`/v1`): the same use cases and schemas as the MCP tools, so the two never diverge. */
+/**
+ * The REST API (`/v1`): the same use cases, schemas and access as the MCP tools, so the two never diverge.
+ * A route that runs a tool's use case is authorized by that tool's declaration; only the change feed, which
+ * no tool serves, declares its own access.
+ */
 import { Router, type Request } from "express";
-import { invalidArgument } from "@bancada/contracts";
-import { principalOf, requireScope } from "@bancada/service-kit";
+import { invalidArgument, restAccess, type Access } from "@bancada/contracts";
+import { authorizedPrincipal } from "@bancada/service-kit";
 import type { ScriptsDb } from "../db/client.js";
 import type { ScriptsContext } from "../domain/context.js";
 import { createScript } from "../domain/create-script.js";
@@ -10,28 +14,43 @@ import { listChanges } from "../domain/list-changes.js";
 import { listScripts } from "../domain/list-scripts.js";
 import { createScriptInput, getScriptInput, listChangesInput, listScriptsInput, revisionedRef, updateScriptInput } from "../domain/schemas.js";
 import { restoreScript, trashScript, updateScript } from "../domain/update-script.js";
+import { createScriptTool } from "../tools/create-script.js";
+import { getScriptTool } from "../tools/get-script.js";
+import { listScriptsTool } from "../tools/list-scripts.js";
+import { restoreScriptTool } from "../tools/restore-script.js";
+import { trashScriptTool } from "../tools/trash-script.js";
+import { updateScriptTool } from "../tools/update-script.js";
+
+const readingChanges = restAccess({ scope: "scripts:read", writes: false });
 
 export function scriptsRoutes(db: ScriptsDb): Router {
   const router = Router();
-  const context = (req: Request, write = false): ScriptsContext => {
-    const principal = principalOf(req);
-    requireScope(principal, write ? "scripts:write" : "scripts:read", write);
+  const context = (req: Request, access: Access): ScriptsContext => {
+    const principal = authorizedPrincipal(req, access);
     return { db, accountId: principal.accountId, personId: principal.personId };
+  };
+  const tools = {
+    list: listScriptsTool(db),
+    get: getScriptTool(db),
+    create: createScriptTool(db),
+    update: updateScriptTool(db),
+    trash: trashScriptTool(db),
+    restore: restoreScriptTool(db),
   };
 
   router.get("/v1/scripts", async (req, res) => {
-    const ctx = context(req);
+    const ctx = context(req, tools.list);
     res.json(await listScripts(ctx, listScriptsInput.parse(listQuery(req.query))));
   });
 
   router.get("/v1/scripts/:id", async (req, res) => {
-    const ctx = context(req);
+    const ctx = context(req, tools.get);
     const script = await getScript(ctx, getScriptInput.parse({ id: req.params.id }).id);
     res.setHeader("ETag", `"${script.revision}"`).json({ script });
   });
 
   router.post("/v1/scripts", async (req, res) => {
-    const ctx = context(req, true);
+    const ctx = context(req, tools.create);
     const key = req.header("Idempotency-Key");
     const input = createScriptInput.parse({ ...req.body, ...(key ? { idempotencyKey: key } : {}) });
     const script = await createScript(ctx, input);
@@ -39,15 +58,15 @@ export function scriptsRoutes(db: ScriptsDb): Router {
   });
 
   router.put("/v1/scripts/:id", async (req, res) => {
-    const ctx = context(req, true);
+    const ctx = context(req, tools.update);
     const input = updateScriptInput.parse({ ...req.body, id: req.params.id, revision: ifMatch(req) });
     const script = await updateScript(ctx, input);
     res.setHeader("ETag", `"${script.revision}"`).json({ script });
   });
 
-  for (const [action, use] of [["trash", trashScript], ["restore", restoreScript]] as const) {
+  for (const [action, use, tool] of [["trash", trashScript, tools.trash], ["restore", restoreScript, tools.restore]] as const) {
     router.post(`/v1/scripts/:id/${action}`, async (req, res) => {
-      const ctx = context(req, true);
+      const ctx = context(req, tool);
       const revision = req.header("If-Match") ? ifMatch(req) : (req.body as { revision?: unknown } | undefined)?.revision;
       const script = await use(ctx, revisionedRef.parse({ id: req.params.id, revision }));
       res.setHeader("ETag", `"${script.revision}"`).json({ script });
@@ -55,7 +74,7 @@ export function scriptsRoutes(db: ScriptsDb): Router {
   }
 
   router.get("/v1/changes", async (req, res) => {
-    const ctx = context(req);
+    const ctx = context(req, readingChanges);
     const input = listChangesInput.parse(req.query);
     res.json(await listChanges(ctx, input.after, input.limit));
   });
