@@ -30,7 +30,7 @@ export interface ToolDefinition<I extends z.ZodType, O extends z.ZodType> {
   maxDurationMs?: number;
   /**
    * JSON Schemas to advertise verbatim instead of the ones generated from zod, when a contract gives
-   * them exactly (seed 002). The zod schemas must accept and produce the same values; tests check both.
+   * them exactly (the list tool of docs/drafts.md#tools). The zod schemas must accept and produce the same values; tests check both.
    */
   jsonSchema?: { input?: Record<string, unknown>; output?: Record<string, unknown> };
   handler: (ctx: ToolContext, input: z.output<I>) => Promise<z.input<O>>;

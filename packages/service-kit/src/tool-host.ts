@@ -169,7 +169,7 @@ export function hostTools(options: ToolHostOptions): ToolHost {
 
 /**
  * The largest answer a tool may give. The bus carries bodies over NATS's max_payload in parts, so this is
- * not the broker's limit but ours: room for the seed's biggest answer (exec with two 1 MB streams) with
+ * not the broker's limit but ours: room for the biggest answer a tool gives (exec with two 1 MiB streams, docs/boxes.md#limits) with
  * JSON escaping to spare. A bigger reply becomes a clear error, never a silent drop.
  */
 export const maxReplyBytes = 8 * 1024 * 1024;

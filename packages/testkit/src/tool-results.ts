@@ -1,6 +1,6 @@
 /**
  * The assertions every service's tests make on a tool result through the gateway: a success whose text is
- * the JSON of its structured result, or an error with the spec's envelope (code, a message, the same JSON
+ * the JSON of its structured result, or an error with the envelope of docs/errors.md (code, a message, the same JSON
  * in the text), and the same envelope from a REST route. One place, so that every service is held to the same
  * contract.
  */
