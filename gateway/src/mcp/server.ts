@@ -14,7 +14,7 @@ import {
   type CallToolResult,
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { DomainError, type Principal, type ProgressUpdate, type Transport } from "@bancada/contracts";
+import { DomainError, permits, type Principal, type ProgressUpdate, type Transport } from "@bancada/contracts";
 import type { CallRouter } from "../call-router.js";
 import type { Catalog } from "../catalog.js";
 import { isListed } from "../visibility.js";
@@ -85,7 +85,8 @@ export function createMcpServer(options: McpServerOptions, principal: Principal,
   server.setRequestHandler(ListPromptsRequestSchema, () => ({
     prompts: catalog
       .prompts()
-      .filter(({ descriptor }) => !descriptor.scope || principal.scopes.includes(descriptor.scope))
+      // A prompt only reads (it guides the agent to tools that are checked on their own), so its scope is all it needs.
+      .filter(({ descriptor }) => !descriptor.scope || permits({ scope: descriptor.scope, writes: false }, principal, transport))
       .map(({ descriptor: { scope: _scope, ...prompt } }) => prompt),
   }));
 
