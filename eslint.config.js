@@ -34,7 +34,12 @@ const zones = [
     message: "services/*/src import neither the gateway, another service, nor anything above them.",
   })),
   {
-    target: [...libraries.map((name) => `./packages/${name}/src`), "./gateway/src", ...services.map((name) => `./services/${name}/src`), "./cli/src"],
+    target: [
+      ...libraries.map((name) => `./packages/${name}/src`),
+      "./gateway/src",
+      ...services.map((name) => `./services/${name}/src`),
+      "./cli/src",
+    ],
     from: ["./packages/testkit", "./e2e"],
     message: "production code does not import the test harnesses (@bancada/testkit, @bancada/e2e).",
   },
@@ -52,7 +57,10 @@ const upper = {
   services: services.map((name) => `@bancada/${name}`),
   top: ["@bancada/cli", "@bancada/e2e", "@bancada/bench"],
 };
-const refuse = (names, message) => ["error", { paths: names.map((name) => ({ name, message })), patterns: [{ group: names.map((name) => `${name}/*`), message }] }];
+const refuse = (names, message) => [
+  "error",
+  { paths: names.map((name) => ({ name, message })), patterns: [{ group: names.map((name) => `${name}/*`), message }] },
+];
 
 export default tseslint.config(
   {
@@ -106,14 +114,30 @@ export default tseslint.config(
       // `_name` marks a value left unused on purpose (a rest sibling dropped, a callback argument).
       "@typescript-eslint/no-unused-vars": [
         "warn",
-        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", ignoreRestSiblings: true },
+        {
+          argsIgnorePattern: "^_",
+          varsIgnorePattern: "^_",
+          caughtErrorsIgnorePattern: "^_",
+          destructuredArrayIgnorePattern: "^_",
+          ignoreRestSiblings: true,
+        },
       ],
       // The input schemas match control characters on purpose, to refuse them.
       "no-control-regex": "off",
       "no-empty": ["error", { allowEmptyCatch: true }],
       "no-useless-assignment": "warn",
       "@typescript-eslint/triple-slash-reference": "off",
-      "max-len": ["warn", { code: 140, ignoreComments: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreUrls: true, ignoreRegExpLiterals: true }],
+      "max-len": [
+        "warn",
+        {
+          code: 140,
+          ignoreComments: true,
+          ignoreStrings: true,
+          ignoreTemplateLiterals: true,
+          ignoreUrls: true,
+          ignoreRegExpLiterals: true,
+        },
+      ],
     },
   },
   {
@@ -122,7 +146,12 @@ export default tseslint.config(
   },
   {
     files: ["gateway/src/**"],
-    rules: { "no-restricted-imports": refuse([...upper.services, ...upper.top, "@bancada/testkit"], "gateway/src imports no service, harness or top-floor package.") },
+    rules: {
+      "no-restricted-imports": refuse(
+        [...upper.services, ...upper.top, "@bancada/testkit"],
+        "gateway/src imports no service, harness or top-floor package.",
+      ),
+    },
   },
   ...services.map((name) => ({
     files: [`services/${name}/src/**`],
@@ -135,6 +164,11 @@ export default tseslint.config(
   })),
   {
     files: ["cli/src/**"],
-    rules: { "no-restricted-imports": refuse(["@bancada/e2e", "@bancada/testkit", "@bancada/bench"], "production code does not import the test harnesses.") },
+    rules: {
+      "no-restricted-imports": refuse(
+        ["@bancada/e2e", "@bancada/testkit", "@bancada/bench"],
+        "production code does not import the test harnesses.",
+      ),
+    },
   },
 );

@@ -62,7 +62,9 @@ try {
     });
     ids.push(script.id);
   });
-  const sizes = await scripts.db.$queryRaw<{ avg: number; max: number }[]>`SELECT avg(length(text))::float8 AS avg, max(length(text)) AS max FROM scripts`;
+  const sizes = await scripts.db.$queryRaw<
+    { avg: number; max: number }[]
+  >`SELECT avg(length(text))::float8 AS avg, max(length(text)) AS max FROM scripts`;
   progress(`seeded; text length avg ${Math.round(sizes[0]!.avg)}, max ${sizes[0]!.max} chars`);
 
   // The same random ids for every path.
@@ -141,7 +143,10 @@ try {
         const cpu = process.cpuUsage();
         const offset = round * perRound;
         const budgetMs = Math.max(1_000, (TOTAL_BUDGET_MS - 2_000 - performance.now()) / slotsLeft--);
-        const result = await run(perRound, inFlight, (i, w) => path.call(sequence[(offset + i) % sequence.length]!, w, inFlight), { budgetMs, minCalls: 100 });
+        const result = await run(perRound, inFlight, (i, w) => path.call(sequence[(offset + i) % sequence.length]!, w, inFlight), {
+          budgetMs,
+          minCalls: 100,
+        });
         const used = process.cpuUsage(cpu);
         const entry = results.get(`${path.name}|${mode}`) ?? { runs: [], cpuMs: 0 };
         entry.runs.push(result);
@@ -194,7 +199,18 @@ try {
   }
   console.log("\nGateway's added cost (MCP vs the others):\n");
   console.log(
-    table(["mode", "MCP p50 / in-proc p50", "MCP p50 / REST p50", "MCP p99 / in-proc p99", "MCP − in-proc p50 ms", "MCP / in-proc calls/s", "MCP / REST calls/s"], ratioRows),
+    table(
+      [
+        "mode",
+        "MCP p50 / in-proc p50",
+        "MCP p50 / REST p50",
+        "MCP p99 / in-proc p99",
+        "MCP − in-proc p50 ms",
+        "MCP / in-proc calls/s",
+        "MCP / REST calls/s",
+      ],
+      ratioRows,
+    ),
   );
   for (const client of clients) await client.close();
 } finally {

@@ -34,7 +34,8 @@ const TOTAL_BUDGET_MS = env("TOTAL_BUDGET_MS", 170_000);
 const TIE_GROUP = env("TIE_GROUP", 0);
 const MIN_CALLS = env("MIN_CALLS", 4);
 // Session settings for the seeding connections only: fewer, larger GIN pending-list merges, no WAL flush wait.
-const SEED_PG_OPTIONS = process.env.SEED_PG_OPTIONS ?? "-c gin_pending_list_limit=64MB -c work_mem=64MB -c maintenance_work_mem=256MB -c synchronous_commit=off";
+const SEED_PG_OPTIONS =
+  process.env.SEED_PG_OPTIONS ?? "-c gin_pending_list_limit=64MB -c work_mem=64MB -c maintenance_work_mem=256MB -c synchronous_commit=off";
 const ROUNDS = 2;
 const BATCH = 500;
 
@@ -100,7 +101,8 @@ try {
   const originalQuery = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const config = args[0] as { text?: string; values?: unknown[] } | string;
-    if (typeof config === "object" && config?.text?.includes("FROM scripts")) captured.push({ text: config.text, values: config.values ?? [] });
+    if (typeof config === "object" && config?.text?.includes("FROM scripts"))
+      captured.push({ text: config.text, values: config.values ?? [] });
     return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof pg.Client.prototype.query;
   await listScripts(ctx, { query: RARE, limit: 20, offset: 0 });
@@ -123,7 +125,8 @@ try {
   // Same answers both ways (first page ids).
   for (const c of cases.filter((x) => x.name !== cases[3]!.name)) {
     const [a, b] = [await viaMcp(c.input), await viaDomain(c.input)];
-    if (JSON.stringify(a.scripts.map((s) => s.id)) !== JSON.stringify(b.scripts.map((s) => s.id))) throw new Error(`${c.name}: MCP and in-process pages differ`);
+    if (JSON.stringify(a.scripts.map((s) => s.id)) !== JSON.stringify(b.scripts.map((s) => s.id)))
+      throw new Error(`${c.name}: MCP and in-process pages differ`);
   }
 
   // EXPLAIN (ANALYZE, BUFFERS) of the exact statement listScripts sent, with each case's parameters; an unnamed
@@ -147,13 +150,23 @@ try {
   try {
     await explainClient.query("SET search_path TO scripts, public");
     const explain = async (sql: string, values: unknown[]) =>
-      (await explainClient.query<{ "QUERY PLAN": ExplainJson[] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, values)).rows[0]!["QUERY PLAN"][0]!;
+      (await explainClient.query<{ "QUERY PLAN": ExplainJson[] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, values)).rows[0]![
+        "QUERY PLAN"
+      ][0]!;
     for (const c of cases) {
       const { sql, values } = paramsFor(c);
       const root = await explain(sql, values);
-      plans.push(`- ${c.name}: ${describePlan(root.Plan)} — execution ${root["Execution Time"].toFixed(1)} ms, planning ${root["Planning Time"].toFixed(1)} ms, buffers ${buffers(root.Plan)}`);
+      plans.push(
+        `- ${c.name}: ${describePlan(root.Plan)} — execution ${root["Execution Time"].toFixed(1)} ms, planning ${root["Planning Time"].toFixed(1)} ms, buffers ${buffers(root.Plan)}`,
+      );
       if (fullPlanCases.has(c.name)) {
-        fullPlans.push(`EXPLAIN (ANALYZE, BUFFERS) — ${c.name} (from FORMAT JSON):\n${renderPlan(root.Plan).map((line) => `    ${line}`).join("\n")}\n    Planning Time: ${root["Planning Time"].toFixed(3)} ms\n    Execution Time: ${root["Execution Time"].toFixed(3)} ms`);
+        fullPlans.push(
+          `EXPLAIN (ANALYZE, BUFFERS) — ${c.name} (from FORMAT JSON):\n${renderPlan(root.Plan)
+            .map((line) => `    ${line}`)
+            .join(
+              "\n",
+            )}\n    Planning Time: ${root["Planning Time"].toFixed(3)} ms\n    Execution Time: ${root["Execution Time"].toFixed(3)} ms`,
+        );
       }
     }
     // The same statements with the tie-break on the uuid column instead of the `id::text` output column (a bare
@@ -163,7 +176,9 @@ try {
       const uuidOrder = sql.replace(/ORDER BY updated_at DESC, id DESC/, "ORDER BY scripts.updated_at DESC, scripts.id DESC");
       if (uuidOrder === sql) continue;
       const root = await explain(uuidOrder, values);
-      whatIf.push(`- ${c.name}: ${describePlan(root.Plan)} — execution ${root["Execution Time"].toFixed(1)} ms, buffers ${buffers(root.Plan)}`);
+      whatIf.push(
+        `- ${c.name}: ${describePlan(root.Plan)} — execution ${root["Execution Time"].toFixed(1)} ms, buffers ${buffers(root.Plan)}`,
+      );
     }
   } finally {
     explainClient.release();
@@ -183,7 +198,10 @@ try {
     const runs = new Map<string, Run[]>();
     for (let round = 0; round < ROUNDS; round++) {
       for (const path of round % 2 === 0 ? paths : [...paths].reverse()) {
-        const result = await run(Math.ceil(CALLS / ROUNDS), 1, path.call, { budgetMs: perPath / ROUNDS, minCalls: Math.ceil(MIN_CALLS / ROUNDS) });
+        const result = await run(Math.ceil(CALLS / ROUNDS), 1, path.call, {
+          budgetMs: perPath / ROUNDS,
+          minCalls: Math.ceil(MIN_CALLS / ROUNDS),
+        });
         runs.set(path.name, [...(runs.get(path.name) ?? []), result]);
       }
     }
@@ -211,8 +229,26 @@ try {
       `(${seeded.tableSize} table+TOAST, indexes: ${seeded.indexSizes}); seeded in ${(seeded.ms / 1000).toFixed(1)} s; ` +
       `bus ${stack.bus.kind}; sequential calls, one MCP Client; page size 20${TIE_GROUP > 0 ? `; TIE_GROUP ${TIE_GROUP}` : ""}.\n`,
   );
-  console.log(table(["case", "matches (acct-a, not trashed)", "calls MCP/in-proc", "MCP p50 ms", "MCP p99 ms", "in-proc p50 ms", "in-proc p99 ms", "MCP/in-proc p50", "MCP − in-proc p50 ms"], rows, 2));
-  console.log(`\nPlans (EXPLAIN (ANALYZE, BUFFERS) of the SQL listScripts sends${sameShape ? ", identical to services/scripts/src/domain/list-scripts.ts" : ""}, custom plan per call):\n`);
+  console.log(
+    table(
+      [
+        "case",
+        "matches (acct-a, not trashed)",
+        "calls MCP/in-proc",
+        "MCP p50 ms",
+        "MCP p99 ms",
+        "in-proc p50 ms",
+        "in-proc p99 ms",
+        "MCP/in-proc p50",
+        "MCP − in-proc p50 ms",
+      ],
+      rows,
+      2,
+    ),
+  );
+  console.log(
+    `\nPlans (EXPLAIN (ANALYZE, BUFFERS) of the SQL listScripts sends${sameShape ? ", identical to services/scripts/src/domain/list-scripts.ts" : ""}, custom plan per call):\n`,
+  );
   console.log(plans.join("\n"));
   if (whatIf.length > 0) {
     console.log("\nWhat-if (not what the service runs): the same statements with ORDER BY scripts.updated_at DESC, scripts.id DESC:\n");
@@ -260,7 +296,9 @@ interface ExplainJson {
 function describePlan(node: ExplainNode): string {
   const what = node["Index Name"] ?? node["Relation Name"];
   const removed = (node["Rows Removed by Filter"] ?? 0) + (node["Rows Removed by Index Recheck"] ?? 0);
-  const sort = node["Sort Key"] ? ` by ${node["Sort Key"].join(", ")}${node["Presorted Key"] ? ` (presorted ${node["Presorted Key"].join(", ")})` : ""}` : "";
+  const sort = node["Sort Key"]
+    ? ` by ${node["Sort Key"].join(", ")}${node["Presorted Key"] ? ` (presorted ${node["Presorted Key"].join(", ")})` : ""}`
+    : "";
   const label = `${node["Node Type"]}${what ? ` ${what}` : ""}${sort} [rows ${node["Actual Rows"]}${removed ? `, removed ${rate(removed)}` : ""}, ${node["Actual Total Time"]?.toFixed(1)} ms]`;
   const children = node.Plans ?? [];
   if (children.length === 0) return label;
@@ -272,12 +310,20 @@ function describePlan(node: ExplainNode): string {
 function renderPlan(node: ExplainNode, depth = 0): string[] {
   const indent = depth === 0 ? "" : `${"      ".repeat(depth - 1)}  ->  `;
   const detail = depth === 0 ? "  " : `${"      ".repeat(depth)}  `;
-  const on = node["Index Name"] && node["Relation Name"] ? ` using ${node["Index Name"]} on ${node["Relation Name"]}` : node["Index Name"] ? ` on ${node["Index Name"]}` : node["Relation Name"] ? ` on ${node["Relation Name"]}` : "";
+  const on =
+    node["Index Name"] && node["Relation Name"]
+      ? ` using ${node["Index Name"]} on ${node["Relation Name"]}`
+      : node["Index Name"]
+        ? ` on ${node["Index Name"]}`
+        : node["Relation Name"]
+          ? ` on ${node["Relation Name"]}`
+          : "";
   const lines = [
     `${indent}${node["Node Type"]}${on}  (actual time=${node["Actual Startup Time"]?.toFixed(3)}..${node["Actual Total Time"]?.toFixed(3)} rows=${node["Actual Rows"]} loops=${node["Actual Loops"]})`,
   ];
   const add = (label: string, value: unknown) => {
-    if (value !== undefined && value !== null && value !== 0) lines.push(`${detail}${label}: ${Array.isArray(value) ? value.join(", ") : String(value)}`);
+    if (value !== undefined && value !== null && value !== 0)
+      lines.push(`${detail}${label}: ${Array.isArray(value) ? value.join(", ") : String(value)}`);
   };
   add("Index Cond", node["Index Cond"]);
   add("Recheck Cond", node["Recheck Cond"]);

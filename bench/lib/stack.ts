@@ -32,7 +32,9 @@ export async function startBenchStack(): Promise<BenchStack> {
   if (!scripts) throw new Error("the scripts service did not start");
   if (stack.bus.kind !== "nats" && process.env.BANCADA_TEST_BUS !== "memory") {
     await stack.stop();
-    throw new Error(`expected the NATS bus, got '${stack.bus.kind}' (set NATS_URL; BANCADA_TEST_BUS=memory to measure the in-process bus on purpose)`);
+    throw new Error(
+      `expected the NATS bus, got '${stack.bus.kind}' (set NATS_URL; BANCADA_TEST_BUS=memory to measure the in-process bus on purpose)`,
+    );
   }
   const key = await stack.createKey();
   return { stack, scripts, key, accountId: "acct-a", personId: "person-a" };

@@ -67,7 +67,8 @@ export async function run(
   return { samples, wallMs: performance.now() - started, calls: samples.length };
 }
 
-export const ms = (value: number): string => (Number.isFinite(value) ? (value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0)) : "—");
+export const ms = (value: number): string =>
+  Number.isFinite(value) ? (value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0)) : "—";
 export const rate = (value: number): string => (Number.isFinite(value) ? Math.round(value).toLocaleString("en-US") : "—");
 export const ratio = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(2)}×` : "—");
 

@@ -44,8 +44,10 @@ continuous later meanwhile exterior interior`
 export const vocabulary: readonly string[] = [...new Set(words)];
 
 /** Syllables without q, x, z, j or "gh", so planted words (quetzalcoatl, nightjar) and "xq" never occur by chance. */
-const syllables = "ba be bi bo bu da de di do du fa fe fi fo ka ke ki ko ku la le li lo lu ma me mi mo mu na ne ni no nu pa pe pi po pu ra re ri ro ru sa se si so su ta te ti to tu va ve vi vo vu wa we wi ya yo mar tel vin dor sol kan ber lin mor tas ren val mir cas dal fen hol"
-  .split(" ");
+const syllables =
+  "ba be bi bo bu da de di do du fa fe fi fo ka ke ki ko ku la le li lo lu ma me mi mo mu na ne ni no nu pa pe pi po pu ra re ri ro ru sa se si so su ta te ti to tu va ve vi vo vu wa we wi ya yo mar tel vin dor sol kan ber lin mor tas ren val mir cas dal fen hol".split(
+    " ",
+  );
 
 function inventName(random: () => number): string {
   const parts = 2 + Math.floor(random() * 3);
@@ -55,7 +57,16 @@ function inventName(random: () => number): string {
 }
 
 /** Title-only words: series names that appear in titles and never in texts. */
-export const seriesNames = ["Nightjar", "Bluefin", "Copperline", "Stillwater", "Harrowgate", "Lanternfish", "Brightmoor", "Kestrel"] as const;
+export const seriesNames = [
+  "Nightjar",
+  "Bluefin",
+  "Copperline",
+  "Stillwater",
+  "Harrowgate",
+  "Lanternfish",
+  "Brightmoor",
+  "Kestrel",
+] as const;
 
 export interface Corpus {
   names: string[];
@@ -89,7 +100,8 @@ const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1
 function sentence(c: Corpus, random: () => number): string {
   const length = 5 + Math.floor(random() * 12);
   const out: string[] = [];
-  for (let i = 0; i < length; i++) out.push(random() < 0.04 ? capitalize(c.names[Math.floor(random() * c.names.length)]!) : zipfWord(c, random));
+  for (let i = 0; i < length; i++)
+    out.push(random() < 0.04 ? capitalize(c.names[Math.floor(random() * c.names.length)]!) : zipfWord(c, random));
   return `${capitalize(out.join(" "))}${random() < 0.15 ? "?" : "."}`;
 }
 
@@ -118,7 +130,8 @@ export function scriptText(c: Corpus, random: () => number, target: number): str
 export function scriptTitle(c: Corpus, random: () => number, series?: string): string {
   const length = 2 + Math.floor(random() * 6);
   const parts: string[] = [];
-  for (let i = 0; i < length; i++) parts.push(random() < 0.2 ? capitalize(c.names[Math.floor(random() * c.names.length)]!) : zipfWord(c, random));
+  for (let i = 0; i < length; i++)
+    parts.push(random() < 0.2 ? capitalize(c.names[Math.floor(random() * c.names.length)]!) : zipfWord(c, random));
   const title = capitalize(parts.join(" "));
   return series ? `${series}: ${title} (Ep. ${1 + Math.floor(random() * 40)})` : title;
 }

@@ -9,7 +9,10 @@ const dist = path.join(import.meta.dirname, "../dist");
 const fromSource = process.env.BANCADA_FROM_SOURCE === "1";
 const bundle = fromSource ? undefined : freshBundle(dist);
 if (!bundle || !runBundle(dist, bundle)) {
-  if (!fromSource) process.stderr.write("bancada: cli/dist is missing or older than the sources, so they are compiled at start (slower); 'pnpm bundle' refreshes it.\n");
+  if (!fromSource)
+    process.stderr.write(
+      "bancada: cli/dist is missing or older than the sources, so they are compiled at start (slower); 'pnpm bundle' refreshes it.\n",
+    );
   const { register } = await import("tsx/esm/api");
   register();
   await import("../src/main.ts");

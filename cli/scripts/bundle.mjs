@@ -26,7 +26,13 @@ const rootDir = path.resolve(cliDir, "..");
  */
 const unbundled = [/^pino(\/|$)/, /^thread-stream(\/|$)/, /^@prisma\/client(\/|$)/];
 /** Files whose change makes a bundle stale besides its inputs: the recipe, the compiler settings, any install. */
-const alsoWatched = ["cli/scripts/bundle.mjs", "cli/bin/bundle-loader.mjs", "tsconfig.base.json", "pnpm-lock.yaml", "node_modules/.modules.yaml"];
+const alsoWatched = [
+  "cli/scripts/bundle.mjs",
+  "cli/bin/bundle-loader.mjs",
+  "tsconfig.base.json",
+  "pnpm-lock.yaml",
+  "node_modules/.modules.yaml",
+];
 const dynamicMarker = "bancada-dynamic-import:";
 
 async function bundle(outDir) {
@@ -108,12 +114,20 @@ function workspacePlugin(outDir) {
         if (args.kind === "dynamic-import") {
           // kept as a real import() at run time (bin/bundle-loader.mjs), by the path Node would resolve
           if (isBuiltin(args.path)) return { path: `${dynamicMarker}${args.path}`, external: true };
-          const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: { resolving: true } });
+          const resolved = await build.resolve(args.path, {
+            kind: args.kind,
+            resolveDir: args.resolveDir,
+            pluginData: { resolving: true },
+          });
           // a package absent here (another platform's PostgreSQL binaries) fails at run time, as it would unbundled
           return { path: `${dynamicMarker}${resolved.errors.length ? args.path : relative(resolved.path)}`, external: true };
         }
         if (!unbundled.some((pattern) => pattern.test(args.path))) return undefined;
-        const resolved = await build.resolve(args.path, { kind: "require-call", resolveDir: args.resolveDir, pluginData: { resolving: true } });
+        const resolved = await build.resolve(args.path, {
+          kind: "require-call",
+          resolveDir: args.resolveDir,
+          pluginData: { resolving: true },
+        });
         if (resolved.errors.length) return { errors: resolved.errors };
         return { path: relative(resolved.path), external: true };
       });
@@ -128,7 +142,8 @@ function workspacePlugin(outDir) {
           .replaceAll("import.meta.dirname", `__bancadaDir(${dir})`)
           .replaceAll("import.meta.filename", `__bancadaJoin(__dirname, ${file})`)
           .replaceAll("import.meta.url", `__bancadaUrl(${file})`);
-        if (/import\.meta\b/.test(contents)) return { errors: [{ text: `import.meta is only bundled as import.meta.dirname, .filename or .url (${args.path})` }] };
+        if (/import\.meta\b/.test(contents))
+          return { errors: [{ text: `import.meta is only bundled as import.meta.dirname, .filename or .url (${args.path})` }] };
         return { contents, loader: "ts" };
       });
     },
@@ -137,7 +152,12 @@ function workspacePlugin(outDir) {
 
 /** The import() calls left once comments are gone: each would fail when the script comes from V8's code cache. */
 async function strayDynamicImports(esbuild, code) {
-  const { code: bare } = await esbuild.transform(code, { format: "cjs", legalComments: "none", minifyWhitespace: true, logLevel: "silent" });
+  const { code: bare } = await esbuild.transform(code, {
+    format: "cjs",
+    legalComments: "none",
+    minifyWhitespace: true,
+    logLevel: "silent",
+  });
   return [...bare.matchAll(/(?<![\w$.])import\(.{0,60}/g)].map((match) => match[0]);
 }
 
@@ -147,7 +167,9 @@ async function strayDynamicImports(esbuild, code) {
   if (values["if-stale"] && freshBundle(outDir)) process.exit(0);
   try {
     const built = await bundle(outDir);
-    console.log(`bancada: bundled ${built.modules} modules (${built.workspace} of ours) into ${path.relative(process.cwd(), path.join(outDir, bundleName))}, ${Math.round(built.bytes / 1024)} KiB`);
+    console.log(
+      `bancada: bundled ${built.modules} modules (${built.workspace} of ours) into ${path.relative(process.cwd(), path.join(outDir, bundleName))}, ${Math.round(built.bytes / 1024)} KiB`,
+    );
   } catch (error) {
     console.error(`bancada: no bundle (${error.message}); the command runs from the TypeScript sources.`);
     process.exitCode = values["if-stale"] ? 0 : 1;

@@ -28,8 +28,10 @@ export async function busKeysFor(env: Env, components: string[], log: Logger): P
   } else {
     throw new UsageError(`NATS_URL with DATABASE_URL needs bus keys: ${busKeysHint}.`);
   }
-  if (runsGateway && !keys.canSign) throw new UsageError(`The gateway signs what it puts on the bus: set BANCADA_BUS_SIGNING_KEY (${busKeysHint}).`);
-  if (!runsGateway && keys.canSign) log.warn("this process runs no gateway but holds the bus signing key: give services BANCADA_BUS_VERIFY_KEY only");
+  if (runsGateway && !keys.canSign)
+    throw new UsageError(`The gateway signs what it puts on the bus: set BANCADA_BUS_SIGNING_KEY (${busKeysHint}).`);
+  if (!runsGateway && keys.canSign)
+    log.warn("this process runs no gateway but holds the bus signing key: give services BANCADA_BUS_VERIFY_KEY only");
   return keys;
 }
 

@@ -79,5 +79,7 @@ export async function ensureDatabase(url: string): Promise<void> {
 function explain(url: string, error: unknown): Error {
   const safe = new URL(url);
   safe.password = safe.password ? "***" : "";
-  return new UsageError(`Cannot use the database ${safe.toString()}: ${(error as Error).message}. Is PostgreSQL running, and is DATABASE_URL right?`);
+  return new UsageError(
+    `Cannot use the database ${safe.toString()}: ${(error as Error).message}. Is PostgreSQL running, and is DATABASE_URL right?`,
+  );
 }

@@ -10,7 +10,10 @@ import type { KeyStore } from "@bancada/gateway";
 
 export async function developmentKey(keys: KeyStore, dataDir: string): Promise<{ key: string; created: boolean }> {
   const file = path.join(dataDir, "dev-key.json");
-  const saved = await readFile(file, "utf8").then((text) => (JSON.parse(text) as { key?: string }).key, () => undefined);
+  const saved = await readFile(file, "utf8").then(
+    (text) => (JSON.parse(text) as { key?: string }).key,
+    () => undefined,
+  );
   if (saved && (await keys.resolve(saved))) return { key: saved, created: false };
   const { key, record } = await keys.create({
     accountId: "local",

@@ -10,7 +10,12 @@ const flag = z
 const list = z
   .string()
   .optional()
-  .transform((value) => (value ?? "").split(",").map((item) => item.trim()).filter(Boolean));
+  .transform((value) =>
+    (value ?? "")
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
 const busKey = z.string().trim().min(40, "an Ed25519 key from 'pnpm bancada bus-keys create'");
 const postgresUrl = z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL");
@@ -36,12 +41,18 @@ const sharedFields = z.object({
   DOCS_INGEST_ACCOUNTS: list,
   DOCS_DEMO_CORPUS: flag,
   BANCADA_PG_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
-  NATS_URL: z.string().regex(/^(nats|tls):\/\//, "must be a nats:// URL").optional(),
+  NATS_URL: z
+    .string()
+    .regex(/^(nats|tls):\/\//, "must be a nats:// URL")
+    .optional(),
   HOST: z.string().default("127.0.0.1"),
   PORT: port(8787),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   BANCADA_DATA_DIR: z.string().default(".data"),
-  BANCADA_SUBJECT_ROOT: z.string().regex(/^[A-Za-z0-9_-]+$/).default("bancada"),
+  BANCADA_SUBJECT_ROOT: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default("bancada"),
   BANCADA_KEY_PEPPER: z.string().min(16).optional(),
   /** The gateway's Ed25519 private key for signing what it puts on NATS (PKCS8 PEM or its base64 DER). */
   BANCADA_BUS_SIGNING_KEY: busKey.optional(),
@@ -68,7 +79,11 @@ export const envSchema = envFields.superRefine((env, ctx) => {
   try {
     BusKeys.from({ signingKey: env.BANCADA_BUS_SIGNING_KEY, verifyKey: env.BANCADA_BUS_VERIFY_KEY });
   } catch (error) {
-    ctx.addIssue({ code: "custom", path: [env.BANCADA_BUS_SIGNING_KEY ? "BANCADA_BUS_SIGNING_KEY" : "BANCADA_BUS_VERIFY_KEY"], message: (error as Error).message });
+    ctx.addIssue({
+      code: "custom",
+      path: [env.BANCADA_BUS_SIGNING_KEY ? "BANCADA_BUS_SIGNING_KEY" : "BANCADA_BUS_VERIFY_KEY"],
+      message: (error as Error).message,
+    });
   }
 });
 export type Env = z.infer<typeof envSchema>;
@@ -115,7 +130,9 @@ const developmentPepper = "bancada-development-pepper-not-secret";
 export function keyPepper(env: Env): string {
   if (env.BANCADA_KEY_PEPPER) return env.BANCADA_KEY_PEPPER;
   if (env.DATABASE_URL || env.GATEWAY_DATABASE_URL) {
-    throw new UsageError("Set BANCADA_KEY_PEPPER (a stable secret of at least 16 characters, e.g. `openssl rand -base64 32`): with DATABASE_URL the development pepper is not used.");
+    throw new UsageError(
+      "Set BANCADA_KEY_PEPPER (a stable secret of at least 16 characters, e.g. `openssl rand -base64 32`): with DATABASE_URL the development pepper is not used.",
+    );
   }
   return developmentPepper;
 }

@@ -45,7 +45,13 @@ async function create(keys: KeyStore, argv: string[], print: (line: string) => v
   });
   const missing = ["account", "person", "agent", "scopes"].filter((name) => !values[name as keyof typeof values]);
   if (missing.length) throw new UsageError(`Missing --${missing.join(", --")}.\n${keysUsage}`);
-  const scopes = values.scopes === "all" ? [...allScopes] : values.scopes!.split(",").map((s) => s.trim()).filter(Boolean);
+  const scopes =
+    values.scopes === "all"
+      ? [...allScopes]
+      : values
+          .scopes!.split(",")
+          .map((s) => s.trim())
+          .filter(Boolean);
   const days = values["expires-in"] ? Number(values["expires-in"].replace(/d$/, "")) : undefined;
   if (days !== undefined && !(days > 0)) throw new UsageError("--expires-in takes a number of days, e.g. 30 or 30d.");
   const { key, record } = await keys.create({
@@ -54,11 +60,18 @@ async function create(keys: KeyStore, argv: string[], print: (line: string) => v
     agentId: values.agent!,
     scopes,
     allowWrites: values["allow-writes"] ?? false,
-    allowedBoardIds: values.boards ? values.boards.split(",").map((s) => s.trim()).filter(Boolean) : null,
+    allowedBoardIds: values.boards
+      ? values.boards
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : null,
     expiresAt: days ? new Date(Date.now() + days * 86_400_000) : null,
   });
   if (values.json) return print(JSON.stringify({ key, ...record }));
-  print(`Created key ${record.id} (${record.prefix}…) for account ${record.accountId}, person ${record.personId}, agent ${record.agentId}.`);
+  print(
+    `Created key ${record.id} (${record.prefix}…) for account ${record.accountId}, person ${record.personId}, agent ${record.agentId}.`,
+  );
   print(`Scopes: ${record.scopes.join(" ")}; writes ${record.allowWrites ? "allowed" : "not allowed"}.`);
   print(`\n  ${key}\n\nThis is the only time the key is shown. Send it as 'Authorization: Bearer <key>'.`);
 }
@@ -70,7 +83,9 @@ async function list(keys: KeyStore, argv: string[], print: (line: string) => voi
   if (records.length === 0) return print("No keys yet. Create one with 'pnpm bancada keys create'.");
   for (const r of records) {
     const state = r.revokedAt ? "revoked" : r.expiresAt && new Date(r.expiresAt) < new Date() ? "expired" : "active";
-    print(`${r.id}  ${r.prefix}…  ${state.padEnd(7)}  account=${r.accountId} person=${r.personId} agent=${r.agentId} scopes=${r.scopes.join(",")}${r.allowWrites ? " writes" : ""}`);
+    print(
+      `${r.id}  ${r.prefix}…  ${state.padEnd(7)}  account=${r.accountId} person=${r.personId} agent=${r.agentId} scopes=${r.scopes.join(",")}${r.allowWrites ? " writes" : ""}`,
+    );
   }
 }
 

@@ -37,7 +37,14 @@ async function main(argv: string[]): Promise<void> {
       if (!env.BANCADA_API_KEY) throw new UsageError("Set BANCADA_API_KEY to the API key the stdio client acts with.");
       const runtime = await startRuntime({ env, logToStderr: true, http: false, only: env.NATS_URL ? ["gateway"] : [] });
       const stdio = await serveStdio(runtime.gateway!, env.BANCADA_API_KEY, env.BANCADA_PROFILE);
-      process.stdin.once("end", () => void stdio.close().then(() => runtime.stop()).then(() => process.exit(0)));
+      process.stdin.once(
+        "end",
+        () =>
+          void stdio
+            .close()
+            .then(() => runtime.stop())
+            .then(() => process.exit(0)),
+      );
       return untilSignal(runtime);
     }
     case "keys":

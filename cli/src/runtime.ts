@@ -56,11 +56,14 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const pepper = components.includes("gateway") ? keyPepper(env) : undefined;
   const keys = await busKeysFor(env, components, log);
   const bus: Bus = env.NATS_URL
-    ? await connectNatsBus({ url: env.NATS_URL, name: `bancada-${components.join("+")}`, keys: keys!, onError: (err) => log.warn({ err }, "nats") }).catch(
-        (error: Error) => {
-          throw new UsageError(`Cannot connect to NATS at ${env.NATS_URL}: ${error.message}. Is nats-server running?`);
-        },
-      )
+    ? await connectNatsBus({
+        url: env.NATS_URL,
+        name: `bancada-${components.join("+")}`,
+        keys: keys!,
+        onError: (err) => log.warn({ err }, "nats"),
+      }).catch((error: Error) => {
+        throw new UsageError(`Cannot connect to NATS at ${env.NATS_URL}: ${error.message}. Is nats-server running?`);
+      })
     : new MemoryBus(keys);
   const databases = await openDatabases(env, log).catch(async (error: unknown) => {
     await bus.close();
@@ -84,7 +87,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     const resolver = busKeyResolver(bus, subjects, 5_000, log);
     if (components.includes("gateway")) {
       const databaseUrl = await databases.urlFor("gateway");
-      const serviceApp = started.length ? createServiceApp({ routes: started.map((s) => s.routes), resolver, log, guards, terminal: false }) : undefined;
+      const serviceApp = started.length
+        ? createServiceApp({ routes: started.map((s) => s.routes), resolver, log, guards, terminal: false })
+        : undefined;
       gateway = await createGateway({
         databaseUrl,
         bus,
@@ -144,7 +149,8 @@ function listen(app: express.Express, port: number, host: string, variable: stri
     const server = app.listen(port, host);
     server.once("listening", () => resolve(server));
     server.once("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "EADDRINUSE") reject(new UsageError(`Port ${port} on ${host} is already in use; set ${variable} to another port.`));
+      if (error.code === "EADDRINUSE")
+        reject(new UsageError(`Port ${port} on ${host} is already in use; set ${variable} to another port.`));
       else reject(error);
     });
   });
@@ -165,4 +171,3 @@ function closeServer(server: Server, graceMs: number): Promise<void> {
 function displayHost(host: string): string {
   return host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
 }
-

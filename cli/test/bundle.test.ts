@@ -93,7 +93,14 @@ describe("a start from the bundle", { timeout: 240_000 }, () => {
     );
     database = await freshDatabase("bancada_bundle");
     const { NATS_URL: _nats, ...rest } = process.env;
-    env = { ...rest, DATABASE_URL: database.url, BANCADA_KEY_PEPPER: "bundle-test-pepper-not-a-secret", LOG_LEVEL: "warn", DOCS_DEMO_CORPUS: "1", PORT: "0" };
+    env = {
+      ...rest,
+      DATABASE_URL: database.url,
+      BANCADA_KEY_PEPPER: "bundle-test-pepper-not-a-secret",
+      LOG_LEVEL: "warn",
+      DOCS_DEMO_CORPUS: "1",
+      PORT: "0",
+    };
   }, 180_000);
   afterAll(async () => {
     await database?.drop();
@@ -105,17 +112,37 @@ describe("a start from the bundle", { timeout: 240_000 }, () => {
     const code = await readFile(path.join(dist, "bancada.cjs"), "utf8");
     expect(code.startsWith(bundleBanner(manifest.id))).toBe(true);
     expect(code).not.toMatch(/[^\x00-\x7f]/); // read without decoding UTF-8
-    expect(Object.keys(manifest.files)).toEqual(expect.arrayContaining(["cli/src/main.ts", "gateway/src/gateway.ts", "services/docs/src/ingest/demo-corpus.ts"]));
+    expect(Object.keys(manifest.files)).toEqual(
+      expect.arrayContaining(["cli/src/main.ts", "gateway/src/gateway.ts", "services/docs/src/ingest/demo-corpus.ts"]),
+    );
     expect(Object.keys(manifest.files).filter((file) => file.includes("node_modules/.pnpm"))).toEqual([]);
     expect(code).not.toMatch(/\bimport\("(node:|\.\.?\/|@)/);
     expect(code).toContain('__bancadaImport("node:buffer")');
   });
 
   it("when started from it, then every service's tools answer, with migrations and the demo corpus read from the sources' folders, and again from the code cache", async () => {
-    const created = await run(process.execPath, [launcher, "keys", "create", "--account", "acme", "--person", "ana", "--agent", "bundle", "--scopes", "all", "--allow-writes", "--json"], {
-      env,
-      timeout: 120_000,
-    });
+    const created = await run(
+      process.execPath,
+      [
+        launcher,
+        "keys",
+        "create",
+        "--account",
+        "acme",
+        "--person",
+        "ana",
+        "--agent",
+        "bundle",
+        "--scopes",
+        "all",
+        "--allow-writes",
+        "--json",
+      ],
+      {
+        env,
+        timeout: 120_000,
+      },
+    );
     const { key } = JSON.parse(created.stdout) as { key: string };
     const cache = async () => (await readdir(dist)).filter((name) => name.endsWith(".cache"));
     expect(await cache()).toHaveLength(1); // written when `keys create` exited
@@ -125,11 +152,16 @@ describe("a start from the bundle", { timeout: 240_000 }, () => {
     const started = await startBancada(env, launcher);
     const client = await connectClient(started.url, key);
     const names = (await client.listTools()).tools.map((tool) => tool.name);
-    expect(names).toEqual(expect.arrayContaining(["create_script", "list_boards", "search_documents", "sosoapi_create_content_draft", "create_box"]));
+    expect(names).toEqual(
+      expect.arrayContaining(["create_script", "list_boards", "search_documents", "sosoapi_create_content_draft", "create_box"]),
+    );
     const found = await callTool<{ results: { title: string }[] }>(client, "search_documents", { query: "Getting started" });
     expect(found.isError).toBe(false);
     expect(found.data.results.map((result) => result.title)).toContain("Getting started");
-    const script = await callTool<{ script: { id: string; createdBy: string } }>(client, "create_script", { title: "from the bundle", text: "hi" });
+    const script = await callTool<{ script: { id: string; createdBy: string } }>(client, "create_script", {
+      title: "from the bundle",
+      text: "hi",
+    });
     expect(script.data.script.createdBy).toBe("ana");
     await client.close();
     expect(await started.stop()).toBe(0);

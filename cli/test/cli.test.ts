@@ -30,7 +30,19 @@ describe("the bancada command", { timeout: 240_000 }, () => {
   afterAll(async () => database?.drop());
 
   it("when a key is created, listed and revoked, then each step says so and the key shows up as revoked", async () => {
-    const created = await bancada("keys", "create", "--account", "acme", "--person", "ana", "--agent", "cli", "--scopes", "scripts:read", "--json");
+    const created = await bancada(
+      "keys",
+      "create",
+      "--account",
+      "acme",
+      "--person",
+      "ana",
+      "--agent",
+      "cli",
+      "--scopes",
+      "scripts:read",
+      "--json",
+    );
     const key = JSON.parse(created.stdout) as { key: string; id: string; scopes: string[]; allowWrites: boolean };
     expect(key.key).toMatch(/^bnc_[A-Za-z0-9_-]{32}$/);
     expect(key.scopes).toEqual(["scripts:read"]);
@@ -43,7 +55,9 @@ describe("the bancada command", { timeout: 240_000 }, () => {
   });
 
   it("when a key is created with an unknown scope or without --account, then a one-line error and a non-zero exit", async () => {
-    const bad = await bancada("keys", "create", "--account", "a", "--person", "p", "--agent", "x", "--scopes", "scripts:admin").catch((e: unknown) => e);
+    const bad = await bancada("keys", "create", "--account", "a", "--person", "p", "--agent", "x", "--scopes", "scripts:admin").catch(
+      (e: unknown) => e,
+    );
     expect((bad as { code: number }).code).toBe(1);
     expect((bad as { stderr: string }).stderr).toMatch(/Unknown scope\(s\): scripts:admin/);
     const missing = await bancada("keys", "create", "--person", "p").catch((e: unknown) => e);
@@ -53,7 +67,9 @@ describe("the bancada command", { timeout: 240_000 }, () => {
   it("when DATABASE_URL is set without BANCADA_KEY_PEPPER, then start and keys refuse in one line that says how to set one", async () => {
     const { BANCADA_KEY_PEPPER: _pepper, ...unpeppered } = env;
     for (const args of [["start"], ["keys", "list"]]) {
-      const failed = await run(process.execPath, [bin, ...args], { env: { ...unpeppered, PORT: "0" }, timeout: 120_000 }).catch((e: unknown) => e);
+      const failed = await run(process.execPath, [bin, ...args], { env: { ...unpeppered, PORT: "0" }, timeout: 120_000 }).catch(
+        (e: unknown) => e,
+      );
       expect((failed as { code: number }).code).toBe(1);
       const lines = (failed as { stderr: string }).stderr.split("\n").filter((line) => line && !line.includes("cli/dist"));
       expect(lines).toHaveLength(1);
@@ -62,11 +78,14 @@ describe("the bancada command", { timeout: 240_000 }, () => {
   });
 
   it("when NATS_URL and DATABASE_URL are set without bus keys, then start refuses in one line naming the command that makes them", async () => {
-    const failed = await run(process.execPath, [bin, "start", "--only", "scripts"], { env: { ...env, NATS_URL: "nats://127.0.0.1:1" }, timeout: 120_000 }).catch(
-      (e: unknown) => e,
-    );
+    const failed = await run(process.execPath, [bin, "start", "--only", "scripts"], {
+      env: { ...env, NATS_URL: "nats://127.0.0.1:1" },
+      timeout: 120_000,
+    }).catch((e: unknown) => e);
     expect((failed as { code: number }).code).toBe(1);
-    expect((failed as { stderr: string }).stderr).toMatch(/NATS_URL with DATABASE_URL needs bus keys: run 'pnpm bancada bus-keys create' and set BANCADA_BUS_SIGNING_KEY/);
+    expect((failed as { stderr: string }).stderr).toMatch(
+      /NATS_URL with DATABASE_URL needs bus keys: run 'pnpm bancada bus-keys create' and set BANCADA_BUS_SIGNING_KEY/,
+    );
   });
 
   it("when bus-keys create runs, then it prints one pair as environment lines, and a gateway given only the verify half refuses to start", async () => {
@@ -78,20 +97,27 @@ describe("the bancada command", { timeout: 240_000 }, () => {
     const data = new TextEncoder().encode("signed");
     expect(BusKeys.from({ verifyKey }).verify(data, pair.sign(data))).toBe(true);
     const gatewayEnv = { ...env, NATS_URL: "nats://127.0.0.1:1", BANCADA_BUS_VERIFY_KEY: verifyKey };
-    const failed = await run(process.execPath, [bin, "start", "--only", "gateway"], { env: gatewayEnv, timeout: 120_000 }).catch((e: unknown) => e);
-    expect((failed as { stderr: string }).stderr).toMatch(/The gateway signs what it puts on the bus: set BANCADA_BUS_SIGNING_KEY/);
-    const other = BusKeys.generate().export().verifyKey;
-    const mismatched = await run(process.execPath, [bin, "start"], { env: { ...env, BANCADA_BUS_SIGNING_KEY: signingKey, BANCADA_BUS_VERIFY_KEY: other }, timeout: 120_000 }).catch(
+    const failed = await run(process.execPath, [bin, "start", "--only", "gateway"], { env: gatewayEnv, timeout: 120_000 }).catch(
       (e: unknown) => e,
     );
-    expect((mismatched as { stderr: string }).stderr).toMatch(/BANCADA_BUS_SIGNING_KEY: The bus signing key and verify key are not one pair/);
+    expect((failed as { stderr: string }).stderr).toMatch(/The gateway signs what it puts on the bus: set BANCADA_BUS_SIGNING_KEY/);
+    const other = BusKeys.generate().export().verifyKey;
+    const mismatched = await run(process.execPath, [bin, "start"], {
+      env: { ...env, BANCADA_BUS_SIGNING_KEY: signingKey, BANCADA_BUS_VERIFY_KEY: other },
+      timeout: 120_000,
+    }).catch((e: unknown) => e);
+    expect((mismatched as { stderr: string }).stderr).toMatch(
+      /BANCADA_BUS_SIGNING_KEY: The bus signing key and verify key are not one pair/,
+    );
   });
 
   it("when the port is already in use, then start says which port and which variable to change, and exits non-zero", async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
     const port = (blocker.address() as { port: number }).port;
-    const failed = await run(process.execPath, [bin, "start"], { env: { ...env, PORT: String(port) }, timeout: 120_000 }).catch((e: unknown) => e);
+    const failed = await run(process.execPath, [bin, "start"], { env: { ...env, PORT: String(port) }, timeout: 120_000 }).catch(
+      (e: unknown) => e,
+    );
     blocker.close();
     expect((failed as { code: number }).code).toBe(1);
     expect((failed as { stderr: string }).stderr).toContain(`Port ${port} on 127.0.0.1 is already in use; set PORT to another port.`);
@@ -134,9 +160,10 @@ describe("the bancada command", { timeout: 240_000 }, () => {
     await mkdir(path.join(dataDir, "pg"));
     await writeFile(path.join(dataDir, "pg", "precious.txt"), "keep me");
     const { DATABASE_URL: _db, ...embeddedEnv } = env;
-    const failed = await run(process.execPath, [bin, "start"], { env: { ...embeddedEnv, BANCADA_DATA_DIR: dataDir, PORT: "0" }, timeout: 120_000 }).catch(
-      (e: unknown) => e,
-    );
+    const failed = await run(process.execPath, [bin, "start"], {
+      env: { ...embeddedEnv, BANCADA_DATA_DIR: dataDir, PORT: "0" },
+      timeout: 120_000,
+    }).catch((e: unknown) => e);
     expect((failed as { code: number }).code).toBe(1);
     expect((failed as { stderr: string }).stderr).toMatch(/is not a PostgreSQL data folder \(no PG_VERSION\)\. Nothing was changed/);
     expect(await readdir(path.join(dataDir, "pg"))).toEqual(["precious.txt"]);
@@ -144,7 +171,20 @@ describe("the bancada command", { timeout: 240_000 }, () => {
   });
 
   it("when an MCP client launches the stdio gateway, then it lists and calls tools with the key's rights and stdout carries only the protocol", async () => {
-    const created = await bancada("keys", "create", "--account", "acme", "--person", "ana", "--agent", "stdio", "--scopes", "all", "--allow-writes", "--json");
+    const created = await bancada(
+      "keys",
+      "create",
+      "--account",
+      "acme",
+      "--person",
+      "ana",
+      "--agent",
+      "stdio",
+      "--scopes",
+      "all",
+      "--allow-writes",
+      "--json",
+    );
     const { key } = JSON.parse(created.stdout) as { key: string };
     const transport = new StdioClientTransport({
       command: process.execPath,
@@ -155,7 +195,17 @@ describe("the bancada command", { timeout: 240_000 }, () => {
     const client = new Client({ name: "stdio-test", version: "1" });
     await client.connect(transport);
     const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(["create_script", "get_script", "list_scripts", "restore_script", "trash_script", "update_script", "list_boards"]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "create_script",
+        "get_script",
+        "list_scripts",
+        "restore_script",
+        "trash_script",
+        "update_script",
+        "list_boards",
+      ]),
+    );
     expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
     const result = await client.callTool({ name: "create_script", arguments: { title: "over stdio", text: "hi" } });
     expect(result.isError).toBeFalsy();

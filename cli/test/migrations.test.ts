@@ -48,11 +48,18 @@ describe("migrations", () => {
   });
   const cwdOf = (set: (typeof migrationSets)[number]) => path.dirname(path.dirname(set.dir));
 
-  it.each(migrationSets.map((set) => [set.component, set]))("when Prisma's CLI looks at the %s schema, then migrate status is up to date", async (_name, set) => {
-    const cwd = cwdOf(set);
-    const status = await run(path.join(cwd, "node_modules/.bin/prisma"), ["migrate", "status"], { cwd, env: prismaEnv(set), timeout: 120_000 });
-    expect(status.stdout).toMatch(/Database schema is up to date/);
-  });
+  it.each(migrationSets.map((set) => [set.component, set]))(
+    "when Prisma's CLI looks at the %s schema, then migrate status is up to date",
+    async (_name, set) => {
+      const cwd = cwdOf(set);
+      const status = await run(path.join(cwd, "node_modules/.bin/prisma"), ["migrate", "status"], {
+        cwd,
+        env: prismaEnv(set),
+        timeout: 120_000,
+      });
+      expect(status.stdout).toMatch(/Database schema is up to date/);
+    },
+  );
 
   it.each(migrationSets.map((set) => [set.component, set]))(
     "when Prisma's CLI diffs the %s schema against schema.prisma, then it finds no drift",
@@ -64,7 +71,10 @@ describe("migrations", () => {
         ["migrate", "diff", "--from-config-datasource", "--to-schema", "prisma/schema.prisma", "--script", "--exit-code"],
         { cwd, env: prismaEnv(set), timeout: 120_000 },
       ).catch((error: { code: number; stdout: string; stderr: string }) => error);
-      expect({ code: diff.code ?? 0, drift: diff.stdout.trim() }, diff.stderr).toEqual({ code: 0, drift: "-- This is an empty migration." });
+      expect({ code: diff.code ?? 0, drift: diff.stdout.trim() }, diff.stderr).toEqual({
+        code: 0,
+        drift: "-- This is an empty migration.",
+      });
     },
   );
 });

@@ -15,69 +15,84 @@ import { callTool, connectClient } from "@bancada/testkit";
 const bin = path.join(import.meta.dirname, "../bin/bancada.mjs");
 const natsUrl = process.env.NATS_URL;
 
-describe.skipIf(!natsUrl)("two processes on one embedded PostgreSQL (skipped without NATS_URL: the processes meet over NATS)", { timeout: 240_000 }, () => {
-  const children: ChildProcessWithoutNullStreams[] = [];
-  let dataDir: string | undefined;
-  afterAll(async () => {
-    // the sharer first, then the owner, which stops PostgreSQL
-    for (const child of children.reverse()) await stop(child);
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
-
-  it("when the gateway and the scripts service start as two processes, then the second shares the first's PostgreSQL and an MCP call goes through both", async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), "bancada-mixed-"));
-    const { DATABASE_URL: _db, ...rest } = process.env;
-    // a subject root of its own: other runs on the same NATS server never answer for this one
-    const env = { ...rest, NATS_URL: natsUrl, BANCADA_DATA_DIR: dataDir, BANCADA_SUBJECT_ROOT: `mixed_${randomBytes(4).toString("hex")}`, LOG_LEVEL: "info" };
-
-    const gateway = launch(["start", "--only", "gateway"], { ...env, PORT: "0" });
-    children.push(gateway.child);
-    const ready = await gateway.waitFor(/MCP endpoint: (\S+)[\s\S]*development API key \(every scope, writes allowed\): (bnc_\S+)[\s\S]*Press Ctrl-C to stop\./);
-    const [, url, key] = ready;
-    expect(logLine(gateway.output(), "embedded PostgreSQL ready")).toMatchObject({ shared: false });
-
-    const scripts = launch(["start", "--only", "scripts"], { ...env, SCRIPTS_PORT: "0" });
-    children.push(scripts.child);
-    await scripts.waitFor(/"svc":"scripts","tools":\d+,"msg":"tools served on the bus"/);
-    await scripts.waitFor(/"msg":"REST API, health and metrics listening"/);
-    expect(logLine(scripts.output(), "embedded PostgreSQL ready")).toMatchObject({ shared: true });
-    expect(scripts.output()).not.toContain("MCP endpoint");
-    const restLine = logLine(scripts.output(), "REST API, health and metrics listening") as { url: string; variable: string };
-    expect(restLine.variable).toBe("SCRIPTS_PORT");
-    expect((await fetch(`${restLine.url}/healthz`)).status).toBe(200);
-
-    // another service alone takes its own port variable, so the two can share a host
-    const boards = launch(["start", "--only", "boards"], { ...env, BOARDS_PORT: "0" });
-    children.push(boards.child);
-    await boards.waitFor(/"msg":"REST API, health and metrics listening"/);
-    expect(logLine(boards.output(), "REST API, health and metrics listening")).toMatchObject({ variable: "BOARDS_PORT" });
-    expect(await stop(boards.child)).toBe(0);
-
-    const client = await connectClient(url!, key!);
-    // the gateway learns of the scripts tools when the service announces its catalog
-    const created = await eventually(async () => {
-      const outcome = await callTool<{ script: { id: string; title: string } }>(client, "create_script", { title: "across processes", text: "hi" });
-      if (outcome.isError) throw new Error(outcome.text);
-      return outcome;
+describe.skipIf(!natsUrl)(
+  "two processes on one embedded PostgreSQL (skipped without NATS_URL: the processes meet over NATS)",
+  { timeout: 240_000 },
+  () => {
+    const children: ChildProcessWithoutNullStreams[] = [];
+    let dataDir: string | undefined;
+    afterAll(async () => {
+      // the sharer first, then the owner, which stops PostgreSQL
+      for (const child of children.reverse()) await stop(child);
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
-    expect(created.data.script.title).toBe("across processes");
-    const read = await callTool<{ script: { title: string } }>(client, "get_script", { id: created.data.script.id });
-    expect(read.isError).toBe(false);
-    expect(read.data.script.title).toBe("across processes");
-    await client.close();
 
-    // the REST call's key is resolved by the gateway process over NATS, with the pair both read from the data folder
-    const viaRest = await fetch(`${restLine.url}/v1/scripts/${created.data.script.id}`, { headers: { authorization: `Bearer ${key}` } });
-    expect(viaRest.status).toBe(200);
-    expect((await stat(path.join(dataDir, "bus-keys.json"))).mode & 0o777).toBe(0o600);
+    it("when the gateway and the scripts service start as two processes, then the second shares the first's PostgreSQL and an MCP call goes through both", async () => {
+      dataDir = await mkdtemp(path.join(tmpdir(), "bancada-mixed-"));
+      const { DATABASE_URL: _db, ...rest } = process.env;
+      // a subject root of its own: other runs on the same NATS server never answer for this one
+      const env = {
+        ...rest,
+        NATS_URL: natsUrl,
+        BANCADA_DATA_DIR: dataDir,
+        BANCADA_SUBJECT_ROOT: `mixed_${randomBytes(4).toString("hex")}`,
+        LOG_LEVEL: "info",
+      };
 
-    // the sharer stops without stopping the server; the owner stops it
-    expect(await stop(scripts.child)).toBe(0);
-    expect(await embeddedServerAnswers(dataDir)).toBe(true);
-    expect(await stop(gateway.child)).toBe(0);
-    expect(await embeddedServerAnswers(dataDir)).toBe(false);
-  });
-});
+      const gateway = launch(["start", "--only", "gateway"], { ...env, PORT: "0" });
+      children.push(gateway.child);
+      const ready = await gateway.waitFor(
+        /MCP endpoint: (\S+)[\s\S]*development API key \(every scope, writes allowed\): (bnc_\S+)[\s\S]*Press Ctrl-C to stop\./,
+      );
+      const [, url, key] = ready;
+      expect(logLine(gateway.output(), "embedded PostgreSQL ready")).toMatchObject({ shared: false });
+
+      const scripts = launch(["start", "--only", "scripts"], { ...env, SCRIPTS_PORT: "0" });
+      children.push(scripts.child);
+      await scripts.waitFor(/"svc":"scripts","tools":\d+,"msg":"tools served on the bus"/);
+      await scripts.waitFor(/"msg":"REST API, health and metrics listening"/);
+      expect(logLine(scripts.output(), "embedded PostgreSQL ready")).toMatchObject({ shared: true });
+      expect(scripts.output()).not.toContain("MCP endpoint");
+      const restLine = logLine(scripts.output(), "REST API, health and metrics listening") as { url: string; variable: string };
+      expect(restLine.variable).toBe("SCRIPTS_PORT");
+      expect((await fetch(`${restLine.url}/healthz`)).status).toBe(200);
+
+      // another service alone takes its own port variable, so the two can share a host
+      const boards = launch(["start", "--only", "boards"], { ...env, BOARDS_PORT: "0" });
+      children.push(boards.child);
+      await boards.waitFor(/"msg":"REST API, health and metrics listening"/);
+      expect(logLine(boards.output(), "REST API, health and metrics listening")).toMatchObject({ variable: "BOARDS_PORT" });
+      expect(await stop(boards.child)).toBe(0);
+
+      const client = await connectClient(url!, key!);
+      // the gateway learns of the scripts tools when the service announces its catalog
+      const created = await eventually(async () => {
+        const outcome = await callTool<{ script: { id: string; title: string } }>(client, "create_script", {
+          title: "across processes",
+          text: "hi",
+        });
+        if (outcome.isError) throw new Error(outcome.text);
+        return outcome;
+      });
+      expect(created.data.script.title).toBe("across processes");
+      const read = await callTool<{ script: { title: string } }>(client, "get_script", { id: created.data.script.id });
+      expect(read.isError).toBe(false);
+      expect(read.data.script.title).toBe("across processes");
+      await client.close();
+
+      // the REST call's key is resolved by the gateway process over NATS, with the pair both read from the data folder
+      const viaRest = await fetch(`${restLine.url}/v1/scripts/${created.data.script.id}`, { headers: { authorization: `Bearer ${key}` } });
+      expect(viaRest.status).toBe(200);
+      expect((await stat(path.join(dataDir, "bus-keys.json"))).mode & 0o777).toBe(0o600);
+
+      // the sharer stops without stopping the server; the owner stops it
+      expect(await stop(scripts.child)).toBe(0);
+      expect(await embeddedServerAnswers(dataDir)).toBe(true);
+      expect(await stop(gateway.child)).toBe(0);
+      expect(await embeddedServerAnswers(dataDir)).toBe(false);
+    });
+  },
+);
 
 function launch(args: string[], env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, [bin, ...args], { env });
@@ -107,7 +122,6 @@ function launch(args: string[], env: NodeJS.ProcessEnv) {
       }),
   };
 }
-
 
 function logLine(output: string, msg: string): Record<string, unknown> | undefined {
   for (const line of output.split("\n")) {

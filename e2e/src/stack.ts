@@ -8,7 +8,15 @@ import { Writable } from "node:stream";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import type { Router } from "express";
-import { Header, subjects as makeSubjects, type CallReply, type CallRequest, type Principal, type Subjects, type Transport } from "@bancada/contracts";
+import {
+  Header,
+  subjects as makeSubjects,
+  type CallReply,
+  type CallRequest,
+  type Principal,
+  type Subjects,
+  type Transport,
+} from "@bancada/contracts";
 import {
   BusKeys,
   MemoryBus,
@@ -154,7 +162,11 @@ function listen(app: Gateway["app"]): Promise<Server> {
 }
 
 /** A logger whose lines (parsed JSON) a test can read, e.g. to check that a refusal was logged and what it held. */
-export function captureLogs(level: "warn" | "info" | "debug" = "warn"): { log: Logger; lines: () => Record<string, unknown>[]; text: () => string } {
+export function captureLogs(level: "warn" | "info" | "debug" = "warn"): {
+  log: Logger;
+  lines: () => Record<string, unknown>[];
+  text: () => string;
+} {
   let text = "";
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -164,7 +176,11 @@ export function captureLogs(level: "warn" | "info" | "debug" = "warn"): { log: L
   });
   return {
     log: createLogger("test", level, sink),
-    lines: () => text.split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>),
+    lines: () =>
+      text
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
     text: () => text,
   };
 }
@@ -173,10 +189,24 @@ export function captureLogs(level: "warn" | "info" | "debug" = "warn"): { log: L
  * One call sent straight to a service over the stack's bus, signed as the gateway's call router signs it (the
  * gateway's own checks skipped): for tests of a service's own checks. An unsigned call is refused by the service.
  */
-export async function callServiceOverBus(stack: Pick<Stack, "bus" | "subjects">, service: string, principal: Principal, request: CallRequest, transport: Transport = "http"): Promise<CallReply> {
+export async function callServiceOverBus(
+  stack: Pick<Stack, "bus" | "subjects">,
+  service: string,
+  principal: Principal,
+  request: CallRequest,
+  transport: Transport = "http",
+): Promise<CallReply> {
   const subject = stack.subjects.call(service);
   const data = encodeJson(request);
-  const plain = { [Header.principal]: JSON.stringify(principal), [Header.callId]: randomUUID(), [Header.deadline]: String(Date.now() + 60_000), [Header.transport]: transport };
-  const reply = await stack.bus.request(subject, data, { timeoutMs: 60_000, headers: signBusMessage(stack.bus.keys, subject, plain, data) });
+  const plain = {
+    [Header.principal]: JSON.stringify(principal),
+    [Header.callId]: randomUUID(),
+    [Header.deadline]: String(Date.now() + 60_000),
+    [Header.transport]: transport,
+  };
+  const reply = await stack.bus.request(subject, data, {
+    timeoutMs: 60_000,
+    headers: signBusMessage(stack.bus.keys, subject, plain, data),
+  });
   return decodeJson(reply.data) as CallReply;
 }

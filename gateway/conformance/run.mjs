@@ -16,7 +16,13 @@ const scenarios = process.argv.slice(3);
 
 const proxy = http.createServer((req, res) => {
   const upstream = http.request(
-    { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, authorization: `Bearer ${key}` } },
+    {
+      host: target.hostname,
+      port: target.port,
+      path: req.url,
+      method: req.method,
+      headers: { ...req.headers, authorization: `Bearer ${key}` },
+    },
     (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);

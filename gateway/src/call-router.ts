@@ -76,7 +76,8 @@ export class CallRouter {
       // signed, or anything on the bus could cancel anyone's calls; once, or a replay could cancel a later
       // call that reuses the JSON-RPC id (stateless clients often start at 1 again)
       let problem = checkBusSignature(bus.keys, subjects.clientCancel, message);
-      if (!problem && !replays.firstSighting(message.headers[Header.callId] ?? "", Number(message.headers[Header.expires]))) problem = "replayed";
+      if (!problem && !replays.firstSighting(message.headers[Header.callId] ?? "", Number(message.headers[Header.expires])))
+        problem = "replayed";
       if (problem) return log.warn({ subject: subjects.clientCancel, reason: problem }, "refused a cancellation not signed by a gateway");
       const { keyId, requestId } = decodeJson(message.data) as { keyId?: string; requestId?: string | number };
       this.#inFlight.get(`${keyId}:${String(requestId)}`)?.abort();
@@ -85,7 +86,9 @@ export class CallRouter {
 
   /** A client's `notifications/cancelled`: the call it names may be running on any replica. */
   cancelClientRequest(principal: Principal, requestId: string | number): void {
-    this.#publishSigned(this.#o.subjects.clientCancel, encodeJson({ keyId: principal.keyId, requestId }), { [Header.callId]: randomUUID() });
+    this.#publishSigned(this.#o.subjects.clientCancel, encodeJson({ keyId: principal.keyId, requestId }), {
+      [Header.callId]: randomUUID(),
+    });
   }
 
   async callTool(principal: Principal, name: string, args: unknown, options: CallOptions): Promise<CallReply> {
@@ -132,13 +135,21 @@ export class CallRouter {
     const access = authorize(descriptor, principal, options.transport);
     if (!access.allowed) throw access.error;
     const waitMs = this.#o.rateLimiter?.take(principal.keyId) ?? 0;
-    if (waitMs > 0) throw new DomainError(ErrorCode.rateLimited, `Too many calls for this API key; retry in ${waitMs} ms.`, { retryAfterMs: waitMs });
+    if (waitMs > 0)
+      throw new DomainError(ErrorCode.rateLimited, `Too many calls for this API key; retry in ${waitMs} ms.`, { retryAfterMs: waitMs });
     if (!entry.validate(args)) throw invalidArgument(issuesOf(entry.validate.errors ?? []));
     const timeoutMs = descriptor.maxDurationMs + (this.#o.deadlineMarginMs ?? 5_000);
     return this.#request(entry.service, { kind: "tool", tool: name, args }, principal, callId, timeoutMs, options);
   }
 
-  async #request(service: string, body: unknown, principal: Principal, callId: string, timeoutMs: number, options: CallOptions): Promise<CallReply> {
+  async #request(
+    service: string,
+    body: unknown,
+    principal: Principal,
+    callId: string,
+    timeoutMs: number,
+    options: CallOptions,
+  ): Promise<CallReply> {
     const { bus, subjects } = this.#o;
     const deadline = Date.now() + timeoutMs;
     const plain: Record<string, string> = {
@@ -152,9 +163,15 @@ export class CallRouter {
     const data = encodeJson(body);
     const headers = signBusMessage(bus.keys, subjects.call(service), plain, data, { notAfter: deadline });
     const onProgress = options.onProgress;
-    const progress = onProgress ? bus.subscribe(subjects.progress(callId), (message) => onProgress(decodeJson(message.data) as ProgressUpdate)) : undefined;
+    const progress = onProgress
+      ? bus.subscribe(subjects.progress(callId), (message) => onProgress(decodeJson(message.data) as ProgressUpdate))
+      : undefined;
     try {
-      const reply = await bus.request(subjects.call(service), data, { timeoutMs, headers, ...(options.signal ? { signal: options.signal } : {}) });
+      const reply = await bus.request(subjects.call(service), data, {
+        timeoutMs,
+        headers,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
       return decodeJson(reply.data) as CallReply;
     } catch (error) {
       if (!(error instanceof BusRequestError)) throw error;
@@ -174,7 +191,11 @@ export class CallRouter {
 
 function busFailureBody(service: string, reason: BusFailure, timeoutMs: number): ErrorBody {
   if (reason === BusFailure.timeout) {
-    return { code: ErrorCode.deadlineExceeded, message: `The ${service} service did not finish within ${timeoutMs} ms.`, details: { service } };
+    return {
+      code: ErrorCode.deadlineExceeded,
+      message: `The ${service} service did not finish within ${timeoutMs} ms.`,
+      details: { service },
+    };
   }
   if (reason === BusFailure.cancelled) {
     return { code: ErrorCode.deadlineExceeded, message: "The call was cancelled by the client.", details: { service, cancelled: true } };
@@ -189,11 +210,17 @@ function busFailureBody(service: string, reason: BusFailure, timeoutMs: number):
 /** Ajv's errors as the same `{ path, message }` issues the services produce from zod. */
 export function issuesOf(errors: ErrorObject[]): ValidationIssue[] {
   return errors.map((error) => {
-    const base = error.instancePath.replace(/^\//, "").replace(/\/(\d+)(?=\/|$)/g, "[$1]").replaceAll("/", ".");
+    const base = error.instancePath
+      .replace(/^\//, "")
+      .replace(/\/(\d+)(?=\/|$)/g, "[$1]")
+      .replaceAll("/", ".");
     const join = (child: string) => (base ? `${base}.${child}` : child);
     switch (error.keyword) {
       case "additionalProperties":
-        return { path: join(String(error.params.additionalProperty)), message: `unknown field '${String(error.params.additionalProperty)}'` };
+        return {
+          path: join(String(error.params.additionalProperty)),
+          message: `unknown field '${String(error.params.additionalProperty)}'`,
+        };
       case "required":
         return { path: join(String(error.params.missingProperty)), message: "required" };
       case "maxLength": {

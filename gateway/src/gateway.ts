@@ -54,7 +54,8 @@ export async function migrateGateway(databaseUrl: string, log?: Logger): Promise
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const log = options.log.child({ svc: "gateway" });
   // services run only calls signed by the gateway: without the private key no call would be run
-  if (!options.bus.keys.canSign) throw new Error("The gateway needs the bus signing key (BANCADA_BUS_SIGNING_KEY): its bus holds only a verify key.");
+  if (!options.bus.keys.canSign)
+    throw new Error("The gateway needs the bus signing key (BANCADA_BUS_SIGNING_KEY): its bus holds only a verify key.");
   await migrateGateway(options.databaseUrl, log);
   const db = createGatewayDb(options.databaseUrl);
   const keys = new KeyStore(db, { pepper: options.keyPepper });

@@ -7,7 +7,10 @@ const adminToken = "admin-token-for-tests-0123456789";
 describe("the admin REST API for keys", () => {
   let stack: Stack;
   const admin = (path: string, init: RequestInit = {}, token = adminToken) =>
-    fetch(`${stack.baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...init.headers } });
+    fetch(`${stack.baseUrl}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...init.headers },
+    });
   beforeAll(async () => {
     stack = await startStack({ services: { scripts: scriptsFactory }, gateway: { adminToken } });
   });
@@ -36,7 +39,10 @@ describe("the admin REST API for keys", () => {
     const wrong = await admin("/admin/keys", {}, "not-the-token");
     expect(wrong.status).toBe(401);
     expect(((await wrong.json()) as ErrorData).error.code).toBe("unauthenticated");
-    const bad = await admin("/admin/keys", { method: "POST", body: JSON.stringify({ accountId: "a", personId: "p", agentId: "x", scopes: ["root"] }) });
+    const bad = await admin("/admin/keys", {
+      method: "POST",
+      body: JSON.stringify({ accountId: "a", personId: "p", agentId: "x", scopes: ["root"] }),
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as ErrorData).error.details?.issues).toEqual([expect.objectContaining({ path: "scopes[0]" })]);
   });

@@ -58,7 +58,13 @@ describe("authentication and the HTTP transport", () => {
     const url = new URL(stack.mcpUrl);
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(
-        { host: url.hostname, port: url.port, path: "/mcp", method: "POST", headers: { host: "evil.example", "content-type": "application/json" } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: "/mcp",
+          method: "POST",
+          headers: { host: "evil.example", "content-type": "application/json" },
+        },
         (res) => resolve(res.statusCode ?? 0),
       );
       req.on("error", reject);
@@ -69,7 +75,8 @@ describe("authentication and the HTTP transport", () => {
 
   it("when a REST call comes with a foreign Origin or a foreign Host, then 403 with the error envelope; without Origin (not a browser) it is served", async () => {
     const key = await stack.createKey();
-    const rest = (headers: Record<string, string>) => fetch(`${stack.baseUrl}/v1/scripts`, { headers: { authorization: `Bearer ${key}`, ...headers } });
+    const rest = (headers: Record<string, string>) =>
+      fetch(`${stack.baseUrl}/v1/scripts`, { headers: { authorization: `Bearer ${key}`, ...headers } });
     const foreign = await rest({ origin: "http://127.0.0.1.evil.com" });
     expectRestError({ status: foreign.status, body: await foreign.json() }, 403, "permission_denied");
     expect((await rest({ origin: "http://localhost:5173" })).status).toBe(200);
@@ -77,11 +84,19 @@ describe("authentication and the HTTP transport", () => {
     const { request } = await import("node:http");
     const url = new URL(stack.baseUrl);
     const badHost = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request({ host: url.hostname, port: url.port, path: "/v1/scripts", headers: { host: "localhost.evil.com", authorization: `Bearer ${key}` } }, (res) => {
-        let body = "";
-        res.on("data", (chunk: Buffer) => (body += chunk.toString()));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-      });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: "/v1/scripts",
+          headers: { host: "localhost.evil.com", authorization: `Bearer ${key}` },
+        },
+        (res) => {
+          let body = "";
+          res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
       req.on("error", reject);
       req.end();
     });

@@ -49,7 +49,9 @@ describe("a service that stops, a call past its deadline", () => {
 
   it("when the client sends a progressToken, then the service's progress reaches it as notifications/progress", async () => {
     const updates: { progress: number; total?: number; message?: string }[] = [];
-    const result = await client.callTool({ name: "count", arguments: { n: 3 } }, undefined, { onprogress: (update) => updates.push(update) });
+    const result = await client.callTool({ name: "count", arguments: { n: 3 } }, undefined, {
+      onprogress: (update) => updates.push(update),
+    });
     expect(result.structuredContent).toEqual({ counted: 3 });
     expect(updates).toEqual([
       { progress: 1, total: 3, message: "step 1" },

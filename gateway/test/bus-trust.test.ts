@@ -71,7 +71,12 @@ describe.skipIf(!natsUrl)("a NATS client without the gateway's key (skipped with
 
   it("when it sends a call with a forged principal header, then the service refuses it as unauthenticated, runs nothing, and logs the subject and reason without the body", async () => {
     const reply = await send(
-      { [Header.principal]: JSON.stringify(principalB), [Header.callId]: randomUUID(), [Header.deadline]: String(Date.now() + 30_000), [Header.transport]: "http" },
+      {
+        [Header.principal]: JSON.stringify(principalB),
+        [Header.callId]: randomUUID(),
+        [Header.deadline]: String(Date.now() + 30_000),
+        [Header.transport]: "http",
+      },
       getScriptBody(scriptB),
     );
     expect(reply.ok).toBe(false);
@@ -94,7 +99,9 @@ describe.skipIf(!natsUrl)("a NATS client without the gateway's key (skipped with
 
     // what a capture looks like once its lifetime has passed: signed with the gateway's own key 40 s ago
     const { [Header.signature]: _s, [Header.expires]: _e, ...plain } = captured.headers;
-    const stale = signBusMessage(stack.bus.keys, callSubject(), { ...plain, [Header.callId]: randomUUID() }, captured.data, { now: Date.now() - 40_000 });
+    const stale = signBusMessage(stack.bus.keys, callSubject(), { ...plain, [Header.callId]: randomUUID() }, captured.data, {
+      now: Date.now() - 40_000,
+    });
     const expired = await send(stale, captured.data);
     expect(expired).toMatchObject({ ok: false, error: { code: "unauthenticated", details: { reason: "expired" } } });
     expect((expired as { error: { message: string } }).error.message).toMatch(/signature has expired/);
@@ -124,7 +131,9 @@ describe.skipIf(!natsUrl)("a NATS client without the gateway's key (skipped with
     taps.forEach((tap) => tap.unsubscribe());
     const resolves = seen.filter((message) => message.subject === stack.subjects.authResolve);
     expect(resolves.length).toBeGreaterThan(0);
-    const everything = seen.map((message) => `${message.subject} ${JSON.stringify(message.headers)} ${new TextDecoder().decode(message.data)}`).join("\n");
+    const everything = seen
+      .map((message) => `${message.subject} ${JSON.stringify(message.headers)} ${new TextDecoder().decode(message.data)}`)
+      .join("\n");
     expect(everything).not.toContain(fresh);
     expect(everything).not.toContain(fresh.slice(4));
   });

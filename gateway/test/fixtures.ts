@@ -76,6 +76,14 @@ export const echoFactory: ServiceFactory = async ({ bus, subjects, log }) => {
       return { counted: input.n };
     },
   });
-  const host = hostTools({ bus, subjects, service: "echo", version: "1", instructions: "Echo: for tests.", tools: [echo, slow, wait, count], log });
+  const host = hostTools({
+    bus,
+    subjects,
+    service: "echo",
+    version: "1",
+    instructions: "Echo: for tests.",
+    tools: [echo, slow, wait, count],
+    log,
+  });
   return { name: "echo", routes: Router(), stop: async () => host.stop() };
 };

@@ -39,7 +39,10 @@ describe("stored key hashes", () => {
     const rest = () => fetch(`${stack.baseUrl}/v1/scripts`, { headers: { authorization: `Bearer ${key}` } });
     expect(await stack.gateway.keys.resolveDigest(apiKeyDigest(key))).toBeNull();
     expect((await stack.gateway.keys.resolve(key))?.accountId).toBe("acct-old");
-    expect(await row(id)).toEqual({ keyHash: createHmac("sha256", pepper).update(apiKeyDigest(key)).digest("hex"), hashScheme: "hmac-digest" });
+    expect(await row(id)).toEqual({
+      keyHash: createHmac("sha256", pepper).update(apiKeyDigest(key)).digest("hex"),
+      hashScheme: "hmac-digest",
+    });
     expect((await stack.gateway.keys.resolveDigest(apiKeyDigest(key)))?.accountId).toBe("acct-old");
     expect((await rest()).status).toBe(200);
   });

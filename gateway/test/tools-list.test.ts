@@ -39,7 +39,13 @@ describe("tools/list per key", () => {
   it("when allowWrites is off, then write tools are not listed and calling one is permission_denied", async () => {
     const client = await connect(stack.mcpUrl, await stack.createKey({ allowWrites: false }));
     expect(await names(client)).toEqual(["get_script", "list_scripts"]);
-    const result = await callTool<ErrorData>(client, "update_script", { id: crypto.randomUUID(), revision: 1, title: "t", text: "", status: "draft" });
+    const result = await callTool<ErrorData>(client, "update_script", {
+      id: crypto.randomUUID(),
+      revision: 1,
+      title: "t",
+      text: "",
+      status: "draft",
+    });
     expect(result.data.error.code).toBe("permission_denied");
     expect(result.data.error.details?.allowWrites).toBe(false);
   });

@@ -646,7 +646,7 @@ async function handleRequest(session, request) {
 function sendError(id, error) {
   const data = errorData(error);
   // The CLI shows `error.message` for a panic, and `data.message` (with `data.error_code`) otherwise.
-  const message = (error?.rpcCode || data.is_panic) ? data.message : "An error happened. Check the data field for details.";
+  const message = error?.rpcCode || data.is_panic ? data.message : "An error happened. Check the data field for details.";
   send({ id, error: { code: error?.rpcCode ?? 4466, message, data } });
 }
 

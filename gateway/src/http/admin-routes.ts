@@ -42,7 +42,9 @@ export function adminRoutes(keys: KeyStore, adminToken: string | undefined): Rou
 function requireAdmin(adminToken: string): RequestHandler {
   const expected = createHash("sha256").update(adminToken).digest();
   return (req, res, next) => {
-    const given = createHash("sha256").update(bearerToken(req.headers.authorization) ?? "").digest();
+    const given = createHash("sha256")
+      .update(bearerToken(req.headers.authorization) ?? "")
+      .digest();
     if (timingSafeEqual(given, expected)) return next();
     res.setHeader("WWW-Authenticate", 'Bearer realm="bancada-admin"');
     next(new DomainError(ErrorCode.unauthenticated, "Send the admin token (BANCADA_ADMIN_TOKEN) as 'Authorization: Bearer <token>'."));

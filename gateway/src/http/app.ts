@@ -1,6 +1,14 @@
 /** The gateway's HTTP surface: /mcp, health, readiness, metrics, and the OAuth discovery hints. */
 import express, { type Express, type RequestHandler } from "express";
-import { hostGuard, notFoundRoute, originGuard, restErrorHandler, type GuardOptions, type Logger, type ToolMetrics } from "@bancada/service-kit";
+import {
+  hostGuard,
+  notFoundRoute,
+  originGuard,
+  restErrorHandler,
+  type GuardOptions,
+  type Logger,
+  type ToolMetrics,
+} from "@bancada/service-kit";
 import type { Catalog } from "../catalog.js";
 import { adminRoutes } from "./admin-routes.js";
 import { mcpRoute, type McpRouteOptions } from "./mcp-route.js";
@@ -26,7 +34,11 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   });
   app.get("/.well-known/oauth-protected-resource{/*rest}", (req, res) => {
     const base = `${req.protocol}://${req.get("host") ?? "localhost"}`;
-    res.json({ resource: `${base}/mcp`, bearer_methods_supported: ["header"], resource_name: "Bancada (API keys: Authorization: Bearer <key>)" });
+    res.json({
+      resource: `${base}/mcp`,
+      bearer_methods_supported: ["header"],
+      resource_name: "Bancada (API keys: Authorization: Bearer <key>)",
+    });
   });
   app.post("/register", (_req, res) => {
     res.status(400).json({

@@ -42,7 +42,11 @@ function authenticateKey(keys: KeyStore): RequestHandler {
   return async (req, res, next) => {
     const profile = req.query.profile ?? "full";
     if (profile !== "core" && profile !== "full") {
-      return next(new DomainError(ErrorCode.invalidArgument, "profile must be 'core' or 'full' (?profile=core).", { issues: [{ path: "profile", message: "core or full" }] }));
+      return next(
+        new DomainError(ErrorCode.invalidArgument, "profile must be 'core' or 'full' (?profile=core).", {
+          issues: [{ path: "profile", message: "core or full" }],
+        }),
+      );
     }
     const token = bearerToken(req.headers.authorization);
     const principal = token ? await keys.resolve(token, profile) : null;

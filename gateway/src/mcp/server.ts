@@ -79,7 +79,11 @@ export function createMcpServer(options: McpServerOptions, principal: Principal,
     // structuredContent against it even on errors (the TS SDK answers -32602 instead of the error), so there
     // the envelope travels as the text alone, which every client shows.
     const schemaAdvertised = options.outputSchemas && catalog.tool(request.params.name)?.descriptor.outputSchema !== undefined;
-    return { content: [{ type: "text", text: JSON.stringify(error) }], ...(schemaAdvertised ? {} : { structuredContent: error }), isError: true };
+    return {
+      content: [{ type: "text", text: JSON.stringify(error) }],
+      ...(schemaAdvertised ? {} : { structuredContent: error }),
+      isError: true,
+    };
   });
 
   server.setRequestHandler(ListPromptsRequestSchema, () => ({
@@ -91,7 +95,10 @@ export function createMcpServer(options: McpServerOptions, principal: Principal,
   }));
 
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
-    const reply = await router.getPrompt(principal, request.params.name, request.params.arguments ?? {}, { transport, signal: extra.signal });
+    const reply = await router.getPrompt(principal, request.params.name, request.params.arguments ?? {}, {
+      transport,
+      signal: extra.signal,
+    });
     if (!reply.ok) throw DomainError.fromBody(reply.error);
     return reply.result as { messages: [] };
   });

@@ -20,4 +20,12 @@ export type { Access, Authorization, RouteAccess, Surface, ToolAccess } from "./
 export { subjects, Header } from "./subjects.js";
 export type { Subjects } from "./subjects.js";
 export { toolAnnotations, toolDescriptor, promptDescriptor, serviceCatalog, callRequest } from "./catalog.js";
-export type { ToolAnnotations, ToolDescriptor, PromptDescriptor, ServiceCatalog, CallRequest, CallReply, ProgressUpdate } from "./catalog.js";
+export type {
+  ToolAnnotations,
+  ToolDescriptor,
+  PromptDescriptor,
+  ServiceCatalog,
+  CallRequest,
+  CallReply,
+  ProgressUpdate,
+} from "./catalog.js";

@@ -53,7 +53,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     );
   }
   if (state === "initialised" && !settings) {
-    throw new EmbeddedPostgresError(`${settingsFile} is missing, so the password of ${clusterDir} is unknown. Restore the file, or move ${dataDir} away to start afresh.`);
+    throw new EmbeddedPostgresError(
+      `${settingsFile} is missing, so the password of ${clusterDir} is unknown. Restore the file, or move ${dataDir} away to start afresh.`,
+    );
   }
   if (state === "initialised" && settings && (await isServing(urlOf(settings)))) {
     return { url: urlOf(settings), owned: false, created: false, stop: async () => {} };

@@ -224,15 +224,18 @@ describe("schema-engine.mjs, the stand-in for Prisma's native schema engine", ()
     const version = await run(schemaEnginePath, ["--version"]);
     expect(version.stdout.trim()).toMatch(/^schema-engine-cli [0-9a-f]{40}$/);
 
-    const canConnect = (url: string) =>
-      run(schemaEnginePath, ["--datasource", JSON.stringify({ url }), "cli", "can-connect-to-database"]);
+    const canConnect = (url: string) => run(schemaEnginePath, ["--datasource", JSON.stringify({ url }), "cli", "can-connect-to-database"]);
     expect((await canConnect(urlFor(database, "a"))).code).toBe(0);
 
     // The CLI skips the first stderr line and reads the error from the JSON lines after it.
     const errorOf = async (url: string) => {
       const result = await canConnect(url);
       expect(result.code).toBe(1);
-      const lines = result.stderr.trim().split("\n").slice(1).map((line) => JSON.parse(line));
+      const lines = result.stderr
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((line) => JSON.parse(line));
       return lines.find((line) => line.level === "ERROR" && line.target === "schema_engine::logger").fields;
     };
     expect(await errorOf(unreachableUrl)).toMatchObject({ error_code: "P1001" });
@@ -294,80 +297,108 @@ describe("schema-engine.mjs, the stand-in for Prisma's native schema engine", ()
     expect(await query(urlFor(deployDatabase), `SELECT title FROM a."Item"`)).toEqual([{ title: "seeded; by a DO block" }]);
   });
 
-  it.concurrent("two services in one database each get their tables and _prisma_migrations in their own schema", { timeout: STEP_TIMEOUT }, async ({ expect }) => {
-    // Same table name as service a, other columns; the engine comes from prisma.config.ts alone.
-    const serviceB = await writeProject("service-b", urlFor(database, "b"), `
+  it.concurrent(
+    "two services in one database each get their tables and _prisma_migrations in their own schema",
+    { timeout: STEP_TIMEOUT },
+    async ({ expect }) => {
+      // Same table name as service a, other columns; the engine comes from prisma.config.ts alone.
+      const serviceB = await writeProject(
+        "service-b",
+        urlFor(database, "b"),
+        `
 model Item {
   id    Int    @id @default(autoincrement())
   label String
 }
-`);
-    expectSuccess(await prisma(serviceB, ["migrate", "dev", "--name", "init"], { viaConfigOnly: true }));
+`,
+      );
+      expectSuccess(await prisma(serviceB, ["migrate", "dev", "--name", "init"], { viaConfigOnly: true }));
 
-    expect(await columnsOf(database, "b", "Item")).toEqual(["id", "label"]);
-    expect(await migrationCount(database, "b")).toBe(1);
-    expect(await columnsOf(database, "a", "Item")).toEqual(["id", "title"]);
-    expect(await migrationCount(database, "a")).toBe(2);
+      expect(await columnsOf(database, "b", "Item")).toEqual(["id", "label"]);
+      expect(await migrationCount(database, "b")).toBe(1);
+      expect(await columnsOf(database, "a", "Item")).toEqual(["id", "title"]);
+      expect(await migrationCount(database, "a")).toBe(2);
 
-    // Resetting service b leaves service a's schema and data alone.
-    expectSuccess(await prisma(serviceB, ["migrate", "reset", "--force"]));
-    expect(await migrationCount(database, "b")).toBe(1);
-    expect(await query(urlFor(database), `SELECT title FROM a."Item"`)).toEqual([{ title: "seeded; by a DO block" }]);
-  });
+      // Resetting service b leaves service a's schema and data alone.
+      expectSuccess(await prisma(serviceB, ["migrate", "reset", "--force"]));
+      expect(await migrationCount(database, "b")).toBe(1);
+      expect(await query(urlFor(database), `SELECT title FROM a."Item"`)).toEqual([{ title: "seeded; by a DO block" }]);
+    },
+  );
 
   it.concurrent("db push syncs a schema without migrations", { timeout: STEP_TIMEOUT }, async ({ expect }) => {
-    const serviceC = await writeProject("service-c", urlFor(database, "c"), `
+    const serviceC = await writeProject(
+      "service-c",
+      urlFor(database, "c"),
+      `
 model Flag {
   id   Int    @id
   kind String @db.Char(1)
 }
-`);
+`,
+    );
     expectSuccess(await prisma(serviceC, ["db", "push"]));
     expect(await columnsOf(database, "c", "Flag")).toEqual(["id", "kind"]);
     expect(await columnsOf(database, "c", "_prisma_migrations")).toEqual([]);
   });
 
-  it.concurrent("when the database has CHECK constraints, then migrate diff describes it and finds only the real drift", { timeout: STEP_TIMEOUT }, async ({ expect }) => {
-    const serviceD = await writeProject("service-d", urlFor(database, "d"), gaugeModel);
-    await writeMigration(serviceD, "20990101000000_gauge", gaugeMigration);
-    expectSuccess(await prisma(serviceD, ["migrate", "deploy"]));
-    const diff = (schema: string) =>
-      prisma(serviceD, ["migrate", "diff", "--from-config-datasource", "--to-schema", schema, "--script", "--exit-code"]);
+  it.concurrent(
+    "when the database has CHECK constraints, then migrate diff describes it and finds only the real drift",
+    { timeout: STEP_TIMEOUT },
+    async ({ expect }) => {
+      const serviceD = await writeProject("service-d", urlFor(database, "d"), gaugeModel);
+      await writeMigration(serviceD, "20990101000000_gauge", gaugeMigration);
+      expectSuccess(await prisma(serviceD, ["migrate", "deploy"]));
+      const diff = (schema: string) =>
+        prisma(serviceD, ["migrate", "diff", "--from-config-datasource", "--to-schema", schema, "--script", "--exit-code"]);
 
-    // In sync: exit code 0, and the CHECK constraints (which Prisma does not model) are left alone.
-    const inSync = await diff("schema.prisma");
-    expect(inSync.output).not.toContain("panicked");
-    expect(inSync.code).toBe(0);
-    expect(inSync.stdout).not.toMatch(/DROP CONSTRAINT|ALTER TABLE/);
+      // In sync: exit code 0, and the CHECK constraints (which Prisma does not model) are left alone.
+      const inSync = await diff("schema.prisma");
+      expect(inSync.output).not.toContain("panicked");
+      expect(inSync.code).toBe(0);
+      expect(inSync.stdout).not.toMatch(/DROP CONSTRAINT|ALTER TABLE/);
 
-    // One more column in schema.prisma: exit code 2 (`--exit-code`: a difference), and exactly that difference.
-    await writeFile(path.join(serviceD, "drifted.prisma"), (await readFile(path.join(serviceD, "schema.prisma"), "utf8")).replace("level Int", "level Int\n  label String?"));
-    const drifted = await diff("drifted.prisma");
-    expect(drifted.output).not.toContain("panicked");
-    expect(drifted.code).toBe(2);
-    expect(drifted.stdout).toContain('ALTER TABLE "Gauge" ADD COLUMN     "label" TEXT;');
-    expect(drifted.stdout).not.toContain("DROP CONSTRAINT");
-  });
+      // One more column in schema.prisma: exit code 2 (`--exit-code`: a difference), and exactly that difference.
+      await writeFile(
+        path.join(serviceD, "drifted.prisma"),
+        (await readFile(path.join(serviceD, "schema.prisma"), "utf8")).replace("level Int", "level Int\n  label String?"),
+      );
+      const drifted = await diff("drifted.prisma");
+      expect(drifted.output).not.toContain("panicked");
+      expect(drifted.code).toBe(2);
+      expect(drifted.stdout).toContain('ALTER TABLE "Gauge" ADD COLUMN     "label" TEXT;');
+      expect(drifted.stdout).not.toContain("DROP CONSTRAINT");
+    },
+  );
 
-  it.concurrent("when the Wasm engine panics while describing the database, then the CLI fails with the panic, never silently", { timeout: STEP_TIMEOUT }, async ({ expect }) => {
-    const serviceE = await writeProject("service-e", urlFor(database, "e"), petModel);
-    const init = await prisma(serviceE, ["migrate", "diff", "--from-empty", "--to-schema", "schema.prisma", "--script"]);
-    expectSuccess(init);
-    await writeMigration(serviceE, "20990101000000_pets", init.stdout);
-    expectSuccess(await prisma(serviceE, ["migrate", "deploy"]));
-    // An on-delete action the describer does not know ('?') makes it panic after its foreign-key query:
-    // the panic surfaces as an uncaught exception while the request is pending, not as a rejected call.
-    await query(urlFor(database), `UPDATE pg_constraint SET confdeltype = '?' WHERE conname = 'Pet_ownerId_fkey' AND connamespace = 'e'::regnamespace`);
+  it.concurrent(
+    "when the Wasm engine panics while describing the database, then the CLI fails with the panic, never silently",
+    { timeout: STEP_TIMEOUT },
+    async ({ expect }) => {
+      const serviceE = await writeProject("service-e", urlFor(database, "e"), petModel);
+      const init = await prisma(serviceE, ["migrate", "diff", "--from-empty", "--to-schema", "schema.prisma", "--script"]);
+      expectSuccess(init);
+      await writeMigration(serviceE, "20990101000000_pets", init.stdout);
+      expectSuccess(await prisma(serviceE, ["migrate", "deploy"]));
+      // An on-delete action the describer does not know ('?') makes it panic after its foreign-key query:
+      // the panic surfaces as an uncaught exception while the request is pending, not as a rejected call.
+      await query(
+        urlFor(database),
+        `UPDATE pg_constraint SET confdeltype = '?' WHERE conname = 'Pet_ownerId_fkey' AND connamespace = 'e'::regnamespace`,
+      );
 
-    // Left unanswered, the request ended the CLI with status 0 about half of the time: try a few times.
-    const runs = await Promise.all([1, 2, 3].map(() =>
-      prisma(serviceE, ["migrate", "diff", "--from-config-datasource", "--to-schema", "schema.prisma", "--exit-code"]),
-    ));
-    for (const run of runs) {
-      expect(run.code).toBe(1);
-      expect(run.output).toContain("unrecognized foreign key action (on delete) '?'");
-    }
-  });
+      // Left unanswered, the request ended the CLI with status 0 about half of the time: try a few times.
+      const runs = await Promise.all(
+        [1, 2, 3].map(() =>
+          prisma(serviceE, ["migrate", "diff", "--from-config-datasource", "--to-schema", "schema.prisma", "--exit-code"]),
+        ),
+      );
+      for (const run of runs) {
+        expect(run.code).toBe(1);
+        expect(run.output).toContain("unrecognized foreign key action (on delete) '?'");
+      }
+    },
+  );
 
   it.concurrent("reports an unreachable database as Prisma's P1001", { timeout: STEP_TIMEOUT }, async ({ expect }) => {
     const offline = await writeProject("offline", unreachableUrl, itemModel);

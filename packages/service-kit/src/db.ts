@@ -6,10 +6,7 @@
 export const transactionOptions = { maxWait: 10_000, timeout: 20_000 } as const;
 
 /** A generated Prisma client class (each component generates its own), constructed with a driver adapter. */
-export type PrismaClientClass<Db, Adapter> = new (options: {
-  adapter: Adapter;
-  transactionOptions?: typeof transactionOptions;
-}) => Db;
+export type PrismaClientClass<Db, Adapter> = new (options: { adapter: Adapter; transactionOptions?: typeof transactionOptions }) => Db;
 /** `@prisma/adapter-pg`'s PrismaPg: passed in, so that service-kit does not depend on one adapter's version. */
 export type PgAdapterClass<Adapter> = new (
   pool: { connectionString: string; max: number; options: string },

@@ -31,7 +31,10 @@ export function hostGuard(options: GuardOptions): RequestHandler {
     if (allowed.size === 0 && !loopbackOnly) return next();
     const hostname = hostnameOf(req.headers.host);
     if (hostname && (loopbackOnly ? isLoopback(hostname) : allowed.has(hostname))) return next();
-    refuse(res, `Host ${req.headers.host ?? "(none)"} is not served here${loopbackOnly ? " (loopback names only)" : ""}; add it to BANCADA_ALLOWED_HOSTS.`);
+    refuse(
+      res,
+      `Host ${req.headers.host ?? "(none)"} is not served here${loopbackOnly ? " (loopback names only)" : ""}; add it to BANCADA_ALLOWED_HOSTS.`,
+    );
   };
 }
 
@@ -41,7 +44,9 @@ export function originGuard(options: GuardOptions): RequestHandler {
     const origin = req.headers.origin;
     if (origin === undefined || allowed.has("*") || allowed.has(normalOrigin(origin))) return next();
     const hostname = hostnameOf(safeUrl(origin)?.host);
-    const own = isLoopback(options.bindHost) ? hostname !== undefined && isLoopback(hostname) : hostname !== undefined && hostname === hostnameOf(req.headers.host);
+    const own = isLoopback(options.bindHost)
+      ? hostname !== undefined && isLoopback(hostname)
+      : hostname !== undefined && hostname === hostnameOf(req.headers.host);
     if (own) return next();
     refuse(res, `Origin ${origin} is not allowed; add it to BANCADA_ALLOWED_ORIGINS.`);
   };

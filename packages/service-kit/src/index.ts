@@ -4,7 +4,15 @@ export { MemoryBus } from "./bus/memory-bus.js";
 export { NatsBus, connectNatsBus } from "./bus/nats-bus.js";
 export { BusKeys, BusKeyError } from "./bus/bus-keys.js";
 export type { BusKeySource } from "./bus/bus-keys.js";
-export { signBusMessage, checkBusSignature, refusedCall, bodyDigest, ReplayGuard, signatureLifetimeMs, maxClockSkewMs } from "./bus/bus-signature.js";
+export {
+  signBusMessage,
+  checkBusSignature,
+  refusedCall,
+  bodyDigest,
+  ReplayGuard,
+  signatureLifetimeMs,
+  maxClockSkewMs,
+} from "./bus/bus-signature.js";
 export type { SignOptions, SignatureProblem } from "./bus/bus-signature.js";
 export type { NatsBusOptions } from "./bus/nats-bus.js";
 export { defineTool, describeTool } from "./define-tool.js";

@@ -42,7 +42,9 @@ export function busKeyResolver(bus: Bus, subjects: Subjects, cacheMs = 5_000, lo
       const request = encodeJson({ keyDigest } satisfies AuthResolveRequest);
       const reply = await bus.request(subjects.authResolve, request, { timeoutMs: 5_000, headers: { [Header.callId]: callId } });
       const problem =
-        reply.headers[Header.callId] !== callId ? "bad_signature" : checkBusSignature(bus.keys, subjects.authResolve, reply, { answers: bodyDigest(request) });
+        reply.headers[Header.callId] !== callId
+          ? "bad_signature"
+          : checkBusSignature(bus.keys, subjects.authResolve, reply, { answers: bodyDigest(request) });
       if (problem) {
         log?.warn({ subject: subjects.authResolve, reason: problem }, "refused a key resolution not signed by the gateway");
         throw new DomainError(ErrorCode.unavailable, "The key service's answer was not signed by the gateway; retry shortly.");

@@ -10,7 +10,13 @@ export interface PeriodicJob {
  * `intervalMs`, never two at once, a failure logged as `<name> failed` and retried at the next round.
  * `runNow` starts the first round at once instead of after one interval.
  */
-export function startPeriodicJob(options: { name: string; intervalMs: number; run: () => Promise<unknown>; log: Logger; runNow?: boolean }): PeriodicJob {
+export function startPeriodicJob(options: {
+  name: string;
+  intervalMs: number;
+  run: () => Promise<unknown>;
+  log: Logger;
+  runNow?: boolean;
+}): PeriodicJob {
   let current: Promise<void> | null = null;
   const round = () => {
     if (current) return;

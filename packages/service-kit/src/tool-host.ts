@@ -93,7 +93,8 @@ export function hostTools(options: ToolHostOptions): ToolHost {
         progress: wantsProgress ? (update) => bus.publish(subjects.progress(callId), encodeJson(update)) : () => {},
       };
       label = request.kind === "tool" ? request.tool : `prompt:${request.prompt}`;
-      const result = request.kind === "tool" ? await runTool(ctx, request.tool, request.args) : await runPrompt(ctx, request.prompt, request.args ?? {});
+      const result =
+        request.kind === "tool" ? await runTool(ctx, request.tool, request.args) : await runPrompt(ctx, request.prompt, request.args ?? {});
       options.metrics?.observe(label, "ok", performance.now() - started);
       return { ok: true, result };
     } catch (error) {
@@ -178,6 +179,9 @@ function fitForBus(data: Uint8Array): Uint8Array {
   if (data.byteLength <= maxReplyBytes) return data;
   return encodeJson({
     ok: false,
-    error: { code: "payload_too_large", message: `The result (${data.byteLength} bytes) is larger than the bus carries (${maxReplyBytes}); ask for less at a time.` },
+    error: {
+      code: "payload_too_large",
+      message: `The result (${data.byteLength} bytes) is larger than the bus carries (${maxReplyBytes}); ask for less at a time.`,
+    },
   } satisfies CallReply);
 }

@@ -25,7 +25,16 @@ import {
 } from "../src/index.js";
 
 const subject = "t.scripts.call";
-const principal = { keyId: "k", accountId: "a", personId: "p", agentId: "g", scopes: ["docs:read"], allowWrites: false, allowedBoardIds: null, profile: "full" };
+const principal = {
+  keyId: "k",
+  accountId: "a",
+  personId: "p",
+  agentId: "g",
+  scopes: ["docs:read"],
+  allowWrites: false,
+  allowedBoardIds: null,
+  profile: "full",
+};
 const plain = () => ({
   [Header.principal]: JSON.stringify(principal),
   [Header.callId]: randomUUID(),
@@ -41,9 +50,13 @@ describe("a bus signature", () => {
     const headers = signBusMessage(keys, subject, plain(), body);
     expect(checkBusSignature(keys, subject, { headers, data: body })).toBeUndefined();
     expect(checkBusSignature(keys, "t.boxes.call", { headers, data: body })).toBe("bad_signature");
-    expect(checkBusSignature(keys, subject, { headers, data: encodeJson({ kind: "tool", tool: "echo", args: { message: "ho" } }) })).toBe("bad_signature");
+    expect(checkBusSignature(keys, subject, { headers, data: encodeJson({ kind: "tool", tool: "echo", args: { message: "ho" } }) })).toBe(
+      "bad_signature",
+    );
     for (const name of [Header.principal, Header.callId, Header.deadline, Header.transport, Header.expires]) {
-      expect(checkBusSignature(keys, subject, { headers: { ...headers, [name]: `${headers[name]}x` }, data: body }), name).toBe("bad_signature");
+      expect(checkBusSignature(keys, subject, { headers: { ...headers, [name]: `${headers[name]}x` }, data: body }), name).toBe(
+        "bad_signature",
+      );
     }
     expect(checkBusSignature(keys, subject, { headers: { ...headers, [Header.progress]: "1" }, data: body })).toBe("bad_signature");
     expect(checkBusSignature(keys, subject, { headers: { ...headers, [Header.traceparent]: "00-x" }, data: body })).toBeUndefined();
@@ -93,7 +106,9 @@ describe("bus keys", () => {
     expect(verifyOnly.canSign).toBe(false);
     expect(() => verifyOnly.sign(data)).toThrow(/only the gateway signs/);
     expect(BusKeys.from({ signingKey: pem.export().signingKey }).canSign).toBe(true);
-    expect(() => BusKeys.from({ signingKey: pem.export().signingKey, verifyKey: BusKeys.generate().export().verifyKey })).toThrow(/not one pair/);
+    expect(() => BusKeys.from({ signingKey: pem.export().signingKey, verifyKey: BusKeys.generate().export().verifyKey })).toThrow(
+      /not one pair/,
+    );
     const rsa = generateKeyPairSync("rsa", { modulusLength: 1024 }).publicKey.export({ format: "pem", type: "spki" }).toString();
     expect(() => BusKeys.from({ verifyKey: rsa })).toThrow(BusKeyError);
     expect(() => BusKeys.from({ verifyKey: "not a key" })).toThrow(/cannot be read/);
@@ -118,8 +133,17 @@ describe.each(makers)("the tool host on the %s bus", (_name, makeBus) => {
   it("when a call is unsigned, then it answers unauthenticated; a signed one runs once, its repeat is refused", async () => {
     const bus = await makeBus();
     const root = makeSubjects(`sig${randomUUID().slice(0, 8)}`);
-    const host = hostTools({ bus, subjects: root, service: "echo", version: "1", instructions: "", tools: [echo], log: createLogger("t", "silent") });
-    const ask = async (headers: Record<string, string>, data = body) => decodeJson((await bus.request(root.call("echo"), data, { timeoutMs: 5_000, headers })).data) as CallReply;
+    const host = hostTools({
+      bus,
+      subjects: root,
+      service: "echo",
+      version: "1",
+      instructions: "",
+      tools: [echo],
+      log: createLogger("t", "silent"),
+    });
+    const ask = async (headers: Record<string, string>, data = body) =>
+      decodeJson((await bus.request(root.call("echo"), data, { timeoutMs: 5_000, headers })).data) as CallReply;
     expect(await ask(plain())).toMatchObject({ ok: false, error: { code: "unauthenticated", details: { reason: "unsigned" } } });
     const signed = signBusMessage(bus.keys, root.call("echo"), plain(), body);
     expect(await ask(signed)).toEqual({ ok: true, result: { message: "hi" } });
@@ -131,15 +155,27 @@ describe.each(makers)("the tool host on the %s bus", (_name, makeBus) => {
   it("when a body is larger than one NATS message, then the signature covers the whole reassembled body", async () => {
     const bus = await makeBus();
     const root = makeSubjects(`sig${randomUUID().slice(0, 8)}`);
-    const host = hostTools({ bus, subjects: root, service: "echo", version: "1", instructions: "", tools: [echo], log: createLogger("t", "silent") });
+    const host = hostTools({
+      bus,
+      subjects: root,
+      service: "echo",
+      version: "1",
+      instructions: "",
+      tools: [echo],
+      log: createLogger("t", "silent"),
+    });
     const big = (letter: string) => encodeJson({ kind: "tool", tool: "echo", args: { message: letter.repeat(2_500_000) } });
-    const ask = async (data: Uint8Array, headers: Record<string, string>) => decodeJson((await bus.request(root.call("echo"), data, { timeoutMs: 20_000, headers })).data) as CallReply;
+    const ask = async (data: Uint8Array, headers: Record<string, string>) =>
+      decodeJson((await bus.request(root.call("echo"), data, { timeoutMs: 20_000, headers })).data) as CallReply;
     const reply = await ask(big("a"), signBusMessage(bus.keys, root.call("echo"), plain(), big("a")));
     expect(reply.ok).toBe(true);
     // the same length, one byte changed at the end: only a digest of the whole body tells them apart
     const tampered = big("a");
     tampered[tampered.length - 4] = "b".charCodeAt(0);
-    expect(await ask(tampered, signBusMessage(bus.keys, root.call("echo"), plain(), big("a")))).toMatchObject({ ok: false, error: { details: { reason: "bad_signature" } } });
+    expect(await ask(tampered, signBusMessage(bus.keys, root.call("echo"), plain(), big("a")))).toMatchObject({
+      ok: false,
+      error: { details: { reason: "bad_signature" } },
+    });
     host.stop();
     await bus.close();
   });

@@ -30,7 +30,10 @@ describe.each(makers)("the %s bus", (_kind, make) => {
   it("when a request is served, then the reply carries the handler's data and headers both ways", async () => {
     const b = await bus();
     const s = subject();
-    b.serve(s, async (msg) => ({ data: encodeJson({ echo: decodeJson(msg.data), saw: msg.headers["x-call"] }), headers: { "x-reply": "yes" } }));
+    b.serve(s, async (msg) => ({
+      data: encodeJson({ echo: decodeJson(msg.data), saw: msg.headers["x-call"] }),
+      headers: { "x-reply": "yes" },
+    }));
     await sleep(20);
     const reply = await b.request(s, encodeJson({ n: 1 }), { timeoutMs: 1_000, headers: { "x-call": "abc" } });
     expect(decodeJson(reply.data)).toEqual({ echo: { n: 1 }, saw: "abc" });
@@ -88,10 +91,14 @@ describe.each(makers)("the %s bus", (_kind, make) => {
     const s = subject();
     const counts = { a: 0, b: 0 };
     for (const name of ["a", "b"] as const) {
-      b.serve(s, async () => {
-        counts[name]++;
-        return { data: encodeJson(name), headers: {} };
-      }, { queue: "q" });
+      b.serve(
+        s,
+        async () => {
+          counts[name]++;
+          return { data: encodeJson(name), headers: {} };
+        },
+        { queue: "q" },
+      );
     }
     await sleep(20);
     for (let i = 0; i < 40; i++) await b.request(s, encodeJson(i), { timeoutMs: 1_000 });
@@ -146,7 +153,10 @@ describe.each(makers)("the %s bus", (_kind, make) => {
     const b = await bus();
     const s = subject();
     const big = randomBytes(3 * 1024 * 1024 + 17);
-    b.serve(s, async (msg) => ({ data: Buffer.concat([msg.data, msg.data]), headers: { "x-size": String(msg.data.byteLength), "x-saw": msg.headers["x-call"] ?? "" } }));
+    b.serve(s, async (msg) => ({
+      data: Buffer.concat([msg.data, msg.data]),
+      headers: { "x-size": String(msg.data.byteLength), "x-saw": msg.headers["x-call"] ?? "" },
+    }));
     await sleep(20);
     const reply = await b.request(s, big, { timeoutMs: 10_000, headers: { "x-call": "big" } });
     expect(reply.headers).toMatchObject({ "x-size": String(big.byteLength), "x-saw": "big" });

@@ -15,7 +15,8 @@ function guarded(options: GuardOptions): express.Express {
 describe("isLoopback", () => {
   it("when a name only starts like a loopback name, then it is not loopback", () => {
     for (const host of ["localhost", "LOCALHOST", "127.0.0.1", "127.1.2.3", "[::1]", "::1"]) expect(isLoopback(host), host).toBe(true);
-    for (const host of ["127.0.0.1.evil.com", "localhost.evil.com", "127.evil.com", "127.0.0.256", "evil.com", "", "[::2]"]) expect(isLoopback(host), host).toBe(false);
+    for (const host of ["127.0.0.1.evil.com", "localhost.evil.com", "127.evil.com", "127.0.0.256", "evil.com", "", "[::2]"])
+      expect(isLoopback(host), host).toBe(false);
   });
 });
 
@@ -61,10 +62,22 @@ describe.each([
     const own = { host: `${host}:${port}` };
     expect((await get(own)).status).toBe(200);
     const accepted = loopback
-      ? ["http://localhost:5173", `http://127.0.0.1:${port}`, "http://[::1]:3000", "https://console.example.com", "https://CONSOLE.example.com:443"]
+      ? [
+          "http://localhost:5173",
+          `http://127.0.0.1:${port}`,
+          "http://[::1]:3000",
+          "https://console.example.com",
+          "https://CONSOLE.example.com:443",
+        ]
       : ["https://bancada.example.com", `http://bancada.example.com:${port}`];
     for (const origin of accepted) expect((await get({ ...own, origin })).status, origin).toBe(200);
-    const refused = ["http://127.0.0.1.evil.com", "http://localhost.evil.com:8787", "https://evil.com", "null", "https://console.example.com.evil.com"];
+    const refused = [
+      "http://127.0.0.1.evil.com",
+      "http://localhost.evil.com:8787",
+      "https://evil.com",
+      "null",
+      "https://console.example.com.evil.com",
+    ];
     if (!loopback) refused.push("http://localhost:8787");
     for (const origin of refused) {
       const answer = await get({ ...own, origin });

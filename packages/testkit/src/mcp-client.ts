@@ -23,7 +23,11 @@ export async function callTool<T = Record<string, unknown>>(
   args: Record<string, unknown>,
   options: { timeoutMs?: number } = {},
 ): Promise<ToolOutcome<T>> {
-  const result = await client.callTool({ name, arguments: args }, undefined, options.timeoutMs ? { timeout: options.timeoutMs } : undefined);
+  const result = await client.callTool(
+    { name, arguments: args },
+    undefined,
+    options.timeoutMs ? { timeout: options.timeoutMs } : undefined,
+  );
   const first = (result.content as { type: string; text?: string }[])[0];
   const text = first?.text ?? "";
   // An error result of a tool with an advertised output schema carries its envelope as text only.

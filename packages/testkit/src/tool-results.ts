@@ -11,7 +11,12 @@ import { callTool, type ErrorData } from "./mcp-client.js";
 export type ErrorBody = ErrorData["error"];
 
 /** Calls a tool that must succeed; checks that content[0].text is the JSON of structuredContent. */
-export async function expectToolResult<T>(client: Client, tool: string, args: Record<string, unknown>, options: { timeoutMs?: number } = {}): Promise<T> {
+export async function expectToolResult<T>(
+  client: Client,
+  tool: string,
+  args: Record<string, unknown>,
+  options: { timeoutMs?: number } = {},
+): Promise<T> {
   const outcome = await callTool<T>(client, tool, args, options);
   if (outcome.isError) throw new Error(`${tool} failed unexpectedly: ${outcome.text.slice(0, 500)}`);
   expect(JSON.parse(outcome.text)).toEqual(outcome.data);

@@ -36,7 +36,16 @@ const stack = await startStack({
   gateway: { rateLimit: { burst: 100_000, perSecond: 100_000 } },
 });
 /** The service alone: the tool host's in-process entry (validation, RLS transaction, domain), no MCP, gateway or bus. */
-const principal = { keyId: "bench", accountId: "acct-a", personId: "ana", agentId: "bench", scopes: ["boards:read", "boards:write"], allowWrites: true, allowedBoardIds: null, profile: "full" as const };
+const principal = {
+  keyId: "bench",
+  accountId: "acct-a",
+  personId: "ana",
+  agentId: "bench",
+  scopes: ["boards:read", "boards:write"],
+  allowWrites: true,
+  allowedBoardIds: null,
+  profile: "full" as const,
+};
 async function direct<T>(tool: string, args: Record<string, unknown>): Promise<T> {
   const reply = await service.host.call(tool, args, principal);
   if (!reply.ok) throw new Error(`${tool}: ${JSON.stringify(reply.error).slice(0, 300)}`);
@@ -88,7 +97,10 @@ async function cursorsOf(boardId: string): Promise<(string | undefined)[]> {
   const cursors: (string | undefined)[] = [undefined];
   let cursor: string | null = null;
   do {
-    const page: { nextCursor: string | null } = await call<{ nextCursor: string | null }>(client, "list_tasks", { boardId, ...(cursor ? { cursor } : {}) });
+    const page: { nextCursor: string | null } = await call<{ nextCursor: string | null }>(client, "list_tasks", {
+      boardId,
+      ...(cursor ? { cursor } : {}),
+    });
     cursor = page.nextCursor;
     if (cursor) cursors.push(cursor);
   } while (cursor);
@@ -113,8 +125,16 @@ function listArgs(boardId: string, cursors: (string | undefined)[], i: number): 
 function moveArgs(boardId: string, tasks: TaskRow[], i: number): Record<string, unknown> {
   const task = pick(tasks, i);
   const quadrant = quadrants[i % 5]!;
-  const anchor = i % 2 === 0 ? tasks.find((t, j) => j >= (i * 31) % tasks.length && t.quadrant === quadrant && t.id !== task.id) : undefined;
-  return { requestId: randomUUID(), boardId, taskId: task.id, expectedVersion: task.version, quadrant, ...(anchor ? { beforeId: anchor.id } : {}) };
+  const anchor =
+    i % 2 === 0 ? tasks.find((t, j) => j >= (i * 31) % tasks.length && t.quadrant === quadrant && t.id !== task.id) : undefined;
+  return {
+    requestId: randomUUID(),
+    boardId,
+    taskId: task.id,
+    expectedVersion: task.version,
+    quadrant,
+    ...(anchor ? { beforeId: anchor.id } : {}),
+  };
 }
 
 /** Keeps the local copy of versions and quadrants current after a move. */
@@ -154,12 +174,20 @@ async function compare(op: string, variants: [board: string, run: Run][]): Promi
   for (const [v, [board, run]] of variants.entries()) {
     const perClient = Math.ceil(samples / clients.length);
     const started = performance.now();
-    await Promise.all(clients.map(async (on, c) => {
-      for (let i = 0; i < perClient; i++) await run(on, 200_000 + c * perClient + i);
-    }));
+    await Promise.all(
+      clients.map(async (on, c) => {
+        for (let i = 0; i < perClient; i++) await run(on, 200_000 + c * perClient + i);
+      }),
+    );
     const seconds = (performance.now() - started) / 1000;
     const sorted = latencies[v]!.sort((a, b) => a - b);
-    rows.push({ op, board, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), perSecond: (perClient * clients.length) / seconds });
+    rows.push({
+      op,
+      board,
+      p50: percentile(sorted, 0.5),
+      p99: percentile(sorted, 0.99),
+      perSecond: (perClient * clients.length) / seconds,
+    });
   }
   return rows;
 }
@@ -197,12 +225,24 @@ const results: Row[] = [
   ])),
 ];
 
-console.log(`\nboards bench: ${samples} sequential calls per row, interleaved with the other rows of the same operation (p50/p99), then ${clients.length} concurrent clients (throughput)\n`);
+console.log(
+  `\nboards bench: ${samples} sequential calls per row, interleaved with the other rows of the same operation (p50/p99), then ${clients.length} concurrent clients (throughput)\n`,
+);
 console.log(["operation".padEnd(30), "board".padEnd(14), "p50 ms".padStart(8), "p99 ms".padStart(8), "calls/s".padStart(9)].join(" "));
 for (const r of results) {
-  console.log([r.op.padEnd(30), r.board.padEnd(14), r.p50.toFixed(1).padStart(8), r.p99.toFixed(1).padStart(8), r.perSecond.toFixed(0).padStart(9)].join(" "));
+  console.log(
+    [
+      r.op.padEnd(30),
+      r.board.padEnd(14),
+      r.p50.toFixed(1).padStart(8),
+      r.p99.toFixed(1).padStart(8),
+      r.perSecond.toFixed(0).padStart(9),
+    ].join(" "),
+  );
 }
-console.log(`\npages of the 10,000-task board: ${bigCursors.length}; "service" rows skip MCP, the gateway and the bus (the tool host's in-process call)`);
+console.log(
+  `\npages of the 10,000-task board: ${bigCursors.length}; "service" rows skip MCP, the gateway and the bus (the tool host's in-process call)`,
+);
 
 await Promise.all(clients.map((c) => c.close()));
 await db.$disconnect();

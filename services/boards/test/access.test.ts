@@ -9,8 +9,29 @@ import { startStack, type Stack } from "@bancada/e2e";
 import { createBoardsDb } from "../src/index.js";
 import { boardsRoutes } from "../src/http/routes.js";
 import { boardsFactory } from "./stack.js";
-import { calledRouteTemplates, registeredRoutes, restCalls as boardRestCalls, toolCalls as boardToolCalls, type BoardIds } from "./board-calls.js";
-import { closeAll, expectRestError, fails, makeBoard, makeTag, makeTask, notAccessible, ok, person, type Board, type ErrorBody, type Person, type Rest, type Task } from "./helpers.js";
+import {
+  calledRouteTemplates,
+  registeredRoutes,
+  restCalls as boardRestCalls,
+  toolCalls as boardToolCalls,
+  type BoardIds,
+} from "./board-calls.js";
+import {
+  closeAll,
+  expectRestError,
+  fails,
+  makeBoard,
+  makeTag,
+  makeTask,
+  notAccessible,
+  ok,
+  person,
+  type Board,
+  type ErrorBody,
+  type Person,
+  type Rest,
+  type Task,
+} from "./helpers.js";
 
 const readTools = ["get_task_activity", "list_board_proposals", "list_board_tags", "list_boards", "list_tasks"];
 const writeTools = ["complete_task", "create_task", "discard_task", "move_task", "reopen_task", "submit_board_proposal", "update_task"];
@@ -49,7 +70,15 @@ describe("access", () => {
     await stack?.stop();
   });
 
-  const ids = (boardId: string): BoardIds => ({ boardId, taskId: task.id, tagId, proposalId, suggestionId, newMember: "zoe", member: "ana" });
+  const ids = (boardId: string): BoardIds => ({
+    boardId,
+    taskId: task.id,
+    tagId,
+    proposalId,
+    suggestionId,
+    newMember: "zoe",
+    member: "ana",
+  });
   const toolCalls = (boardId: string) => boardToolCalls(ids(boardId));
   const restCalls = (boardId: string) => boardRestCalls(ids(boardId));
 
@@ -67,7 +96,11 @@ describe("access", () => {
   });
 
   it("when a board does not exist, is not the person's, or is outside the key's allowlist, then every tool answers the same not_found", async () => {
-    const cases: [Person, string][] = [[ana, randomUUID()], [carl, board.id], [dave, board.id]];
+    const cases: [Person, string][] = [
+      [ana, randomUUID()],
+      [carl, board.id],
+      [dave, board.id],
+    ];
     for (const [who, boardId] of cases) {
       for (const [tool, args] of toolCalls(boardId)) {
         exactlyNotAccessible(await fails(who.client, tool, args, "not_found"));
@@ -76,7 +109,11 @@ describe("access", () => {
   });
 
   it("when the same three callers use any REST route of the board, then 404 with the same message, and nothing changed", async () => {
-    const cases: [Rest, string][] = [[ana.rest, randomUUID()], [carl.rest, board.id], [dave.rest, board.id]];
+    const cases: [Rest, string][] = [
+      [ana.rest, randomUUID()],
+      [carl.rest, board.id],
+      [dave.rest, board.id],
+    ];
     for (const [rest, boardId] of cases) {
       for (const [method, path, body] of restCalls(boardId)) {
         const response = await rest(method, path, body);
@@ -112,19 +149,35 @@ describe("access", () => {
     const readonly = await person(stack, "ana", { allowWrites: false });
     const { tools } = await readonly.client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(readTools);
-    const error = await fails(readonly.client, "create_task", { requestId: randomUUID(), boardId: board.id, title: "x" }, "permission_denied");
+    const error = await fails(
+      readonly.client,
+      "create_task",
+      { requestId: randomUUID(), boardId: board.id, title: "x" },
+      "permission_denied",
+    );
     expect(error.details).toMatchObject({ allowWrites: false });
-    expectRestError(await readonly.rest("POST", `/v1/boards/${board.id}/tasks`, { requestId: randomUUID(), title: "x" }), 403, "permission_denied");
+    expectRestError(
+      await readonly.rest("POST", `/v1/boards/${board.id}/tasks`, { requestId: randomUUID(), title: "x" }),
+      403,
+      "permission_denied",
+    );
     await closeAll(readonly);
   });
 
   it("when a key lacks boards:write, then no write tool is listed; without boards:read nothing of boards is", async () => {
     const reader = await person(stack, "ana", { scopes: ["boards:read"] });
     expect((await reader.client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(readTools);
-    const error = await fails(reader.client, "move_task", { requestId: randomUUID(), boardId: board.id, taskId: task.id, expectedVersion: 1, quadrant: "backlog" }, "permission_denied");
+    const error = await fails(
+      reader.client,
+      "move_task",
+      { requestId: randomUUID(), boardId: board.id, taskId: task.id, expectedVersion: 1, quadrant: "backlog" },
+      "permission_denied",
+    );
     expect(error.details).toMatchObject({ requiredScope: "boards:write" });
     const outsider = await person(stack, "ana", { scopes: ["scripts:read"] });
-    expect((await outsider.client.listTools()).tools.map((tool) => tool.name).filter((name) => [...readTools, ...writeTools].includes(name))).toEqual([]);
+    expect(
+      (await outsider.client.listTools()).tools.map((tool) => tool.name).filter((name) => [...readTools, ...writeTools].includes(name)),
+    ).toEqual([]);
     expectRestError(await outsider.rest("GET", "/v1/boards"), 403, "permission_denied");
     await closeAll(reader, outsider);
   });

@@ -23,7 +23,17 @@ const accountsMigration = "20261201100000_boards_belong_to_accounts";
 const before = migrations.filter((name) => name < accountsMigration);
 
 /** Tables that hold rows of a board, and the board id column of each. */
-const boardTables = ["board_members", "board_quadrants", "tags", "tasks", "task_tags", "activity_events", "proposals", "suggestions", "idempotency_records"];
+const boardTables = [
+  "board_members",
+  "board_quadrants",
+  "tags",
+  "tasks",
+  "task_tags",
+  "activity_events",
+  "proposals",
+  "suggestions",
+  "idempotency_records",
+];
 
 interface Database {
   ownerUrl: string;
@@ -79,8 +89,12 @@ describe("migration: boards belong to accounts", () => {
     const values: Record<string, string> = { $1: board, $2: task, $3: tag, $4: proposal, $5: creator };
     const run = (sql: string) => db.$executeRawUnsafe(sql.replace(/\$[1-5]/g, (name) => `'${values[name]}'`));
     await run(`INSERT INTO boards.boards (id, name, created_by, created_at, updated_at) VALUES ($1::uuid, 'Old', $5, now(), now())`);
-    await run(`INSERT INTO boards.board_members (board_id, person_id, role, created_at) VALUES ($1::uuid, $5, 'owner', now()), ($1::uuid, 'pb', 'editor', now())`);
-    await run(`INSERT INTO boards.board_quadrants (board_id, quadrant, title, subtitle, color) VALUES ($1::uuid, 'backlog', 'Depois', '', 'teal')`);
+    await run(
+      `INSERT INTO boards.board_members (board_id, person_id, role, created_at) VALUES ($1::uuid, $5, 'owner', now()), ($1::uuid, 'pb', 'editor', now())`,
+    );
+    await run(
+      `INSERT INTO boards.board_quadrants (board_id, quadrant, title, subtitle, color) VALUES ($1::uuid, 'backlog', 'Depois', '', 'teal')`,
+    );
     await run(`INSERT INTO boards.tags (id, board_id, name, color, created_at) VALUES ($3::uuid, $1::uuid, 'Cliente', 'teal', now())`);
     await run(`INSERT INTO boards.tasks (id, board_id, task_number, title, quadrant, position, status, version, created_by, created_at, updated_at)
                VALUES ($2::uuid, $1::uuid, 1, 't', 'backlog', '4a0', 'active', 1, $5, now(), now())`);
@@ -101,7 +115,10 @@ describe("migration: boards belong to accounts", () => {
     const out: Record<string, string[]> = {};
     for (const table of ["boards", ...boardTables]) {
       const column = table === "boards" ? "id" : "board_id";
-      const rows = await db.$queryRawUnsafe<{ account_id: string }[]>(`SELECT DISTINCT account_id FROM boards.${table} WHERE ${column} = $1::uuid`, board);
+      const rows = await db.$queryRawUnsafe<{ account_id: string }[]>(
+        `SELECT DISTINCT account_id FROM boards.${table} WHERE ${column} = $1::uuid`,
+        board,
+      );
       out[table] = rows.map((row) => row.account_id);
     }
     return out;
@@ -115,7 +132,9 @@ describe("migration: boards belong to accounts", () => {
       const { fixtures } = database;
       // The gateway's table as far as this migration reads it, readable by the service's login.
       await fixtures.$executeRawUnsafe(`CREATE SCHEMA gateway`);
-      await fixtures.$executeRawUnsafe(`CREATE TABLE gateway.api_keys (id uuid PRIMARY KEY, account_id text NOT NULL, person_id text NOT NULL)`);
+      await fixtures.$executeRawUnsafe(
+        `CREATE TABLE gateway.api_keys (id uuid PRIMARY KEY, account_id text NOT NULL, person_id text NOT NULL)`,
+      );
       await fixtures.$executeRawUnsafe(
         `INSERT INTO gateway.api_keys VALUES (gen_random_uuid(), 'acct-a', 'ana'), (gen_random_uuid(), 'acct-a', 'ana'),
                                               (gen_random_uuid(), 'acct-a', 'bob'), (gen_random_uuid(), 'acct-b', 'bob')`,
@@ -127,7 +146,9 @@ describe("migration: boards belong to accounts", () => {
       const bobs = await oldBoard(fixtures, "bob");
       const carls = await oldBoard(fixtures, "carl");
 
-      expect(await applyMigrations({ connectionString: database.ownerUrl, schema: "boards", migrationsDir })).toEqual(migrations.filter((name) => !before.includes(name)));
+      expect(await applyMigrations({ connectionString: database.ownerUrl, schema: "boards", migrationsDir })).toEqual(
+        migrations.filter((name) => !before.includes(name)),
+      );
 
       expect(await accountsOf(fixtures, anas)).toEqual(everywhere("acct-a"));
       expect(await accountsOf(fixtures, bobs)).toEqual(everywhere(""));
@@ -157,7 +178,9 @@ describe("migration: boards belong to accounts", () => {
     const database = await databaseBefore();
     try {
       await database.fixtures.$executeRawUnsafe(`CREATE SCHEMA gateway`);
-      await database.fixtures.$executeRawUnsafe(`CREATE TABLE gateway.api_keys (id uuid PRIMARY KEY, account_id text NOT NULL, person_id text NOT NULL)`);
+      await database.fixtures.$executeRawUnsafe(
+        `CREATE TABLE gateway.api_keys (id uuid PRIMARY KEY, account_id text NOT NULL, person_id text NOT NULL)`,
+      );
       await database.fixtures.$executeRawUnsafe(`INSERT INTO gateway.api_keys VALUES (gen_random_uuid(), 'acct-a', 'ana')`);
       const anas = await oldBoard(database.fixtures, "ana");
       expect(await applyMigrations({ connectionString: database.ownerUrl, schema: "boards", migrationsDir })).toContain(accountsMigration);

@@ -11,7 +11,22 @@ import { createBoardsDb } from "../src/index.js";
 import { boardsRoutes } from "../src/http/routes.js";
 import { boardsFactory } from "./stack.js";
 import { calledRouteTemplates, registeredRoutes, restCalls, toolCalls, type BoardIds } from "./board-calls.js";
-import { closeAll, expectRestError, fails, makeBoard, makeTag, makeTask, notAccessible, ok, person, type Board, type Person, type Proposal, type Tag, type Task } from "./helpers.js";
+import {
+  closeAll,
+  expectRestError,
+  fails,
+  makeBoard,
+  makeTag,
+  makeTask,
+  notAccessible,
+  ok,
+  person,
+  type Board,
+  type Person,
+  type Proposal,
+  type Tag,
+  type Task,
+} from "./helpers.js";
 
 interface BoardSnapshot {
   board: unknown;
@@ -153,10 +168,18 @@ describe("accounts", () => {
       expect(task).toMatchObject({ id: requestId, board_id: boardA.id, title: "Em A" });
       expect((await ok<{ task: Task }>(pbA.client, "create_task", args)).task).toEqual(task);
     }
-    const tag = await anaA.rest<{ tag: Tag }>("POST", `/v1/boards/${boardA.id}/tags`, { requestId: tagB.id, name: "Cliente", color: "teal" });
+    const tag = await anaA.rest<{ tag: Tag }>("POST", `/v1/boards/${boardA.id}/tags`, {
+      requestId: tagB.id,
+      name: "Cliente",
+      color: "teal",
+    });
     expect(tag.status, JSON.stringify(tag.body)).toBe(201);
     expect(tag.body.tag.id).toBe(tagB.id);
-    const proposal = await ok<{ proposal: Proposal }>(pbA.client, "submit_board_proposal", { requestId: proposalRequestB, boardId: boardA.id, summary: "Em A" });
+    const proposal = await ok<{ proposal: Proposal }>(pbA.client, "submit_board_proposal", {
+      requestId: proposalRequestB,
+      boardId: boardA.id,
+      summary: "Em A",
+    });
     expect(proposal.proposal.board_id).toBe(boardA.id);
     const twin = await anaA.rest<{ board: Board }>("POST", "/v1/boards", { requestId: boardB.id, name: "Gêmeo" });
     expect(twin.status, JSON.stringify(twin.body)).toBe(201);

@@ -65,7 +65,8 @@ export interface TaskPage {
 export type ErrorBody = ErrorData["error"];
 
 /** Calls a tool that must succeed (testkit's check of the result envelope). */
-export const ok = <T = { task: Task }>(client: Client, tool: string, args: Record<string, unknown>): Promise<T> => expectToolResult<T>(client, tool, args);
+export const ok = <T = { task: Task }>(client: Client, tool: string, args: Record<string, unknown>): Promise<T> =>
+  expectToolResult<T>(client, tool, args);
 export { expectToolError as fails, expectRestError, issuePaths } from "@bancada/testkit";
 
 export const boardScopes = ["boards:read", "boards:write"];
@@ -76,7 +77,12 @@ export interface RestResponse<T = Record<string, unknown>> {
   body: T;
 }
 
-export type Rest = <T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<RestResponse<T>>;
+export type Rest = <T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => Promise<RestResponse<T>>;
 
 export function restClient(baseUrl: string, key: string): Rest {
   return async (method, path, body, headers = {}) => {
@@ -118,7 +124,11 @@ export async function person(
   return { accountId, personId, key, client: await connectClient(stack.mcpUrl, key), rest: restClient(stack.baseUrl, key) };
 }
 
-export async function makeBoard(owner: Person, name = "Produto", members: Record<string, "owner" | "editor" | "viewer"> = {}): Promise<Board> {
+export async function makeBoard(
+  owner: Person,
+  name = "Produto",
+  members: Record<string, "owner" | "editor" | "viewer"> = {},
+): Promise<Board> {
   const created = await owner.rest<{ board: Board }>("POST", "/v1/boards", { requestId: randomUUID(), name });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   for (const [personId, role] of Object.entries(members)) {
@@ -130,7 +140,11 @@ export async function makeBoard(owner: Person, name = "Produto", members: Record
 
 /** Creates a tag over REST (where it comes at version 1) and returns it as tasks and list_board_tags show it. */
 export async function makeTag(owner: Person, boardId: string, name: string, color = "teal"): Promise<Tag> {
-  const created = await owner.rest<{ tag: Tag & { version: number } }>("POST", `/v1/boards/${boardId}/tags`, { requestId: randomUUID(), name, color });
+  const created = await owner.rest<{ tag: Tag & { version: number } }>("POST", `/v1/boards/${boardId}/tags`, {
+    requestId: randomUUID(),
+    name,
+    color,
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const { version, ...tag } = created.body.tag;
   expect(version).toBe(1);

@@ -35,9 +35,14 @@ describe("requestId idempotency", () => {
   });
 
   const eventsFor = async (taskId: string) =>
-    (await ok<Activity>(ana.client, "get_task_activity", { boardId: board.id })).events.filter((e) => e.entity_id === taskId).map((e) => e.event_type);
+    (await ok<Activity>(ana.client, "get_task_activity", { boardId: board.id })).events
+      .filter((e) => e.entity_id === taskId)
+      .map((e) => e.event_type);
   const backdate = (requestId: string, interval: string) =>
-    db.$executeRawUnsafe(`UPDATE boards.idempotency_records SET created_at = now() - interval '${interval}' WHERE request_id = $1::uuid`, requestId);
+    db.$executeRawUnsafe(
+      `UPDATE boards.idempotency_records SET created_at = now() - interval '${interval}' WHERE request_id = $1::uuid`,
+      requestId,
+    );
 
   it("when create_task is repeated with the same requestId and arguments, then the same task comes back and one task exists", async () => {
     const args = { requestId: randomUUID(), boardId: board.id, title: "Uma vez", quadrant: "urgent-important" };
@@ -62,7 +67,13 @@ describe("requestId idempotency", () => {
   it("when 8 create_task calls with different requestIds race on one board, then 8 tasks get 8 distinct, consecutive numbers", async () => {
     const fresh = await makeBoard(ana, "Paralelo", { bia: "editor" });
     const outcomes = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => callTool<{ task: Task }>(i % 2 ? bia.client : ana.client, "create_task", { requestId: randomUUID(), boardId: fresh.id, title: `p${i}` })),
+      Array.from({ length: 8 }, (_, i) =>
+        callTool<{ task: Task }>(i % 2 ? bia.client : ana.client, "create_task", {
+          requestId: randomUUID(),
+          boardId: fresh.id,
+          title: `p${i}`,
+        }),
+      ),
     );
     for (const outcome of outcomes) expect(outcome.isError, outcome.text.slice(0, 200)).toBe(false);
     expect(outcomes.map((o) => o.data.task.task_number).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
@@ -73,7 +84,10 @@ describe("requestId idempotency", () => {
   it("when two moves with one requestId race, then the task moves once and both get the same result", async () => {
     const task = await makeTask(ana, board.id);
     const args = { requestId: randomUUID(), boardId: board.id, taskId: task.id, expectedVersion: 1, quadrant: "urgent-not-important" };
-    const [a, b] = await Promise.all([callTool<{ task: Task }>(ana.client, "move_task", args), callTool<{ task: Task }>(ana.client, "move_task", args)]);
+    const [a, b] = await Promise.all([
+      callTool<{ task: Task }>(ana.client, "move_task", args),
+      callTool<{ task: Task }>(ana.client, "move_task", args),
+    ]);
     expect(a!.isError || b!.isError).toBe(false);
     expect(a!.data).toEqual(b!.data);
     expect(a!.data.task.version).toBe(2);
@@ -98,7 +112,12 @@ describe("requestId idempotency", () => {
     const move = { requestId: randomUUID(), boardId: board.id, taskId: other.id, expectedVersion: 1, quadrant: "backlog" };
     await ok(ana.client, "move_task", move);
     await fails(ana.client, "move_task", { ...move, quadrant: "urgent-important" }, "idempotency_conflict");
-    await fails(ana.client, "complete_task", { requestId: move.requestId, boardId: board.id, taskId: other.id, expectedVersion: 1 }, "idempotency_conflict");
+    await fails(
+      ana.client,
+      "complete_task",
+      { requestId: move.requestId, boardId: board.id, taskId: other.id, expectedVersion: 1 },
+      "idempotency_conflict",
+    );
     const listed = (await ok<TaskPage>(ana.client, "list_tasks", { boardId: board.id })).tasks;
     expect(listed.find((t) => t.id === created.id)?.title).toBe("Original");
     expect(listed.find((t) => t.id === other.id)).toMatchObject({ quadrant: "backlog", version: 2, status: "active" });
@@ -110,7 +129,11 @@ describe("requestId idempotency", () => {
     const calls: [string, Record<string, unknown>, Record<string, unknown>][] = [
       ["create_task", { boardId: board.id, title: "a" }, { boardId: board.id, title: "b" }],
       ["update_task", { ...onTask, expectedVersion: 1, title: "a" }, { ...onTask, expectedVersion: 1, title: "b" }],
-      ["move_task", { ...onTask, expectedVersion: 2, quadrant: "backlog" }, { ...onTask, expectedVersion: 2, quadrant: "urgent-important" }],
+      [
+        "move_task",
+        { ...onTask, expectedVersion: 2, quadrant: "backlog" },
+        { ...onTask, expectedVersion: 2, quadrant: "urgent-important" },
+      ],
       ["complete_task", { ...onTask, expectedVersion: 3 }, { ...onTask, expectedVersion: 4 }],
       ["reopen_task", { ...onTask, expectedVersion: 4, quadrant: "backlog" }, { ...onTask, expectedVersion: 4 }],
       ["discard_task", { ...onTask, expectedVersion: 5 }, { ...onTask, expectedVersion: 6 }],
@@ -144,7 +167,9 @@ describe("requestId idempotency", () => {
     const task = await makeTask(ana, board.id);
     const requestId = randomUUID();
     await fails(ana.client, "update_task", { requestId, boardId: board.id, taskId: task.id, expectedVersion: 5, title: "x" }, "conflict");
-    expect((await ok(ana.client, "update_task", { requestId, boardId: board.id, taskId: task.id, expectedVersion: 1, title: "x" })).task.version).toBe(2);
+    expect(
+      (await ok(ana.client, "update_task", { requestId, boardId: board.id, taskId: task.id, expectedVersion: 1, title: "x" })).task.version,
+    ).toBe(2);
   });
 
   it("when the record is 1 minute short of 7 days old, then a repeat still replays; past 7 days it counts as gone", async () => {
@@ -175,7 +200,10 @@ describe("requestId idempotency", () => {
     await backdate(young, "6 days 23 hours");
     const outcomes = await runExpiryJobs(db);
     expect(outcomes.find((o) => o.job === "idempotency_records")).toMatchObject({ ran: true });
-    const left = await db.$queryRawUnsafe<{ id: string }[]>(`SELECT request_id::text AS id FROM boards.idempotency_records WHERE request_id = ANY($1::uuid[])`, [old, young]);
+    const left = await db.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT request_id::text AS id FROM boards.idempotency_records WHERE request_id = ANY($1::uuid[])`,
+      [old, young],
+    );
     expect(left.map((row) => row.id)).toEqual([young]);
   });
 });

@@ -8,7 +8,23 @@ import { randomUUID } from "node:crypto";
 import { startStack, type Stack } from "@bancada/e2e";
 import { createBoardsDb, type BoardsDb } from "../src/index.js";
 import { boardsFactory } from "./stack.js";
-import { closeAll, expectRestError, fails, issuePaths, makeBoard, makeTag, makeTask, ok, person, seedTasks, type Board, type Person, type Tag, type Task, type TaskPage } from "./helpers.js";
+import {
+  closeAll,
+  expectRestError,
+  fails,
+  issuePaths,
+  makeBoard,
+  makeTag,
+  makeTask,
+  ok,
+  person,
+  seedTasks,
+  type Board,
+  type Person,
+  type Tag,
+  type Task,
+  type TaskPage,
+} from "./helpers.js";
 
 describe("limits", () => {
   let stack: Stack;
@@ -34,9 +50,17 @@ describe("limits", () => {
   });
 
   const create = (args: Record<string, unknown>) => ({ requestId: randomUUID(), boardId: board.id, title: "t", ...args });
-  const invalid = async (tool: string, args: Record<string, unknown>) => issuePaths(await fails(ana.client, tool, args, "invalid_argument"));
+  const invalid = async (tool: string, args: Record<string, unknown>) =>
+    issuePaths(await fails(ana.client, tool, args, "invalid_argument"));
   const update = async (args: Record<string, unknown>) => {
-    const result = await ok(ana.client, "update_task", { requestId: randomUUID(), boardId: board.id, taskId: task.id, expectedVersion: task.version, title: task.title, ...args });
+    const result = await ok(ana.client, "update_task", {
+      requestId: randomUUID(),
+      boardId: board.id,
+      taskId: task.id,
+      expectedVersion: task.version,
+      title: task.title,
+      ...args,
+    });
     task = result.task;
     return result.task;
   };
@@ -46,14 +70,25 @@ describe("limits", () => {
     expect((await update({ title: "u".repeat(200) })).title).toHaveLength(200);
     for (const title of ["t".repeat(201), "", "   "]) {
       expect(await invalid("create_task", create({ title }))).toEqual(["title"]);
-      expect(await invalid("update_task", { requestId: randomUUID(), boardId: board.id, taskId: task.id, expectedVersion: task.version, title })).toEqual(["title"]);
+      expect(
+        await invalid("update_task", { requestId: randomUUID(), boardId: board.id, taskId: task.id, expectedVersion: task.version, title }),
+      ).toEqual(["title"]);
     }
   });
 
   it("when a description has 10,000 characters it is kept; 10,001 is invalid_argument", async () => {
     expect((await ok(ana.client, "create_task", create({ description: "d".repeat(10_000) }))).task.description).toHaveLength(10_000);
     expect(await invalid("create_task", create({ description: "d".repeat(10_001) }))).toEqual(["description"]);
-    expect(await invalid("update_task", { requestId: randomUUID(), boardId: board.id, taskId: task.id, expectedVersion: task.version, title: "t", description: "d".repeat(10_001) })).toEqual(["description"]);
+    expect(
+      await invalid("update_task", {
+        requestId: randomUUID(),
+        boardId: board.id,
+        taskId: task.id,
+        expectedVersion: task.version,
+        title: "t",
+        description: "d".repeat(10_001),
+      }),
+    ).toEqual(["description"]);
   });
 
   it("when a text holds a NUL character, then invalid_argument names the field", async () => {
@@ -71,7 +106,8 @@ describe("limits", () => {
 
   it("when expectedVersion is 0, fractional or beyond 2^31-1, then invalid_argument; 2^31-1 itself is a VERSION_CONFLICT", async () => {
     const base = { requestId: randomUUID(), boardId: board.id, taskId: task.id };
-    for (const expectedVersion of [0, 1.5, 2_147_483_648]) expect(await invalid("complete_task", { ...base, expectedVersion })).toEqual(["expectedVersion"]);
+    for (const expectedVersion of [0, 1.5, 2_147_483_648])
+      expect(await invalid("complete_task", { ...base, expectedVersion })).toEqual(["expectedVersion"]);
     await fails(ana.client, "complete_task", { ...base, expectedVersion: 2_147_483_647 }, "conflict");
   });
 
@@ -109,7 +145,15 @@ describe("limits", () => {
 
     it("when a tag name has 40 characters it is accepted; 41 is invalid_argument; a color outside the palette too", async () => {
       await edge("POST", `/v1/boards/${board.id}/tags`, "name", 40, (name) => ({ requestId: randomUUID(), name, color: "teal" }));
-      expect(issuePaths(expectRestError(await ana.rest("POST", `/v1/boards/${board.id}/tags`, { requestId: randomUUID(), name: "c", color: "#fff" }), 400, "invalid_argument"))).toEqual(["color"]);
+      expect(
+        issuePaths(
+          expectRestError(
+            await ana.rest("POST", `/v1/boards/${board.id}/tags`, { requestId: randomUUID(), name: "c", color: "#fff" }),
+            400,
+            "invalid_argument",
+          ),
+        ),
+      ).toEqual(["color"]);
     });
 
     it("when a quadrant title has 40 characters and a subtitle 80, then they are accepted; one more is invalid_argument", async () => {
@@ -117,15 +161,41 @@ describe("limits", () => {
       const path = `/v1/boards/${board.id}/quadrants/urgent-important`;
       const title = "x".repeat(40);
       expect((await ana.rest("PUT", path, { expectedVersion: version++, title, subtitle: "s", color: "teal" })).status).toBe(200);
-      expect((await ana.rest("PUT", path, { expectedVersion: version++, title: "t", subtitle: "x".repeat(80), color: "teal" })).status).toBe(200);
-      expect(issuePaths(expectRestError(await ana.rest("PUT", path, { expectedVersion: version, title: "x".repeat(41), subtitle: "", color: "teal" }), 400, "invalid_argument"))).toEqual(["title"]);
-      expect(issuePaths(expectRestError(await ana.rest("PUT", path, { expectedVersion: version, title: "t", subtitle: "x".repeat(81), color: "teal" }), 400, "invalid_argument"))).toEqual(["subtitle"]);
+      expect(
+        (await ana.rest("PUT", path, { expectedVersion: version++, title: "t", subtitle: "x".repeat(80), color: "teal" })).status,
+      ).toBe(200);
+      expect(
+        issuePaths(
+          expectRestError(
+            await ana.rest("PUT", path, { expectedVersion: version, title: "x".repeat(41), subtitle: "", color: "teal" }),
+            400,
+            "invalid_argument",
+          ),
+        ),
+      ).toEqual(["title"]);
+      expect(
+        issuePaths(
+          expectRestError(
+            await ana.rest("PUT", path, { expectedVersion: version, title: "t", subtitle: "x".repeat(81), color: "teal" }),
+            400,
+            "invalid_argument",
+          ),
+        ),
+      ).toEqual(["subtitle"]);
     });
 
     it("when a member id has 200 characters it is accepted; 201 is invalid_argument", async () => {
       const ok200 = await ana.rest("PUT", `/v1/boards/${board.id}/members/${"p".repeat(200)}`, { role: "viewer" });
       expect(ok200.status).toBe(200);
-      expect(issuePaths(expectRestError(await ana.rest("PUT", `/v1/boards/${board.id}/members/${"p".repeat(201)}`, { role: "viewer" }), 400, "invalid_argument"))).toEqual(["personId"]);
+      expect(
+        issuePaths(
+          expectRestError(
+            await ana.rest("PUT", `/v1/boards/${board.id}/members/${"p".repeat(201)}`, { role: "viewer" }),
+            400,
+            "invalid_argument",
+          ),
+        ),
+      ).toEqual(["personId"]);
     });
   });
 });

@@ -8,7 +8,21 @@ import { randomUUID } from "node:crypto";
 import { callTool, startStack, type Stack } from "@bancada/e2e";
 import { createBoardsDb, type BoardsDb } from "../src/index.js";
 import { boardsFactory } from "./stack.js";
-import { closeAll, expectPositionsMatchQuadrants, fails, issuePaths, makeBoard, ok, person, quadrantIds, seedTasks, type Board, type Person, type Task, type TaskPage } from "./helpers.js";
+import {
+  closeAll,
+  expectPositionsMatchQuadrants,
+  fails,
+  issuePaths,
+  makeBoard,
+  ok,
+  person,
+  quadrantIds,
+  seedTasks,
+  type Board,
+  type Person,
+  type Task,
+  type TaskPage,
+} from "./helpers.js";
 
 describe("paging list_tasks", () => {
   let stack: Stack;
@@ -23,7 +37,10 @@ describe("paging list_tasks", () => {
     ana = await person(stack, "ana");
     board = await makeBoard(ana, "Mil tarefas");
     await seedTasks(db, board.id, 1000);
-    const rows = await db.$queryRawUnsafe<{ id: string }[]>(`SELECT id::text FROM boards.tasks WHERE board_id = $1::uuid ORDER BY position`, board.id);
+    const rows = await db.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT id::text FROM boards.tasks WHERE board_id = $1::uuid ORDER BY position`,
+      board.id,
+    );
     all = rows.map((row) => row.id);
   });
   afterAll(async () => {
@@ -65,7 +82,10 @@ describe("paging list_tasks", () => {
         n += 1;
         moved.add(id);
         // Versions and quadrants read straight from the table: the mover is a fixture, not the subject.
-        const [row] = await db.$queryRawUnsafe<{ version: number; quadrant: string }[]>(`SELECT version, quadrant::text FROM boards.tasks WHERE id = $1::uuid`, before ?? id);
+        const [row] = await db.$queryRawUnsafe<{ version: number; quadrant: string }[]>(
+          `SELECT version, quadrant::text FROM boards.tasks WHERE id = $1::uuid`,
+          before ?? id,
+        );
         const [self] = await db.$queryRawUnsafe<{ version: number }[]>(`SELECT version FROM boards.tasks WHERE id = $1::uuid`, id);
         const outcome = await callTool(ana.client, "move_task", {
           requestId: randomUUID(),
@@ -127,6 +147,8 @@ describe("paging list_tasks", () => {
     expect(padded).toHaveLength(512);
     const second = await ok<TaskPage>(ana.client, "list_tasks", { boardId: board.id, cursor: padded });
     expect(second.tasks[0]?.id).toBe(all[25]);
-    expect(issuePaths(await fails(ana.client, "list_tasks", { boardId: board.id, cursor: "a".repeat(513) }, "invalid_argument"))).toEqual(["cursor"]);
+    expect(issuePaths(await fails(ana.client, "list_tasks", { boardId: board.id, cursor: "a".repeat(513) }, "invalid_argument"))).toEqual([
+      "cursor",
+    ]);
   });
 });

@@ -7,7 +7,22 @@ import { randomUUID } from "node:crypto";
 import { callTool, startStack, type Stack } from "@bancada/e2e";
 import { createBoardsDb, runExpiryJobs, type BoardsDb } from "../src/index.js";
 import { boardsFactory } from "./stack.js";
-import { closeAll, expectPositionsMatchQuadrants, expectRestError, fails, issuePaths, makeBoard, makeTask, ok, person, type Board, type Person, type Proposal, type Task, type TaskPage } from "./helpers.js";
+import {
+  closeAll,
+  expectPositionsMatchQuadrants,
+  expectRestError,
+  fails,
+  issuePaths,
+  makeBoard,
+  makeTask,
+  ok,
+  person,
+  type Board,
+  type Person,
+  type Proposal,
+  type Task,
+  type TaskPage,
+} from "./helpers.js";
 
 type Review = { proposal: Proposal & { created_at: string }; outcome: string };
 
@@ -34,8 +49,14 @@ describe("proposals", () => {
     await stack?.stop();
   });
 
-  const suggestion = (task: Task, quadrant = "urgent-important", reason = "prazo curto") => ({ taskId: task.id, version: task.version, quadrant, reason });
-  const submit = (args: Record<string, unknown>) => ok<{ proposal: Proposal }>(ana.client, "submit_board_proposal", { requestId: randomUUID(), boardId: board.id, ...args });
+  const suggestion = (task: Task, quadrant = "urgent-important", reason = "prazo curto") => ({
+    taskId: task.id,
+    version: task.version,
+    quadrant,
+    reason,
+  });
+  const submit = (args: Record<string, unknown>) =>
+    ok<{ proposal: Proposal }>(ana.client, "submit_board_proposal", { requestId: randomUUID(), boardId: board.id, ...args });
   const review = (proposal: Proposal, index: number, action: "apply" | "reject", who = ana) =>
     who.rest<Review>("POST", `/v1/boards/${board.id}/proposals/${proposal.id}/suggestions/${proposal.suggestions[index]!.id}/${action}`);
   const taskNow = async (id: string) => (await ana.rest<{ task: Task }>("GET", `/v1/boards/${board.id}/tasks/${id}`)).body.task;
@@ -51,7 +72,9 @@ describe("proposals", () => {
       const { proposal } = await submit({ suggestions: [suggestion(tasks[0]!), suggestion(tasks[1]!, "backlog", "sem prazo")] });
       expect(proposal.summary).toBeNull();
       expect(proposal.summary_closed).toBe(true);
-      expect(proposal.suggestions.map(({ task_id, version, quadrant, reason, state }) => ({ task_id, version, quadrant, reason, state }))).toEqual([
+      expect(
+        proposal.suggestions.map(({ task_id, version, quadrant, reason, state }) => ({ task_id, version, quadrant, reason, state })),
+      ).toEqual([
         { task_id: tasks[0]!.id, version: 1, quadrant: "urgent-important", reason: "prazo curto", state: "pending" },
         { task_id: tasks[1]!.id, version: 1, quadrant: "backlog", reason: "sem prazo", state: "pending" },
       ]);
@@ -60,26 +83,51 @@ describe("proposals", () => {
 
     it("when the summary has 2,000 characters it is accepted; 2,001 is invalid_argument", async () => {
       expect((await submit({ summary: "s".repeat(2000) })).proposal.summary).toHaveLength(2000);
-      expect(issuePaths(await fails(ana.client, "submit_board_proposal", { requestId: randomUUID(), boardId: board.id, summary: "s".repeat(2001) }, "invalid_argument"))).toEqual(["summary"]);
+      expect(
+        issuePaths(
+          await fails(
+            ana.client,
+            "submit_board_proposal",
+            { requestId: randomUUID(), boardId: board.id, summary: "s".repeat(2001) },
+            "invalid_argument",
+          ),
+        ),
+      ).toEqual(["summary"]);
     });
 
     it("when 20 suggestions are sent they are accepted; 21 is invalid_argument", async () => {
       expect((await submit({ suggestions: tasks.slice(0, 20).map((t) => suggestion(t)) })).proposal.suggestions).toHaveLength(20);
-      const error = await fails(ana.client, "submit_board_proposal", { requestId: randomUUID(), boardId: board.id, suggestions: tasks.map((t) => suggestion(t)) }, "invalid_argument");
+      const error = await fails(
+        ana.client,
+        "submit_board_proposal",
+        { requestId: randomUUID(), boardId: board.id, suggestions: tasks.map((t) => suggestion(t)) },
+        "invalid_argument",
+      );
       expect(issuePaths(error)).toEqual(["suggestions"]);
     });
 
     it("when a reason has 500 characters it is accepted; 501, or an empty reason, is invalid_argument", async () => {
-      expect((await submit({ suggestions: [suggestion(tasks[2]!, "backlog", "r".repeat(500))] })).proposal.suggestions[0]!.reason).toHaveLength(500);
+      expect(
+        (await submit({ suggestions: [suggestion(tasks[2]!, "backlog", "r".repeat(500))] })).proposal.suggestions[0]!.reason,
+      ).toHaveLength(500);
       for (const reason of ["r".repeat(501), ""]) {
-        const error = await fails(ana.client, "submit_board_proposal", { requestId: randomUUID(), boardId: board.id, suggestions: [suggestion(tasks[2]!, "backlog", reason)] }, "invalid_argument");
+        const error = await fails(
+          ana.client,
+          "submit_board_proposal",
+          { requestId: randomUUID(), boardId: board.id, suggestions: [suggestion(tasks[2]!, "backlog", reason)] },
+          "invalid_argument",
+        );
         expect(issuePaths(error)).toEqual(["suggestions[0].reason"]);
       }
     });
 
     it("when neither a summary nor a suggestion is sent, then invalid_argument", async () => {
       for (const args of [{}, { suggestions: [] }]) {
-        expect(issuePaths(await fails(ana.client, "submit_board_proposal", { requestId: randomUUID(), boardId: board.id, ...args }, "invalid_argument"))).toEqual(["summary"]);
+        expect(
+          issuePaths(
+            await fails(ana.client, "submit_board_proposal", { requestId: randomUUID(), boardId: board.id, ...args }, "invalid_argument"),
+          ),
+        ).toEqual(["summary"]);
       }
     });
 
@@ -93,7 +141,16 @@ describe("proposals", () => {
         [[{ ...suggestion(tasks[0]!), version: 0 }], "suggestions[0].version"],
       ];
       for (const [suggestions, path] of cases) {
-        expect(issuePaths(await fails(ana.client, "submit_board_proposal", { requestId: randomUUID(), boardId: board.id, suggestions }, "invalid_argument"))).toEqual([path]);
+        expect(
+          issuePaths(
+            await fails(
+              ana.client,
+              "submit_board_proposal",
+              { requestId: randomUUID(), boardId: board.id, suggestions },
+              "invalid_argument",
+            ),
+          ),
+        ).toEqual([path]);
       }
     });
 
@@ -110,7 +167,9 @@ describe("proposals", () => {
   describe("idempotency", () => {
     it("when the same requestId and content come again (also racing), then the same proposal answers; other content conflicts", async () => {
       const args = { requestId: randomUUID(), boardId: board.id, summary: "Uma só", suggestions: [suggestion(tasks[3]!)] };
-      const outcomes = await Promise.all(Array.from({ length: 5 }, () => callTool<{ proposal: Proposal }>(ana.client, "submit_board_proposal", args)));
+      const outcomes = await Promise.all(
+        Array.from({ length: 5 }, () => callTool<{ proposal: Proposal }>(ana.client, "submit_board_proposal", args)),
+      );
       for (const outcome of outcomes) expect(outcome.isError, outcome.text.slice(0, 200)).toBe(false);
       expect(new Set(outcomes.map((o) => o.data.proposal.id)).size).toBe(1);
       const error = await fails(ana.client, "submit_board_proposal", { ...args, summary: "Outra" }, "idempotency_conflict");
@@ -137,15 +196,28 @@ describe("proposals", () => {
       expect(body.outcome).toBe("applied");
       expect(body.proposal.suggestions[0]!.state).toBe("applied");
       expect(await taskNow(task.id)).toMatchObject({ quadrant: "urgent-not-important", version: 2 });
-      const activity = await ok<{ events: { event_type: string; entity_id: string; metadata: Record<string, unknown> }[] }>(ana.client, "get_task_activity", { boardId: board.id });
+      const activity = await ok<{ events: { event_type: string; entity_id: string; metadata: Record<string, unknown> }[] }>(
+        ana.client,
+        "get_task_activity",
+        { boardId: board.id },
+      );
       expect(activity.events.slice(0, 2).map((e) => e.event_type)).toEqual(["suggestion_applied", "task_moved"]);
-      expect(activity.events[1]).toMatchObject({ entity_id: task.id, metadata: { from_quadrant: "backlog", to_quadrant: "urgent-not-important", proposal_id: proposal.id } });
+      expect(activity.events[1]).toMatchObject({
+        entity_id: task.id,
+        metadata: { from_quadrant: "backlog", to_quadrant: "urgent-not-important", proposal_id: proposal.id },
+      });
     });
 
     it("when the task changed after the suggestion, then applying marks it obsolete and nothing moves", async () => {
       const task = await makeTask(ana, board.id);
       const { proposal } = await submit({ suggestions: [suggestion(task, "urgent-important")] });
-      await ok(ana.client, "update_task", { requestId: randomUUID(), boardId: board.id, taskId: task.id, expectedVersion: 1, title: "mudou" });
+      await ok(ana.client, "update_task", {
+        requestId: randomUUID(),
+        boardId: board.id,
+        taskId: task.id,
+        expectedVersion: 1,
+        title: "mudou",
+      });
       const { body } = await review(proposal, 0, "apply");
       expect(body.outcome).toBe("obsolete");
       expect(body.proposal.suggestions[0]!.state).toBe("obsolete");
@@ -176,7 +248,11 @@ describe("proposals", () => {
       const { proposal } = await submit({ suggestions: [suggestion(tasks[7]!)] });
       expectRestError(await review(proposal, 0, "apply", vera), 403, "permission_denied");
       expectRestError(await ana.rest("POST", `/v1/boards/${board.id}/proposals/${randomUUID()}/dismiss`), 404, "not_found");
-      expectRestError(await ana.rest("POST", `/v1/boards/${board.id}/proposals/${proposal.id}/suggestions/${randomUUID()}/apply`), 404, "not_found");
+      expectRestError(
+        await ana.rest("POST", `/v1/boards/${board.id}/proposals/${proposal.id}/suggestions/${randomUUID()}/apply`),
+        404,
+        "not_found",
+      );
     });
   });
 
@@ -194,7 +270,13 @@ describe("proposals", () => {
           to,
         );
       await olderProposals(1, 49);
-      const newest = (await ok<{ proposal: Proposal }>(ana.client, "submit_board_proposal", { requestId: randomUUID(), boardId: fresh.id, summary: "nova" })).proposal;
+      const newest = (
+        await ok<{ proposal: Proposal }>(ana.client, "submit_board_proposal", {
+          requestId: randomUUID(),
+          boardId: fresh.id,
+          summary: "nova",
+        })
+      ).proposal;
       const fifty = await ok<{ proposals: Proposal[]; nextCursor?: string }>(ana.client, "list_board_proposals", { boardId: fresh.id });
       expect(fifty.proposals).toHaveLength(50);
       expect(fifty).not.toHaveProperty("nextCursor");
@@ -203,7 +285,10 @@ describe("proposals", () => {
       expect(first.proposals.map((p) => p.summary)).toEqual(["nova", ...Array.from({ length: 49 }, (_, i) => `p${i + 1}`)]);
       expect(first.proposals[0]).toEqual(newest);
       expect(typeof first.nextCursor).toBe("string");
-      const second = await ok<{ proposals: Proposal[]; nextCursor?: string }>(ana.client, "list_board_proposals", { boardId: fresh.id, cursor: first.nextCursor });
+      const second = await ok<{ proposals: Proposal[]; nextCursor?: string }>(ana.client, "list_board_proposals", {
+        boardId: fresh.id,
+        cursor: first.nextCursor,
+      });
       expect(second).toEqual({ proposals: [expect.objectContaining({ summary: "p50" })] });
       const error = await fails(ana.client, "list_board_proposals", { boardId: board.id, cursor: first.nextCursor }, "invalid_argument");
       expect(issuePaths(error)).toEqual(["cursor"]);
@@ -211,19 +296,33 @@ describe("proposals", () => {
 
     it("when a closed proposal is older than 90 days, then it disappears, the job deletes it (suggestions too) and its requestId is free again; one a minute short of 90 days and pending ones stay", async () => {
       const requestId = randomUUID();
-      const { proposal: closed } = await ok<{ proposal: Proposal }>(ana.client, "submit_board_proposal", { requestId, boardId: board.id, summary: "velha", suggestions: [suggestion(tasks[8]!)] });
+      const { proposal: closed } = await ok<{ proposal: Proposal }>(ana.client, "submit_board_proposal", {
+        requestId,
+        boardId: board.id,
+        summary: "velha",
+        suggestions: [suggestion(tasks[8]!)],
+      });
       await ana.rest("POST", `/v1/boards/${board.id}/proposals/${closed.id}/dismiss`);
       const { proposal: pending } = await submit({ summary: "pendente" });
       const { proposal: recent } = await submit({ summary: "quase velha" });
       await ana.rest("POST", `/v1/boards/${board.id}/proposals/${recent.id}/dismiss`);
-      await db.$executeRawUnsafe(`UPDATE boards.proposals SET closed_at = now() - interval '90 days 1 minute', created_at = now() - interval '100 days' WHERE id = $1::uuid`, closed.id);
-      await db.$executeRawUnsafe(`UPDATE boards.proposals SET closed_at = now() - interval '89 days 23 hours 59 minutes', created_at = now() - interval '100 days' WHERE id = $1::uuid`, recent.id);
+      await db.$executeRawUnsafe(
+        `UPDATE boards.proposals SET closed_at = now() - interval '90 days 1 minute', created_at = now() - interval '100 days' WHERE id = $1::uuid`,
+        closed.id,
+      );
+      await db.$executeRawUnsafe(
+        `UPDATE boards.proposals SET closed_at = now() - interval '89 days 23 hours 59 minutes', created_at = now() - interval '100 days' WHERE id = $1::uuid`,
+        recent.id,
+      );
       await db.$executeRawUnsafe(`UPDATE boards.proposals SET created_at = now() - interval '200 days' WHERE id = $1::uuid`, pending.id);
       const listed = async () => {
         const ids: string[] = [];
         let cursor: string | undefined;
         do {
-          const page: { proposals: Proposal[]; nextCursor?: string } = await ok(ana.client, "list_board_proposals", { boardId: board.id, ...(cursor ? { cursor } : {}) });
+          const page: { proposals: Proposal[]; nextCursor?: string } = await ok(ana.client, "list_board_proposals", {
+            boardId: board.id,
+            ...(cursor ? { cursor } : {}),
+          });
           ids.push(...page.proposals.map((p) => p.id));
           cursor = page.nextCursor;
         } while (cursor);
@@ -234,9 +333,16 @@ describe("proposals", () => {
       expect(await listed()).toContain(recent.id);
       expect((await runExpiryJobs(db)).find((o) => o.job === "closed_proposals")).toMatchObject({ ran: true, deleted: 1 });
       expect(await listed()).toEqual(expect.arrayContaining([pending.id, recent.id]));
-      const left = await db.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM boards.suggestions WHERE proposal_id = $1::uuid`, closed.id);
+      const left = await db.$queryRawUnsafe<{ n: bigint }[]>(
+        `SELECT count(*) AS n FROM boards.suggestions WHERE proposal_id = $1::uuid`,
+        closed.id,
+      );
       expect(Number(left[0]!.n)).toBe(0);
-      const reused = await ok<{ proposal: Proposal }>(ana.client, "submit_board_proposal", { requestId, boardId: board.id, summary: "nova" });
+      const reused = await ok<{ proposal: Proposal }>(ana.client, "submit_board_proposal", {
+        requestId,
+        boardId: board.id,
+        summary: "nova",
+      });
       expect(reused.proposal.id).not.toBe(closed.id);
     });
   });

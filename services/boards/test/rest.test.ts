@@ -6,7 +6,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { startStack, type Stack } from "@bancada/e2e";
 import { boardsFactory } from "./stack.js";
-import { closeAll, expectRestError, issuePaths, makeBoard, makeTag, makeTask, ok, person, restClient, type Board, type Person, type Tag, type Task } from "./helpers.js";
+import {
+  closeAll,
+  expectRestError,
+  issuePaths,
+  makeBoard,
+  makeTag,
+  makeTask,
+  ok,
+  person,
+  restClient,
+  type Board,
+  type Person,
+  type Tag,
+  type Task,
+} from "./helpers.js";
 
 interface Member {
   person_id: string;
@@ -33,7 +47,14 @@ describe("REST API", () => {
       const requestId = randomUUID();
       const { status, body } = await ana.rest<{ board: Board }>("POST", "/v1/boards", { requestId, name: "Pessoal", description: "Casa" });
       expect(status).toBe(201);
-      expect(body.board).toMatchObject({ id: requestId, name: "Pessoal", description: "Casa", archived_at: null, role: "owner", version: 1 });
+      expect(body.board).toMatchObject({
+        id: requestId,
+        name: "Pessoal",
+        description: "Casa",
+        archived_at: null,
+        role: "owner",
+        version: 1,
+      });
       expect(body.board.quadrants.map((q) => [q.id, q.customized])).toEqual([
         ["urgent-important", false],
         ["not-urgent-important", false],
@@ -43,12 +64,20 @@ describe("REST API", () => {
       const again = await ana.rest<{ board: Board }>("POST", "/v1/boards", { requestId, name: "Pessoal", description: "Casa" });
       expect(again.body).toEqual(body);
       expectRestError(await ana.rest("POST", "/v1/boards", { requestId, name: "Outro" }), 409, "idempotency_conflict");
-      expectRestError(await bia.rest("POST", "/v1/boards", { requestId, name: "Pessoal", description: "Casa" }), 409, "idempotency_conflict");
+      expectRestError(
+        await bia.rest("POST", "/v1/boards", { requestId, name: "Pessoal", description: "Casa" }),
+        409,
+        "idempotency_conflict",
+      );
     });
 
     it("when the owner renames with the version read, then the version goes up; a stale version is 409 VERSION_CONFLICT", async () => {
       const board = await makeBoard(ana, "Antes");
-      const renamed = await ana.rest<{ board: Board }>("PATCH", `/v1/boards/${board.id}`, { expectedVersion: 1, name: "Depois", description: "nova" });
+      const renamed = await ana.rest<{ board: Board }>("PATCH", `/v1/boards/${board.id}`, {
+        expectedVersion: 1,
+        name: "Depois",
+        description: "nova",
+      });
       expect(renamed.body.board).toMatchObject({ name: "Depois", description: "nova", version: 2 });
       const stale = expectRestError(await ana.rest("PATCH", `/v1/boards/${board.id}`, { expectedVersion: 1, name: "x" }), 409, "conflict");
       expect(stale.message).toMatch(/^VERSION_CONFLICT:/);
@@ -59,13 +88,28 @@ describe("REST API", () => {
 
     it("when a quadrant is customised, then list_boards shows the new title as customized; reset brings the default back", async () => {
       const board = await makeBoard(ana, "Quadrantes");
-      const custom = await ana.rest<{ board: Board }>("PUT", `/v1/boards/${board.id}/quadrants/urgent-important`, { expectedVersion: 1, title: "Agora", subtitle: "Urgente e importante", color: "teal" });
+      const custom = await ana.rest<{ board: Board }>("PUT", `/v1/boards/${board.id}/quadrants/urgent-important`, {
+        expectedVersion: 1,
+        title: "Agora",
+        subtitle: "Urgente e importante",
+        color: "teal",
+      });
       expect(custom.status).toBe(200);
       const { boards } = await ok<{ boards: Board[] }>(ana.client, "list_boards", {});
-      expect(boards.find((b) => b.id === board.id)!.quadrants[0]).toEqual({ id: "urgent-important", title: "Agora", subtitle: "Urgente e importante", color: "teal", customized: true });
+      expect(boards.find((b) => b.id === board.id)!.quadrants[0]).toEqual({
+        id: "urgent-important",
+        title: "Agora",
+        subtitle: "Urgente e importante",
+        color: "teal",
+        customized: true,
+      });
       const reset = await ana.rest<{ board: Board }>("DELETE", `/v1/boards/${board.id}/quadrants/urgent-important`, { expectedVersion: 2 });
       expect(reset.body.board.quadrants[0]).toMatchObject({ title: "Fazer agora", customized: false });
-      expectRestError(await ana.rest("PUT", `/v1/boards/${board.id}/quadrants/backlog`, { expectedVersion: 3, title: "x", subtitle: "", color: "teal" }), 400, "invalid_argument");
+      expectRestError(
+        await ana.rest("PUT", `/v1/boards/${board.id}/quadrants/backlog`, { expectedVersion: 3, title: "x", subtitle: "", color: "teal" }),
+        400,
+        "invalid_argument",
+      );
     });
 
     it("when the owner archives and restores, then archived_at follows; archiving twice is failed_precondition", async () => {
@@ -81,7 +125,11 @@ describe("REST API", () => {
     it("when the owner deletes a board, then it and its tasks and pending proposals are gone (404)", async () => {
       const board = await makeBoard(ana, "Apagar");
       const task = await makeTask(ana, board.id);
-      await ok(ana.client, "submit_board_proposal", { requestId: randomUUID(), boardId: board.id, suggestions: [{ taskId: task.id, version: 1, quadrant: "backlog", reason: "r" }] });
+      await ok(ana.client, "submit_board_proposal", {
+        requestId: randomUUID(),
+        boardId: board.id,
+        suggestions: [{ taskId: task.id, version: 1, quadrant: "backlog", reason: "r" }],
+      });
       expect((await ana.rest("DELETE", `/v1/boards/${board.id}`, { expectedVersion: 1 })).status).toBe(204);
       expectRestError(await ana.rest("GET", `/v1/boards/${board.id}`), 404, "not_found");
       expectRestError(await ana.rest("GET", `/v1/boards/${board.id}/proposals`), 404, "not_found");
@@ -92,8 +140,14 @@ describe("REST API", () => {
       await ana.rest("PATCH", `/v1/boards/${board.id}`, { expectedVersion: 1, name: "Renomeado" });
       const stale = expectRestError(await ana.rest("DELETE", `/v1/boards/${board.id}`, { expectedVersion: 1 }), 409, "conflict");
       expect(stale.message).toMatch(/^VERSION_CONFLICT:/);
-      expect(stale.details).toMatchObject({ expectedVersion: 1, currentVersion: 2, current: { id: board.id, name: "Renomeado", version: 2 } });
-      expect(issuePaths(expectRestError(await ana.rest("DELETE", `/v1/boards/${board.id}`), 400, "invalid_argument"))).toEqual(["expectedVersion"]);
+      expect(stale.details).toMatchObject({
+        expectedVersion: 1,
+        currentVersion: 2,
+        current: { id: board.id, name: "Renomeado", version: 2 },
+      });
+      expect(issuePaths(expectRestError(await ana.rest("DELETE", `/v1/boards/${board.id}`), 400, "invalid_argument"))).toEqual([
+        "expectedVersion",
+      ]);
       expectRestError(await ana.rest("DELETE", `/v1/boards/${board.id}`, undefined, { "If-Match": '"1"' }), 409, "conflict");
       expect((await ana.rest<{ board: Board }>("GET", `/v1/boards/${board.id}`)).body.board.name).toBe("Renomeado");
       expect((await ana.rest("DELETE", `/v1/boards/${board.id}`, undefined, { "If-Match": '"2"' })).status).toBe(204);
@@ -113,15 +167,25 @@ describe("REST API", () => {
 
     it("when a key limited to other boards creates a board, then 403; listing the new id in allowedBoardIds allows it", async () => {
       const id = randomUUID();
-      const limited = restClient(stack.baseUrl, await stack.createKey({ personId: "ana", scopes: ["boards:read", "boards:write"], allowedBoardIds: [randomUUID()] }));
+      const limited = restClient(
+        stack.baseUrl,
+        await stack.createKey({ personId: "ana", scopes: ["boards:read", "boards:write"], allowedBoardIds: [randomUUID()] }),
+      );
       expectRestError(await limited("POST", "/v1/boards", { requestId: id, name: "x" }), 403, "permission_denied");
-      const allowed = restClient(stack.baseUrl, await stack.createKey({ personId: "ana", scopes: ["boards:read", "boards:write"], allowedBoardIds: [id] }));
+      const allowed = restClient(
+        stack.baseUrl,
+        await stack.createKey({ personId: "ana", scopes: ["boards:read", "boards:write"], allowedBoardIds: [id] }),
+      );
       expect((await allowed("POST", "/v1/boards", { requestId: id, name: "x" })).status).toBe(201);
     });
 
     it("when there is no key, a bad key, or a body that is not JSON, then 401 and 400 in the error envelope", async () => {
       expectRestError(await restClient(stack.baseUrl, "bnc_nope")("GET", "/v1/boards"), 401, "unauthenticated");
-      const raw = await fetch(`${stack.baseUrl}/v1/boards`, { method: "POST", headers: { Authorization: `Bearer ${ana.key}`, "Content-Type": "application/json" }, body: "{" });
+      const raw = await fetch(`${stack.baseUrl}/v1/boards`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${ana.key}`, "Content-Type": "application/json" },
+        body: "{",
+      });
       expect(raw.status).toBe(400);
       expect(((await raw.json()) as { error: { code: string } }).error.code).toBe("invalid_argument");
     });
@@ -130,7 +194,9 @@ describe("REST API", () => {
   describe("members", () => {
     it("when the owner adds, promotes and removes members, then the list follows and the new member reaches the board", async () => {
       const board = await makeBoard(ana, "Equipe");
-      expect((await ana.rest<{ member: Member }>("PUT", `/v1/boards/${board.id}/members/bia`, { role: "viewer" })).body.member).toMatchObject({ person_id: "bia", role: "viewer" });
+      expect(
+        (await ana.rest<{ member: Member }>("PUT", `/v1/boards/${board.id}/members/bia`, { role: "viewer" })).body.member,
+      ).toMatchObject({ person_id: "bia", role: "viewer" });
       expect((await ok<{ boards: Board[] }>(bia.client, "list_boards", {})).boards.map((b) => b.id)).toContain(board.id);
       await ana.rest("PUT", `/v1/boards/${board.id}/members/bia`, { role: "editor" });
       const { body } = await bia.rest<{ members: Member[] }>("GET", `/v1/boards/${board.id}/members`);
@@ -165,23 +231,57 @@ describe("REST API", () => {
       const zeta = await makeTag(ana, board.id, "zeta", "blue");
       const alfa = await makeTag(bia, board.id, "Alfa", "red");
       expect((await ok<{ tags: Tag[] }>(ana.client, "list_board_tags", { boardId: board.id })).tags).toEqual([alfa, zeta]);
-      expect((await ana.rest<{ tags: Tag[] }>("GET", `/v1/boards/${board.id}/tags`)).body.tags).toEqual([{ ...alfa, version: 1 }, { ...zeta, version: 1 }]);
-      expectRestError(await ana.rest("POST", `/v1/boards/${board.id}/tags`, { requestId: randomUUID(), name: "ALFA", color: "red" }), 409, "conflict");
-      const renamed = await ana.rest<{ tag: Tag }>("PATCH", `/v1/boards/${board.id}/tags/${zeta.id}`, { expectedVersion: 1, name: "Beta", color: "green" });
+      expect((await ana.rest<{ tags: Tag[] }>("GET", `/v1/boards/${board.id}/tags`)).body.tags).toEqual([
+        { ...alfa, version: 1 },
+        { ...zeta, version: 1 },
+      ]);
+      expectRestError(
+        await ana.rest("POST", `/v1/boards/${board.id}/tags`, { requestId: randomUUID(), name: "ALFA", color: "red" }),
+        409,
+        "conflict",
+      );
+      const renamed = await ana.rest<{ tag: Tag }>("PATCH", `/v1/boards/${board.id}/tags/${zeta.id}`, {
+        expectedVersion: 1,
+        name: "Beta",
+        color: "green",
+      });
       expect(renamed.body.tag).toEqual({ id: zeta.id, name: "Beta", color: "green", version: 2 });
       const task = await makeTask(ana, board.id, { tagIds: [alfa.id, zeta.id] });
       expect((await ana.rest("DELETE", `/v1/boards/${board.id}/tags/${alfa.id}`, { expectedVersion: 1 })).status).toBe(204);
-      expect((await ana.rest<{ task: Task }>("GET", `/v1/boards/${board.id}/tasks/${task.id}`)).body.task.tags).toEqual([{ id: zeta.id, name: "Beta", color: "green" }]);
+      expect((await ana.rest<{ task: Task }>("GET", `/v1/boards/${board.id}/tasks/${task.id}`)).body.task.tags).toEqual([
+        { id: zeta.id, name: "Beta", color: "green" },
+      ]);
     });
 
     it("when the app sets an assignee and removes the due date, then the task shows it; an assignee who is no member is invalid_argument", async () => {
       const task = await makeTask(ana, board.id, { dueDate: "2026-10-03" });
-      const assigned = await ana.rest<{ task: Task }>("PATCH", `/v1/boards/${board.id}/tasks/${task.id}`, { requestId: randomUUID(), expectedVersion: 1, assigneeId: "bia", dueDate: null });
+      const assigned = await ana.rest<{ task: Task }>("PATCH", `/v1/boards/${board.id}/tasks/${task.id}`, {
+        requestId: randomUUID(),
+        expectedVersion: 1,
+        assigneeId: "bia",
+        dueDate: null,
+      });
       expect(assigned.body.task).toMatchObject({ assignee_id: "bia", due_date: null, version: 2, title: task.title });
-      const unassigned = await ana.rest<{ task: Task }>("PATCH", `/v1/boards/${board.id}/tasks/${task.id}`, { requestId: randomUUID(), expectedVersion: 2, assigneeId: null });
+      const unassigned = await ana.rest<{ task: Task }>("PATCH", `/v1/boards/${board.id}/tasks/${task.id}`, {
+        requestId: randomUUID(),
+        expectedVersion: 2,
+        assigneeId: null,
+      });
       expect(unassigned.body.task.assignee_id).toBeNull();
-      expectRestError(await ana.rest("PATCH", `/v1/boards/${board.id}/tasks/${task.id}`, { requestId: randomUUID(), expectedVersion: 3, assigneeId: "zoe" }), 400, "invalid_argument");
-      const created = await ana.rest<{ task: Task }>("POST", `/v1/boards/${board.id}/tasks`, { requestId: randomUUID(), title: "Com responsável", assigneeId: "bia" });
+      expectRestError(
+        await ana.rest("PATCH", `/v1/boards/${board.id}/tasks/${task.id}`, {
+          requestId: randomUUID(),
+          expectedVersion: 3,
+          assigneeId: "zoe",
+        }),
+        400,
+        "invalid_argument",
+      );
+      const created = await ana.rest<{ task: Task }>("POST", `/v1/boards/${board.id}/tasks`, {
+        requestId: randomUUID(),
+        title: "Com responsável",
+        assigneeId: "bia",
+      });
       expect(created.status).toBe(201);
       expect(created.body.task.assignee_id).toBe("bia");
     });
@@ -192,7 +292,11 @@ describe("REST API", () => {
       const { body } = await ana.rest<{ tasks: Task[] }>("GET", `/v1/boards/${board.id}/tasks?archived=true`);
       expect(body.tasks.map((t) => t.id)).toEqual([task.id]);
       expect(body.tasks[0]!.archived_at).not.toBeNull();
-      expectRestError(await ana.rest("POST", `/v1/boards/${board.id}/tasks/${task.id}/restore`, { requestId: randomUUID(), expectedVersion: 1 }), 409, "conflict");
+      expectRestError(
+        await ana.rest("POST", `/v1/boards/${board.id}/tasks/${task.id}/restore`, { requestId: randomUUID(), expectedVersion: 1 }),
+        409,
+        "conflict",
+      );
     });
 
     it("when REST and MCP read the same task, then MCP shows the tool's fields and REST adds archived_at", async () => {

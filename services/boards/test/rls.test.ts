@@ -14,9 +14,23 @@ import { listBoards } from "../src/domain/list-boards.js";
 import { boardsFactory } from "./stack.js";
 import { closeAll, defaultAccount, makeBoard, makeTag, makeTask, ok, person, type Board, type Person } from "./helpers.js";
 
-const tables = ["boards", "board_members", "board_quadrants", "tags", "tasks", "task_tags", "activity_events", "proposals", "suggestions", "idempotency_records"];
+const tables = [
+  "boards",
+  "board_members",
+  "board_quadrants",
+  "tags",
+  "tasks",
+  "task_tags",
+  "activity_events",
+  "proposals",
+  "suggestions",
+  "idempotency_records",
+];
 const boardColumn = (table: string) => (table === "boards" ? "id" : "board_id");
-const allMigrations = readdirSync(migrationsDir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+const allMigrations = readdirSync(migrationsDir, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
 
 describe("row-level security", () => {
   let stack: Stack;
@@ -34,12 +48,26 @@ describe("row-level security", () => {
     ana = await person(stack, "ana");
     bob = await person(stack, "bob");
     otherAna = await person(stack, "ana", { accountId: "acct-other" });
-    for (const [who, name] of [[ana, "A"], [bob, "B"], [otherAna, "Other"]] as const) {
+    for (const [who, name] of [
+      [ana, "A"],
+      [bob, "B"],
+      [otherAna, "Other"],
+    ] as const) {
       const board = await makeBoard(who, name, { viewer: "viewer" });
-      await who.rest("PUT", `/v1/boards/${board.id}/quadrants/urgent-important`, { expectedVersion: 1, title: "Agora", subtitle: "", color: "teal" });
+      await who.rest("PUT", `/v1/boards/${board.id}/quadrants/urgent-important`, {
+        expectedVersion: 1,
+        title: "Agora",
+        subtitle: "",
+        color: "teal",
+      });
       const tag = await makeTag(who, board.id, "Cliente");
       const task = await makeTask(who, board.id, { tagIds: [tag.id] });
-      await ok(who.client, "submit_board_proposal", { requestId: randomUUID(), boardId: board.id, summary: "s", suggestions: [{ taskId: task.id, version: 1, quadrant: "urgent-important", reason: "r" }] });
+      await ok(who.client, "submit_board_proposal", {
+        requestId: randomUUID(),
+        boardId: board.id,
+        summary: "s",
+        suggestions: [{ taskId: task.id, version: 1, quadrant: "urgent-important", reason: "r" }],
+      });
       if (who === ana) boardA = board;
       else if (who === bob) boardB = board;
       else boardOther = board;
@@ -73,7 +101,8 @@ describe("row-level security", () => {
     const seen = await visible({ account: defaultAccount, person: "ana", allowed: "*" });
     for (const table of tables) expect(seen[table], table).toEqual([boardA.id]);
     const viewer = await visible({ account: defaultAccount, person: "viewer", allowed: "*" });
-    for (const table of tables.filter((t) => t !== "idempotency_records")) expect(viewer[table]?.sort(), table).toEqual([boardA.id, boardB.id].sort());
+    for (const table of tables.filter((t) => t !== "idempotency_records"))
+      expect(viewer[table]?.sort(), table).toEqual([boardA.id, boardB.id].sort());
     expect(viewer.idempotency_records).toEqual([]);
   });
 
@@ -104,7 +133,11 @@ describe("row-level security", () => {
     for (const table of tables) expect(seen[table], table).toEqual([]);
   });
 
-  async function asApp<T>(personId: string, work: (run: (sql: string, ...values: unknown[]) => Promise<number>) => Promise<T>, accountId = defaultAccount): Promise<T> {
+  async function asApp<T>(
+    personId: string,
+    work: (run: (sql: string, ...values: unknown[]) => Promise<number>) => Promise<T>,
+    accountId = defaultAccount,
+  ): Promise<T> {
     return db.$transaction(async (tx) => {
       await tx.$executeRawUnsafe(
         `SELECT set_config('app.account_id', $1, true), set_config('app.person_id', $2, true), set_config('app.allowed_boards', '*', true), set_config('role', 'bancada_boards_app', true)`,
@@ -157,7 +190,9 @@ describe("row-level security", () => {
   it("when the migration runs in three fresh databases at once, then every run succeeds (roles are shared by the server)", async () => {
     const databases = await Promise.all(Array.from({ length: 3 }, () => freshDatabase("boards_rls")));
     try {
-      const applied = await Promise.all(databases.map((database) => applyMigrations({ connectionString: database.url, schema: "boards", migrationsDir })));
+      const applied = await Promise.all(
+        databases.map((database) => applyMigrations({ connectionString: database.url, schema: "boards", migrationsDir })),
+      );
       for (const names of applied) expect(names).toEqual(allMigrations);
     } finally {
       await Promise.all(databases.map((database) => database.drop()));

@@ -47,21 +47,45 @@ function expectSameShape(actual: unknown, example: unknown, path = "$"): void {
   }
   expect(typeof actual, `${path} type`).toBe(typeof example);
   if (typeof example === "number") expect(Number.isInteger(actual), `${path} is an integer`).toBe(Number.isInteger(example));
-  if (typeof example === "string" && /^\d{4}-\d\d-\d\dT/.test(example)) expect(actual, `${path} timestamp format`).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  if (typeof example === "string" && /^\d{4}-\d\d-\d\dT/.test(example))
+    expect(actual, `${path} timestamp format`).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
 }
 
 const taskItem = listTasksResponse.tasks[0]!;
 
 /** The examples' world: board "Produto" with quadrant "Agora", tag "Cliente", and task 7c9e6679 at version 4. */
 async function seedWorld(ana: Person): Promise<void> {
-  for (const [requestId, name] of [[seedBoardId, "Produto"], [seedProposalBoardId, "Propostas"]]) {
+  for (const [requestId, name] of [
+    [seedBoardId, "Produto"],
+    [seedProposalBoardId, "Propostas"],
+  ]) {
     expect((await ana.rest("POST", "/v1/boards", { requestId, name })).status).toBe(201);
   }
-  await ana.rest("PUT", `/v1/boards/${seedBoardId}/quadrants/urgent-important`, { expectedVersion: 1, title: "Agora", subtitle: "Urgente e importante", color: "teal" });
-  expect((await ana.rest("POST", `/v1/boards/${seedBoardId}/tags`, { requestId: seedTagId, name: "Cliente", color: "teal" })).status).toBe(201);
-  await ok(ana.client, "create_task", { requestId: seedTaskId, boardId: seedBoardId, title: "Revisar proposta", quadrant: "urgent-important", dueDate: "2026-10-03", tagIds: [seedTagId] });
+  await ana.rest("PUT", `/v1/boards/${seedBoardId}/quadrants/urgent-important`, {
+    expectedVersion: 1,
+    title: "Agora",
+    subtitle: "Urgente e importante",
+    color: "teal",
+  });
+  expect((await ana.rest("POST", `/v1/boards/${seedBoardId}/tags`, { requestId: seedTagId, name: "Cliente", color: "teal" })).status).toBe(
+    201,
+  );
+  await ok(ana.client, "create_task", {
+    requestId: seedTaskId,
+    boardId: seedBoardId,
+    title: "Revisar proposta",
+    quadrant: "urgent-important",
+    dueDate: "2026-10-03",
+    tagIds: [seedTagId],
+  });
   for (let version = 1; version < 4; version++) {
-    await ok(ana.client, "update_task", { requestId: randomUUID(), boardId: seedBoardId, taskId: seedTaskId, expectedVersion: version, title: "Revisar proposta" });
+    await ok(ana.client, "update_task", {
+      requestId: randomUUID(),
+      boardId: seedBoardId,
+      taskId: seedTaskId,
+      expectedVersion: version,
+      title: "Revisar proposta",
+    });
   }
 }
 
@@ -114,7 +138,11 @@ describe("published boards examples", () => {
   });
 
   it("when submit_board_proposal and list_board_proposals run as in the example, then the proposal has exactly the documented fields", async () => {
-    const { proposal } = await ok<{ proposal: Record<string, unknown> }>(ana.client, "submit_board_proposal", requests.submit_board_proposal);
+    const { proposal } = await ok<{ proposal: Record<string, unknown> }>(
+      ana.client,
+      "submit_board_proposal",
+      requests.submit_board_proposal,
+    );
     expect(Object.keys(proposal).sort()).toEqual([...proposalKeys].sort());
     expect(proposal).toMatchObject({ board_id: seedProposalBoardId, summary: requests.submit_board_proposal.summary, suggestions: [] });
     const listed = await ok<{ proposals: Record<string, unknown>[] }>(ana.client, "list_board_proposals", requests.list_board_proposals);
@@ -141,7 +169,11 @@ describe("published boards examples: discard then reopen", () => {
     const discarded = await ok<{ task: { status: string } }>(ana.client, "discard_task", requests.discard_task);
     expectSameShape(discarded, { task: taskItem });
     expect(discarded.task.status).toBe("discarded");
-    const reopened = await ok<{ task: { status: string; quadrant: string; version: number } }>(ana.client, "reopen_task", requests.reopen_task);
+    const reopened = await ok<{ task: { status: string; quadrant: string; version: number } }>(
+      ana.client,
+      "reopen_task",
+      requests.reopen_task,
+    );
     expectSameShape(reopened, { task: taskItem });
     expect(reopened.task).toMatchObject({ status: "active", quadrant: "backlog", version: 8 });
   });

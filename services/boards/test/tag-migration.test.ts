@@ -61,7 +61,10 @@ describe("migration: tag names unique ignoring case", () => {
     // Fixtures go in as the superuser: the owner itself is bound by FORCE ROW LEVEL SECURITY.
     const fixtures = createBoardsDb(superUrl, 1);
     try {
-      await fixtures.$executeRawUnsafe(`INSERT INTO boards.boards (id, name, created_by, created_at, updated_at) VALUES ($1::uuid, 'B', 'ana', now(), now())`, board);
+      await fixtures.$executeRawUnsafe(
+        `INSERT INTO boards.boards (id, name, created_by, created_at, updated_at) VALUES ($1::uuid, 'B', 'ana', now(), now())`,
+        board,
+      );
       for (const tag of tags) {
         await fixtures.$executeRawUnsafe(
           `INSERT INTO boards.tags (id, board_id, name, color, created_at) VALUES ($1::uuid, $2::uuid, $3, 'teal', now() - make_interval(days => $4))`,
@@ -77,11 +80,15 @@ describe("migration: tag names unique ignoring case", () => {
         randomUUID(),
         board,
       );
-      await fixtures.$executeRawUnsafe(`INSERT INTO boards.task_tags (task_id, tag_id, board_id) SELECT t.id, g.id, t.board_id FROM boards.tasks t, boards.tags g`);
+      await fixtures.$executeRawUnsafe(
+        `INSERT INTO boards.task_tags (task_id, tag_id, board_id) SELECT t.id, g.id, t.board_id FROM boards.tasks t, boards.tags g`,
+      );
 
       expect(await applyMigrations({ connectionString: ownerUrl, schema: "boards", migrationsDir })).toEqual(laterMigrations);
 
-      const rows = await fixtures.$queryRawUnsafe<{ id: string; name: string; version: number }[]>(`SELECT id::text, name, version FROM boards.tags`);
+      const rows = await fixtures.$queryRawUnsafe<{ id: string; name: string; version: number }[]>(
+        `SELECT id::text, name, version FROM boards.tags`,
+      );
       const after = new Map(rows.map((row) => [row.id, row]));
       expect(tags.map((tag) => [after.get(tag.id)?.name, after.get(tag.id)?.version])).toEqual([
         ["Urgent", 1],
@@ -94,13 +101,13 @@ describe("migration: tag names unique ignoring case", () => {
       for (const row of rows) expect(row.name.length).toBeLessThanOrEqual(40);
       const [{ n }] = (await fixtures.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM boards.task_tags`)) as [{ n: bigint }];
       expect(Number(n)).toBe(tags.length);
-      const [{ forced }] = (await fixtures.$queryRawUnsafe<{ forced: boolean }[]>(`SELECT relforcerowsecurity AS forced FROM pg_class WHERE oid = 'boards.tags'::regclass`)) as [{ forced: boolean }];
+      const [{ forced }] = (await fixtures.$queryRawUnsafe<{ forced: boolean }[]>(
+        `SELECT relforcerowsecurity AS forced FROM pg_class WHERE oid = 'boards.tags'::regclass`,
+      )) as [{ forced: boolean }];
       expect(forced).toBe(true);
       const clash = `INSERT INTO boards.tags (account_id, id, board_id, name, color, created_at)
                      SELECT account_id, gen_random_uuid(), id, 'só UMA', 'teal', now() FROM boards.boards WHERE id = $1::uuid`;
-      await expect(fixtures.$executeRawUnsafe(clash, board)).rejects.toThrow(
-        /23505|unique/i,
-      );
+      await expect(fixtures.$executeRawUnsafe(clash, board)).rejects.toThrow(/23505|unique/i);
     } finally {
       await fixtures.$disconnect();
     }

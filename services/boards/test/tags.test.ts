@@ -7,7 +7,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { startStack, type Stack } from "@bancada/e2e";
 import { boardsFactory } from "./stack.js";
-import { closeAll, expectRestError, issuePaths, makeBoard, makeTag, makeTask, ok, person, type Board, type ErrorBody, type Person, type RestResponse, type Tag, type Task } from "./helpers.js";
+import {
+  closeAll,
+  expectRestError,
+  issuePaths,
+  makeBoard,
+  makeTag,
+  makeTask,
+  ok,
+  person,
+  type Board,
+  type ErrorBody,
+  type Person,
+  type RestResponse,
+  type Tag,
+  type Task,
+} from "./helpers.js";
 
 type VersionedTag = Tag & { version: number };
 
@@ -29,14 +44,18 @@ describe("tags", () => {
   });
 
   const tagsPath = () => `/v1/boards/${board.id}/tags`;
-  const create = (who: Person, name: string, color = "teal") => who.rest<{ tag: VersionedTag }>("POST", tagsPath(), { requestId: randomUUID(), name, color });
+  const create = (who: Person, name: string, color = "teal") =>
+    who.rest<{ tag: VersionedTag }>("POST", tagsPath(), { requestId: randomUUID(), name, color });
   const listed = async () => (await ana.rest<{ tags: VersionedTag[] }>("GET", tagsPath())).body.tags;
   const named = async (name: string) => (await listed()).filter((tag) => tag.name.toLowerCase() === name.toLowerCase());
 
   /** Exactly one 201 and the rest 409 conflict, all with the one message a sequential duplicate gets. */
   function expectOneWinner(responses: RestResponse[]): { winner: VersionedTag; errors: ErrorBody[] } {
     const statuses = responses.map((response) => response.status);
-    expect(statuses.filter((status) => status === 201 || status === 200), JSON.stringify(statuses)).toHaveLength(1);
+    expect(
+      statuses.filter((status) => status === 201 || status === 200),
+      JSON.stringify(statuses),
+    ).toHaveLength(1);
     const losers = responses.filter((response) => response.status >= 300);
     const errors = losers.map((response) => expectRestError(response, 409, "conflict"));
     const winner = (responses.find((response) => response.status < 300)!.body as { tag: VersionedTag }).tag;
@@ -78,7 +97,11 @@ describe("tags", () => {
     it("when a tag is renamed onto another tag's name in another case, then conflict; to its own name in another case, it works", async () => {
       const one = (await create(ana, "Compras")).body.tag;
       const two = (await create(ana, "Vendas")).body.tag;
-      const error = expectRestError(await ana.rest("PATCH", `${tagsPath()}/${two.id}`, { expectedVersion: 1, name: "COMPRAS" }), 409, "conflict");
+      const error = expectRestError(
+        await ana.rest("PATCH", `${tagsPath()}/${two.id}`, { expectedVersion: 1, name: "COMPRAS" }),
+        409,
+        "conflict",
+      );
       expect(error.details).toEqual({ field: "name", existing: one });
       const recased = await ana.rest<{ tag: VersionedTag }>("PATCH", `${tagsPath()}/${one.id}`, { expectedVersion: 1, name: "COMPRAS" });
       expect(recased.body.tag).toEqual({ ...one, name: "COMPRAS", version: 2 });
@@ -118,7 +141,11 @@ describe("tags", () => {
     it("when a rename or recolour sends a stale version, then 409 VERSION_CONFLICT with the current tag, and nothing changes", async () => {
       const renamed = await ana.rest<{ tag: VersionedTag }>("PATCH", `${tagsPath()}/${tag.id}`, { expectedVersion: 1, color: "red" });
       expect(renamed.body.tag).toEqual({ ...tag, color: "red", version: 2 });
-      const stale = expectRestError(await bia.rest("PATCH", `${tagsPath()}/${tag.id}`, { expectedVersion: 1, name: "Perdida" }), 409, "conflict");
+      const stale = expectRestError(
+        await bia.rest("PATCH", `${tagsPath()}/${tag.id}`, { expectedVersion: 1, name: "Perdida" }),
+        409,
+        "conflict",
+      );
       expect(stale.message).toMatch(/^VERSION_CONFLICT:/);
       expect(stale.details).toEqual({ expectedVersion: 1, currentVersion: 2, current: renamed.body.tag });
       expect((await listed()).find((t) => t.id === tag.id)).toEqual(renamed.body.tag);
@@ -138,7 +165,9 @@ describe("tags", () => {
       const task = await makeTask(ana, board.id, { tagIds: [tag.id] });
       const stale = expectRestError(await ana.rest("DELETE", `${tagsPath()}/${tag.id}`, { expectedVersion: 1 }), 409, "conflict");
       expect(stale.details).toMatchObject({ currentVersion: 2, current: tag });
-      expect((await ana.rest<{ task: Task }>("GET", `/v1/boards/${board.id}/tasks/${task.id}`)).body.task.tags.map((t) => t.id)).toEqual([tag.id]);
+      expect((await ana.rest<{ task: Task }>("GET", `/v1/boards/${board.id}/tasks/${task.id}`)).body.task.tags.map((t) => t.id)).toEqual([
+        tag.id,
+      ]);
       expect((await ana.rest("DELETE", `${tagsPath()}/${tag.id}`, { expectedVersion: 2 })).status).toBe(204);
       expect((await ana.rest<{ task: Task }>("GET", `/v1/boards/${board.id}/tasks/${task.id}`)).body.task.tags).toEqual([]);
       expectRestError(await ana.rest("DELETE", `${tagsPath()}/${tag.id}`, { expectedVersion: 2 }), 404, "not_found");
@@ -163,7 +192,12 @@ describe("tags", () => {
 
     it('when the version comes as If-Match ("2", W/"2" or 2), then it counts like expectedVersion', async () => {
       const viaHeader = (await create(ana, "Cabeçalho")).body.tag;
-      const patched = await ana.rest<{ tag: VersionedTag }>("PATCH", `${tagsPath()}/${viaHeader.id}`, { color: "green" }, { "If-Match": '"1"' });
+      const patched = await ana.rest<{ tag: VersionedTag }>(
+        "PATCH",
+        `${tagsPath()}/${viaHeader.id}`,
+        { color: "green" },
+        { "If-Match": '"1"' },
+      );
       expect(patched.body.tag.version).toBe(2);
       expect((await ana.rest("PATCH", `${tagsPath()}/${viaHeader.id}`, { color: "red" }, { "If-Match": 'W/"2"' })).status).toBe(200);
       expectRestError(await ana.rest("DELETE", `${tagsPath()}/${viaHeader.id}`, undefined, { "If-Match": '"2"' }), 409, "conflict");
@@ -173,13 +207,21 @@ describe("tags", () => {
     it("when no version is sent, If-Match is malformed or disagrees with the body, then 400 naming the field, and nothing changes", async () => {
       const kept = (await create(ana, "Intocada")).body.tag;
       const path = `${tagsPath()}/${kept.id}`;
-      expect(issuePaths(expectRestError(await ana.rest("PATCH", path, { name: "x" }), 400, "invalid_argument"))).toEqual(["expectedVersion"]);
+      expect(issuePaths(expectRestError(await ana.rest("PATCH", path, { name: "x" }), 400, "invalid_argument"))).toEqual([
+        "expectedVersion",
+      ]);
       expect(issuePaths(expectRestError(await ana.rest("DELETE", path), 400, "invalid_argument"))).toEqual(["expectedVersion"]);
       for (const ifMatch of ["*", "abc", '"1", "2"', "-1"]) {
-        expect(issuePaths(expectRestError(await ana.rest("DELETE", path, undefined, { "If-Match": ifMatch }), 400, "invalid_argument"))).toEqual(["If-Match"]);
+        expect(
+          issuePaths(expectRestError(await ana.rest("DELETE", path, undefined, { "If-Match": ifMatch }), 400, "invalid_argument")),
+        ).toEqual(["If-Match"]);
       }
-      expect(issuePaths(expectRestError(await ana.rest("DELETE", path, { expectedVersion: 2 }, { "If-Match": '"1"' }), 400, "invalid_argument"))).toEqual(["If-Match"]);
-      expect(issuePaths(expectRestError(await ana.rest("DELETE", path, undefined, { "If-Match": '"0"' }), 400, "invalid_argument"))).toEqual(["expectedVersion"]);
+      expect(
+        issuePaths(expectRestError(await ana.rest("DELETE", path, { expectedVersion: 2 }, { "If-Match": '"1"' }), 400, "invalid_argument")),
+      ).toEqual(["If-Match"]);
+      expect(
+        issuePaths(expectRestError(await ana.rest("DELETE", path, undefined, { "If-Match": '"0"' }), 400, "invalid_argument")),
+      ).toEqual(["expectedVersion"]);
       expect((await listed()).find((t) => t.id === kept.id)).toEqual(kept);
     });
   });

@@ -7,7 +7,22 @@ import { randomUUID } from "node:crypto";
 import { startStack, type Stack } from "@bancada/e2e";
 import { createBoardsDb, type BoardsDb } from "../src/index.js";
 import { boardsFactory } from "./stack.js";
-import { closeAll, expectPositionsMatchQuadrants, fails, issuePaths, makeBoard, makeTag, makeTask, ok, person, type Board, type Person, type Tag, type Task, type TaskPage } from "./helpers.js";
+import {
+  closeAll,
+  expectPositionsMatchQuadrants,
+  fails,
+  issuePaths,
+  makeBoard,
+  makeTag,
+  makeTask,
+  ok,
+  person,
+  type Board,
+  type Person,
+  type Tag,
+  type Task,
+  type TaskPage,
+} from "./helpers.js";
 
 interface Activity {
   events: { event_type: string; entity_id: string; actor_id: string; metadata: Record<string, unknown>; created_at: string }[];
@@ -56,7 +71,15 @@ describe("task tools", () => {
 
     it("when optional fields are omitted, then the task is active in the backlog with no description, due date, assignee or tags, at version 1", async () => {
       const task = await makeTask(ana, board.id, { title: "Sem nada" });
-      expect(task).toMatchObject({ quadrant: "backlog", status: "active", description: null, due_date: null, assignee_id: null, tags: [], version: 1 });
+      expect(task).toMatchObject({
+        quadrant: "backlog",
+        status: "active",
+        description: null,
+        due_date: null,
+        assignee_id: null,
+        tags: [],
+        version: 1,
+      });
       expect(task.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     });
 
@@ -71,14 +94,23 @@ describe("task tools", () => {
       const other = await makeBoard(ana, "Terceiro");
       const foreign = await makeTag(ana, other.id, "Alheia");
       const requestId = randomUUID();
-      const error = await fails(ana.client, "create_task", { requestId, boardId: board.id, title: "x", tagIds: [cliente.id, foreign.id] }, "invalid_argument");
+      const error = await fails(
+        ana.client,
+        "create_task",
+        { requestId, boardId: board.id, title: "x", tagIds: [cliente.id, foreign.id] },
+        "invalid_argument",
+      );
       expect(issuePaths(error)).toEqual(["tagIds[1]"]);
       expect(await ids("backlog")).not.toContain(requestId);
     });
 
     it("when the due date is not a real date, then invalid_argument names dueDate", async () => {
       for (const dueDate of ["2026-02-30", "03/10/2026", "2026-10-03T00:00:00Z"]) {
-        expect(issuePaths(await fails(ana.client, "create_task", { requestId: randomUUID(), boardId: board.id, title: "x", dueDate }, "invalid_argument"))).toContain("dueDate");
+        expect(
+          issuePaths(
+            await fails(ana.client, "create_task", { requestId: randomUUID(), boardId: board.id, title: "x", dueDate }, "invalid_argument"),
+          ),
+        ).toContain("dueDate");
       }
     });
   });
@@ -91,7 +123,13 @@ describe("task tools", () => {
 
     it("when only the title is sent, then description, due date and tags stay and the version goes up by one", async () => {
       const { task: updated } = await write("update_task", task, { title: "Novo título" });
-      expect(updated).toMatchObject({ title: "Novo título", description: "Desc", due_date: "2026-10-03", tags: [cliente], version: task.version + 1 });
+      expect(updated).toMatchObject({
+        title: "Novo título",
+        description: "Desc",
+        due_date: "2026-10-03",
+        tags: [cliente],
+        version: task.version + 1,
+      });
       task = updated;
     });
 
@@ -111,25 +149,49 @@ describe("task tools", () => {
     });
 
     it("when dueDate is null, then invalid_argument: the due date cannot be removed through MCP", async () => {
-      const error = await fails(ana.client, "update_task", { requestId: randomUUID(), boardId: board.id, taskId: task.id, expectedVersion: task.version, title: "x", dueDate: null }, "invalid_argument");
+      const error = await fails(
+        ana.client,
+        "update_task",
+        { requestId: randomUUID(), boardId: board.id, taskId: task.id, expectedVersion: task.version, title: "x", dueDate: null },
+        "invalid_argument",
+      );
       expect(issuePaths(error)).toContain("dueDate");
     });
 
     it("when the title is missing, then invalid_argument names title", async () => {
-      const error = await fails(ana.client, "update_task", { requestId: randomUUID(), boardId: board.id, taskId: task.id, expectedVersion: task.version }, "invalid_argument");
+      const error = await fails(
+        ana.client,
+        "update_task",
+        { requestId: randomUUID(), boardId: board.id, taskId: task.id, expectedVersion: task.version },
+        "invalid_argument",
+      );
       expect(issuePaths(error)).toContain("title");
     });
 
     it("when expectedVersion is stale, then conflict with VERSION_CONFLICT: and the current task, and nothing changes", async () => {
-      const error = await fails(ana.client, "update_task", { requestId: randomUUID(), boardId: board.id, taskId: task.id, expectedVersion: task.version - 1, title: "perdido" }, "conflict");
+      const error = await fails(
+        ana.client,
+        "update_task",
+        { requestId: randomUUID(), boardId: board.id, taskId: task.id, expectedVersion: task.version - 1, title: "perdido" },
+        "conflict",
+      );
       expect(error.message.startsWith("VERSION_CONFLICT:")).toBe(true);
-      expect(error.details).toMatchObject({ expectedVersion: task.version - 1, currentVersion: task.version, current: { id: task.id, version: task.version, title: task.title } });
+      expect(error.details).toMatchObject({
+        expectedVersion: task.version - 1,
+        currentVersion: task.version,
+        current: { id: task.id, version: task.version, title: task.title },
+      });
       const page = await ok<TaskPage>(ana.client, "list_tasks", { boardId: board.id, quadrant: "backlog" });
       expect(page.tasks.find((t) => t.id === task.id)).toEqual(task);
     });
 
     it("when the task does not exist in the board, then not_found", async () => {
-      await fails(ana.client, "update_task", { requestId: randomUUID(), boardId: board.id, taskId: randomUUID(), expectedVersion: 1, title: "x" }, "not_found");
+      await fails(
+        ana.client,
+        "update_task",
+        { requestId: randomUUID(), boardId: board.id, taskId: randomUUID(), expectedVersion: 1, title: "x" },
+        "not_found",
+      );
     });
   });
 
@@ -142,11 +204,20 @@ describe("task tools", () => {
       expect(task).toMatchObject({ quadrant: "urgent-not-important", version: 2 });
       expect(await ids("urgent-not-important")).toEqual([a.id, b.id, moving.id]);
       const activity = await ok<Activity>(ana.client, "get_task_activity", { boardId: board.id });
-      expect(activity.events[0]).toMatchObject({ event_type: "task_moved", entity_id: moving.id, actor_id: "ana", metadata: { from_quadrant: "backlog", to_quadrant: "urgent-not-important" } });
+      expect(activity.events[0]).toMatchObject({
+        event_type: "task_moved",
+        entity_id: moving.id,
+        actor_id: "ana",
+        metadata: { from_quadrant: "backlog", to_quadrant: "urgent-not-important" },
+      });
     });
 
     it("when moved before a task, then it lands just before it, also at the very top and again and again into the same gap", async () => {
-      const [x, y, z] = [await makeTask(ana, board.id, { quadrant: "not-urgent-not-important" }), await makeTask(ana, board.id, { quadrant: "not-urgent-not-important" }), await makeTask(ana, board.id, { quadrant: "not-urgent-not-important" })];
+      const [x, y, z] = [
+        await makeTask(ana, board.id, { quadrant: "not-urgent-not-important" }),
+        await makeTask(ana, board.id, { quadrant: "not-urgent-not-important" }),
+        await makeTask(ana, board.id, { quadrant: "not-urgent-not-important" }),
+      ];
       const zMoved = (await write("move_task", z, { quadrant: "not-urgent-not-important", beforeId: y.id })).task;
       expect(await ids("not-urgent-not-important")).toEqual([x.id, z.id, y.id]);
       await write("move_task", y, { quadrant: "not-urgent-not-important", beforeId: x.id });
@@ -161,7 +232,11 @@ describe("task tools", () => {
         anchor = fresh;
       }
       const first = await ok<TaskPage>(ana.client, "list_tasks", { boardId: board.id, quadrant: "not-urgent-not-important" });
-      const rest = await ok<TaskPage>(ana.client, "list_tasks", { boardId: board.id, quadrant: "not-urgent-not-important", cursor: first.nextCursor });
+      const rest = await ok<TaskPage>(ana.client, "list_tasks", {
+        boardId: board.id,
+        quadrant: "not-urgent-not-important",
+        cursor: first.nextCursor,
+      });
       expect([...first.tasks, ...rest.tasks].map((t) => t.id)).toEqual([y.id, x.id, ...squeezed, z.id]);
     });
 
@@ -169,19 +244,34 @@ describe("task tools", () => {
       const task = await makeTask(ana, board.id, { quadrant: "backlog" });
       const elsewhere = await makeTask(ana, board.id, { quadrant: "urgent-important" });
       for (const beforeId of [task.id, elsewhere.id, randomUUID()]) {
-        const error = await fails(ana.client, "move_task", { requestId: randomUUID(), boardId: board.id, taskId: task.id, expectedVersion: 1, quadrant: "backlog", beforeId }, "invalid_argument");
+        const error = await fails(
+          ana.client,
+          "move_task",
+          { requestId: randomUUID(), boardId: board.id, taskId: task.id, expectedVersion: 1, quadrant: "backlog", beforeId },
+          "invalid_argument",
+        );
         expect(issuePaths(error)).toEqual(["beforeId"]);
       }
     });
 
     it("when the task is completed, then move_task answers failed_precondition", async () => {
       const done = (await write("complete_task", await makeTask(ana, board.id))).task;
-      await fails(ana.client, "move_task", { requestId: randomUUID(), boardId: board.id, taskId: done.id, expectedVersion: done.version, quadrant: "urgent-important" }, "failed_precondition");
+      await fails(
+        ana.client,
+        "move_task",
+        { requestId: randomUUID(), boardId: board.id, taskId: done.id, expectedVersion: done.version, quadrant: "urgent-important" },
+        "failed_precondition",
+      );
     });
 
     it("when expectedVersion is stale, then VERSION_CONFLICT and the task stays put", async () => {
       const task = await makeTask(ana, board.id, { quadrant: "backlog" });
-      const error = await fails(ana.client, "move_task", { requestId: randomUUID(), boardId: board.id, taskId: task.id, expectedVersion: 2, quadrant: "urgent-important" }, "conflict");
+      const error = await fails(
+        ana.client,
+        "move_task",
+        { requestId: randomUUID(), boardId: board.id, taskId: task.id, expectedVersion: 2, quadrant: "urgent-important" },
+        "conflict",
+      );
       expect(error.message).toMatch(/^VERSION_CONFLICT:/);
       expect(await ids("urgent-important")).not.toContain(task.id);
     });
@@ -206,21 +296,46 @@ describe("task tools", () => {
 
     it("when the status does not allow the step, then failed_precondition", async () => {
       const active = await makeTask(ana, board.id);
-      await fails(ana.client, "reopen_task", { requestId: randomUUID(), boardId: board.id, taskId: active.id, expectedVersion: 1 }, "failed_precondition");
+      await fails(
+        ana.client,
+        "reopen_task",
+        { requestId: randomUUID(), boardId: board.id, taskId: active.id, expectedVersion: 1 },
+        "failed_precondition",
+      );
       const done = (await write("complete_task", active)).task;
-      await fails(ana.client, "complete_task", { requestId: randomUUID(), boardId: board.id, taskId: done.id, expectedVersion: done.version }, "failed_precondition");
-      await fails(ana.client, "discard_task", { requestId: randomUUID(), boardId: board.id, taskId: done.id, expectedVersion: done.version }, "failed_precondition");
+      await fails(
+        ana.client,
+        "complete_task",
+        { requestId: randomUUID(), boardId: board.id, taskId: done.id, expectedVersion: done.version },
+        "failed_precondition",
+      );
+      await fails(
+        ana.client,
+        "discard_task",
+        { requestId: randomUUID(), boardId: board.id, taskId: done.id, expectedVersion: done.version },
+        "failed_precondition",
+      );
     });
 
     it("when complete, discard or reopen sends a stale expectedVersion, then VERSION_CONFLICT: with the current task, and the status stays", async () => {
       const active = (await write("update_task", await makeTask(ana, board.id), { title: "Duas versões" })).task;
       for (const tool of ["complete_task", "discard_task"]) {
-        const error = await fails(ana.client, tool, { requestId: randomUUID(), boardId: board.id, taskId: active.id, expectedVersion: 1 }, "conflict");
+        const error = await fails(
+          ana.client,
+          tool,
+          { requestId: randomUUID(), boardId: board.id, taskId: active.id, expectedVersion: 1 },
+          "conflict",
+        );
         expect(error.message).toMatch(/^VERSION_CONFLICT:/);
         expect(error.details).toMatchObject({ expectedVersion: 1, currentVersion: 2, current: active });
       }
       const done = (await write("complete_task", active)).task;
-      const error = await fails(ana.client, "reopen_task", { requestId: randomUUID(), boardId: board.id, taskId: done.id, expectedVersion: 2, quadrant: "backlog" }, "conflict");
+      const error = await fails(
+        ana.client,
+        "reopen_task",
+        { requestId: randomUUID(), boardId: board.id, taskId: done.id, expectedVersion: 2, quadrant: "backlog" },
+        "conflict",
+      );
       expect(error.message).toMatch(/^VERSION_CONFLICT:/);
       expect(error.details).toMatchObject({ currentVersion: 3, current: done });
       const page = await ok<TaskPage>(ana.client, "list_tasks", { boardId: board.id, status: "completed" });
@@ -232,8 +347,11 @@ describe("task tools", () => {
       const tag = await makeTag(ana, fresh.id, "Filtro");
       const tagged = await makeTask(ana, fresh.id, { quadrant: "urgent-important", tagIds: [tag.id] });
       const plain = await makeTask(ana, fresh.id, { quadrant: "urgent-important" });
-      const done = (await ok(ana.client, "complete_task", { requestId: randomUUID(), boardId: fresh.id, taskId: plain.id, expectedVersion: 1 })).task;
-      const list = async (args: Record<string, unknown>) => (await ok<TaskPage>(ana.client, "list_tasks", { boardId: fresh.id, ...args })).tasks.map((t) => t.id);
+      const done = (
+        await ok(ana.client, "complete_task", { requestId: randomUUID(), boardId: fresh.id, taskId: plain.id, expectedVersion: 1 })
+      ).task;
+      const list = async (args: Record<string, unknown>) =>
+        (await ok<TaskPage>(ana.client, "list_tasks", { boardId: fresh.id, ...args })).tasks.map((t) => t.id);
       expect(await list({})).toEqual([tagged.id, done.id]);
       expect(await list({ status: "completed" })).toEqual([done.id]);
       expect(await list({ status: "active", quadrant: "urgent-important" })).toEqual([tagged.id]);
@@ -246,17 +364,29 @@ describe("task tools", () => {
   describe("archived tasks and boards", () => {
     it("when a task is archived in the app, then every write tool refuses it with failed_precondition and list_tasks hides it; restored, it works again", async () => {
       const task = await makeTask(ana, board.id, { quadrant: "urgent-important" });
-      const archived = await ana.rest<{ task: Task }>("POST", `/v1/boards/${board.id}/tasks/${task.id}/archive`, { requestId: randomUUID(), expectedVersion: 1 });
+      const archived = await ana.rest<{ task: Task }>("POST", `/v1/boards/${board.id}/tasks/${task.id}/archive`, {
+        requestId: randomUUID(),
+        expectedVersion: 1,
+      });
       expect(archived.status).toBe(200);
       expect(archived.body.task.archived_at).not.toBeNull();
       const v = archived.body.task.version;
       const base = { boardId: board.id, taskId: task.id, expectedVersion: v };
-      for (const [tool, extra] of [["update_task", { title: "x" }], ["move_task", { quadrant: "backlog" }], ["complete_task", {}], ["discard_task", {}], ["reopen_task", {}]] as const) {
+      for (const [tool, extra] of [
+        ["update_task", { title: "x" }],
+        ["move_task", { quadrant: "backlog" }],
+        ["complete_task", {}],
+        ["discard_task", {}],
+        ["reopen_task", {}],
+      ] as const) {
         const error = await fails(ana.client, tool, { requestId: randomUUID(), ...base, ...extra }, "failed_precondition");
         expect(error.message).toMatch(/archived/);
       }
       expect(await ids("urgent-important")).not.toContain(task.id);
-      const restored = await ana.rest<{ task: Task }>("POST", `/v1/boards/${board.id}/tasks/${task.id}/restore`, { requestId: randomUUID(), expectedVersion: v });
+      const restored = await ana.rest<{ task: Task }>("POST", `/v1/boards/${board.id}/tasks/${task.id}/restore`, {
+        requestId: randomUUID(),
+        expectedVersion: v,
+      });
       expect(restored.body.task).toMatchObject({ archived_at: null, version: v + 1 });
       await write("update_task", restored.body.task, { title: "de volta" });
     });
@@ -267,7 +397,12 @@ describe("task tools", () => {
       const archived = await ana.rest("POST", `/v1/boards/${old.id}/archive`, { expectedVersion: 1 });
       expect(archived.status).toBe(200);
       await fails(ana.client, "create_task", { requestId: randomUUID(), boardId: old.id, title: "x" }, "failed_precondition");
-      await fails(ana.client, "complete_task", { requestId: randomUUID(), boardId: old.id, taskId: task.id, expectedVersion: 1 }, "failed_precondition");
+      await fails(
+        ana.client,
+        "complete_task",
+        { requestId: randomUUID(), boardId: old.id, taskId: task.id, expectedVersion: 1 },
+        "failed_precondition",
+      );
       expect((await ok<TaskPage>(ana.client, "list_tasks", { boardId: old.id })).tasks).toHaveLength(1);
     });
   });
@@ -300,7 +435,13 @@ describe("task tools", () => {
     it("when a board has 30 events, then they come newest first, 25 and then 5, with coverageStart at the board's creation", async () => {
       const fresh = await makeBoard(ana, "Atividade");
       const task = await makeTask(ana, fresh.id);
-      await ok(ana.client, "update_task", { requestId: randomUUID(), boardId: fresh.id, taskId: task.id, expectedVersion: 1, title: "real" });
+      await ok(ana.client, "update_task", {
+        requestId: randomUUID(),
+        boardId: fresh.id,
+        taskId: task.id,
+        expectedVersion: 1,
+        title: "real",
+      });
       // Fixture: 27 more events straight into the table, each a millisecond apart, newer than the real ones.
       await db.$executeRawUnsafe(
         `INSERT INTO boards.activity_events (account_id, id, board_id, actor_id, event_type, entity_type, entity_id, metadata, created_at)
@@ -313,7 +454,13 @@ describe("task tools", () => {
       expect(first.events).toHaveLength(25);
       expect(first.coverageStart).toBe(fresh.created_at);
       const second = await ok<Activity>(ana.client, "get_task_activity", { boardId: fresh.id, cursor: first.nextCursor });
-      expect(second.events.map((e) => e.event_type)).toEqual(["task_updated", "task_updated", "task_updated", "task_created", "board_created"]);
+      expect(second.events.map((e) => e.event_type)).toEqual([
+        "task_updated",
+        "task_updated",
+        "task_updated",
+        "task_created",
+        "board_created",
+      ]);
       expect(second.events[2]).toMatchObject({ entity_id: task.id, actor_id: "ana", metadata: { fields: ["title"] } });
       expect(second.nextCursor).toBeNull();
       const all = [...first.events, ...second.events].map((e) => e.created_at);

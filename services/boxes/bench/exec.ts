@@ -60,7 +60,11 @@ try {
   for (let i = 0; i < iterations; i++) {
     host.push(await timed(() => hostBash(home)));
     bareProcess.push(await timed(() => hostProcess("/bin/true", [])));
-    driver.push(await timed(() => service.driver.exec(handle, { command: { cmd: "true" }, cwd: "/data/home", env: {}, timeoutMs: 60_000, maxOutputBytes: 1024 })));
+    driver.push(
+      await timed(() =>
+        service.driver.exec(handle, { command: { cmd: "true" }, cwd: "/data/home", env: {}, timeoutMs: 60_000, maxOutputBytes: 1024 }),
+      ),
+    );
     tool.push(await timed(() => call("exec", { boxId, cmd: "true" })));
   }
   const inFlight = 8;
@@ -78,13 +82,21 @@ try {
   console.log(`iterations ${iterations} (interleaved), load average ${(await loadAverage()).join(" ")}`);
   console.log(tableRow(["", "p50 ms", "p99 ms", "ratio p50", "ratio p99"]));
   console.log(tableRow(["host bash -lc true", hostStats.p50.toFixed(1), hostStats.p99.toFixed(1), "1.00", "1.00"]));
-  for (const [label, samples] of [["host /bin/true (1 process)", bareProcess], ["box exec (driver)", driver], ["box exec (tool host)", tool]] as const) {
+  for (const [label, samples] of [
+    ["host /bin/true (1 process)", bareProcess],
+    ["box exec (driver)", driver],
+    ["box exec (tool host)", tool],
+  ] as const) {
     const s = stats(samples);
-    console.log(tableRow([label, s.p50.toFixed(1), s.p99.toFixed(1), (s.p50 / hostStats.p50).toFixed(2), (s.p99 / hostStats.p99).toFixed(2)]));
+    console.log(
+      tableRow([label, s.p50.toFixed(1), s.p99.toFixed(1), (s.p50 / hostStats.p50).toFixed(2), (s.p99 / hostStats.p99).toFixed(2)]),
+    );
   }
   console.log(`exec throughput, ${inFlight} in flight: ${perSecond.toFixed(1)} calls/s`);
   const createStats = stats(creates);
-  console.log(`create_box → running (tool host, wait: true): p50 ${createStats.p50.toFixed(1)} ms, max ${Math.max(...creates).toFixed(1)} ms (n=5)`);
+  console.log(
+    `create_box → running (tool host, wait: true): p50 ${createStats.p50.toFixed(1)} ms, max ${Math.max(...creates).toFixed(1)} ms (n=5)`,
+  );
 } finally {
   const boxes = await service.db.box.findMany({ where: { state: { not: "deleted" } } });
   for (const box of boxes) await service.driver.destroy({ id: box.id, runtime: box.runtime }).catch(() => {});

@@ -62,7 +62,14 @@ export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.Proces
   // Stored as a Postgres integer; Linux uids go further, but two billion boxes will do.
   if (base + count > 2 ** 31 - 1) throw new Error("BOXES_UID_BASE + BOXES_UID_COUNT must stay below 2147483647");
   return {
-    capacity: { memMiB: Math.max(0, hostMemMiB - reserveMiB), vcpus: Math.floor(cores * overcommit), hostMemMiB, reserveMiB, cores, overcommit },
+    capacity: {
+      memMiB: Math.max(0, hostMemMiB - reserveMiB),
+      vcpus: Math.floor(cores * overcommit),
+      hostMemMiB,
+      reserveMiB,
+      cores,
+      overcommit,
+    },
     uids: { base, count },
   };
 }

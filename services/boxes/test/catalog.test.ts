@@ -21,17 +21,46 @@ const seed: Record<string, { scope: string; hints: Record<string, boolean>; para
   create_box: {
     scope: "boxes:write",
     hints: createsOrChanges,
-    params: ["name", "template", "templateVersion", "snapshotId", "vcpus", "memMiB", "dataGiB", "autoSuspendSeconds", "maxRunMinutes", "deleteAfterSeconds", "metadata", "secrets", "task", "setup", "idempotencyKey", "wait"],
+    params: [
+      "name",
+      "template",
+      "templateVersion",
+      "snapshotId",
+      "vcpus",
+      "memMiB",
+      "dataGiB",
+      "autoSuspendSeconds",
+      "maxRunMinutes",
+      "deleteAfterSeconds",
+      "metadata",
+      "secrets",
+      "task",
+      "setup",
+      "idempotencyKey",
+      "wait",
+    ],
   },
   delete_box: { scope: "boxes:delete", hints: changesOrDeletes, params: ["boxId!", "confirm", "wait"] },
   suspend_box: { scope: "boxes:write", hints: createsOrChanges, params: ["boxId!", "wait"] },
   resume_box: { scope: "boxes:write", hints: createsOrChanges, params: ["boxId!", "wait"] },
-  exec: { scope: "boxes:exec", hints: { ...changesOrDeletes, openWorldHint: true }, params: ["cmd", "argv", "cwd", "env", "timeoutSeconds", "stdin", "stdinEncoding", "boxId!"] },
-  start_job: { scope: "boxes:exec", hints: { ...changesOrDeletes, openWorldHint: true }, params: ["name", "cmd", "argv", "cwd", "env", "boxId!", "idempotencyKey"] },
+  exec: {
+    scope: "boxes:exec",
+    hints: { ...changesOrDeletes, openWorldHint: true },
+    params: ["cmd", "argv", "cwd", "env", "timeoutSeconds", "stdin", "stdinEncoding", "boxId!"],
+  },
+  start_job: {
+    scope: "boxes:exec",
+    hints: { ...changesOrDeletes, openWorldHint: true },
+    params: ["name", "cmd", "argv", "cwd", "env", "boxId!", "idempotencyKey"],
+  },
   job_logs: { scope: "boxes:read", hints: readsOnly, params: ["boxId!", "jobId!", "offset", "tail"] },
   job_wait: { scope: "boxes:read", hints: readsOnly, params: ["boxId!", "jobId!", "timeoutSeconds"] },
   read_file: { scope: "boxes:read", hints: readsOnly, params: ["boxId!", "path!"] },
-  write_file: { scope: "boxes:write", hints: { ...changesOrDeletes, openWorldHint: false }, params: ["boxId!", "path!", "content!", "encoding", "mode", "parents"] },
+  write_file: {
+    scope: "boxes:write",
+    hints: { ...changesOrDeletes, openWorldHint: false },
+    params: ["boxId!", "path!", "content!", "encoding", "mode", "parents"],
+  },
 };
 
 /** The contract's tools not built yet (fork, snapshots, transfer URLs, ports, usage; docs/boxes.md#not-built-yet). */
@@ -52,7 +81,12 @@ describe("catalog against the boxes contract", () => {
     expect(tool.annotations).toMatchObject(expected.hints);
     const schema = tool.inputSchema as { properties: Record<string, unknown>; required?: string[]; additionalProperties?: unknown };
     expect(Object.keys(schema.properties).sort()).toEqual(expected.params.map((param) => param.replace("!", "")).sort());
-    expect((schema.required ?? []).sort()).toEqual(expected.params.filter((param) => param.endsWith("!")).map((param) => param.slice(0, -1)).sort());
+    expect((schema.required ?? []).sort()).toEqual(
+      expected.params
+        .filter((param) => param.endsWith("!"))
+        .map((param) => param.slice(0, -1))
+        .sort(),
+    );
     expect(schema.additionalProperties).toBe(false);
   });
 
@@ -75,8 +109,10 @@ describe("catalog against the boxes contract", () => {
   it("when a policy or source is not acted on in this version, then its description says so instead of promising it", () => {
     const create = catalog.get("create_box")!;
     expect(create.description).not.toMatch(/goes to sleep by itself/);
-    for (const field of ["autoSuspendSeconds", "maxRunMinutes", "deleteAfterSeconds"]) expect(String(props("create_box")[field]!.description)).toMatch(/does not yet/);
-    for (const field of ["snapshotId", "secrets"]) expect(String(props("create_box")[field]!.description)).toMatch(/no (snapshots|workspace secrets) yet/);
+    for (const field of ["autoSuspendSeconds", "maxRunMinutes", "deleteAfterSeconds"])
+      expect(String(props("create_box")[field]!.description)).toMatch(/does not yet/);
+    for (const field of ["snapshotId", "secrets"])
+      expect(String(props("create_box")[field]!.description)).toMatch(/no (snapshots|workspace secrets) yet/);
   });
 
   it("when a client picks the core profile, then resume_box is there, since errors of stopped boxes point to it", () => {

@@ -29,7 +29,13 @@ describeBoxes("exec and files", () => {
   describe("exec", () => {
     it("when cmd is given, then it runs in a bash login shell in /data/home; argv runs without a shell", async () => {
       const shell = await run(client, box.id, 'shopt -q login_shell && echo login; pwd; echo "$HOME" $((6*7))');
-      expect(shell).toMatchObject({ stdout: "login\n/data/home\n/data/home 42\n", stderr: "", exitCode: 0, timedOut: false, stdoutTruncated: false });
+      expect(shell).toMatchObject({
+        stdout: "login\n/data/home\n/data/home 42\n",
+        stderr: "",
+        exitCode: 0,
+        timedOut: false,
+        stdoutTruncated: false,
+      });
       const argv = await ok<{ stdout: string }>(client, "exec", { boxId: box.id, argv: ["printf", "%s|", "a b", "$HOME", "*"] });
       expect(argv.stdout).toBe("a b|$HOME|*|");
     });
@@ -48,11 +54,18 @@ describeBoxes("exec and files", () => {
       const bytes = Buffer.concat([Buffer.from(Array.from({ length: 256 }, (_, i) => i)), randomBytes(4096)]);
       const hashed = await run(client, box.id, "sha256sum | cut -d' ' -f1", { stdin: bytes.toString("base64"), stdinEncoding: "base64" });
       expect(hashed.stdout.trim()).toBe(createHash("sha256").update(bytes).digest("hex"));
-      expect(issuePaths(await fails(client, "exec", { boxId: box.id, cmd: "cat", stdin: "@@@", stdinEncoding: "base64" }, "invalid_argument"))).toEqual(["stdin"]);
+      expect(
+        issuePaths(await fails(client, "exec", { boxId: box.id, cmd: "cat", stdin: "@@@", stdinEncoding: "base64" }, "invalid_argument")),
+      ).toEqual(["stdin"]);
     });
 
     it("when the command fails or is killed by a signal, then exitCode and signal say so", async () => {
-      expect(await run(client, box.id, "echo out; echo err >&2; exit 7")).toMatchObject({ stdout: "out\n", stderr: "err\n", exitCode: 7, signal: null });
+      expect(await run(client, box.id, "echo out; echo err >&2; exit 7")).toMatchObject({
+        stdout: "out\n",
+        stderr: "err\n",
+        exitCode: 7,
+        signal: null,
+      });
       expect(await run(client, box.id, "kill -TERM $$")).toMatchObject({ exitCode: null, signal: "SIGTERM", timedOut: false });
       expect((await ok<{ exitCode: number }>(client, "exec", { boxId: box.id, argv: ["no-such-program"] })).exitCode).toBe(127);
     });
@@ -70,21 +83,30 @@ describeBoxes("exec and files", () => {
       expect(result.durationMs).toBeGreaterThanOrEqual(1000);
       expect(result.durationMs).toBeLessThan(6000);
       expect((await run(client, box.id, "echo fine", { timeoutSeconds: 600 })).stdout).toBe("fine\n");
-      expect(issuePaths(await fails(client, "exec", { boxId: box.id, cmd: "true", timeoutSeconds: 0 }, "invalid_argument"))).toEqual(["timeoutSeconds"]);
-      expect(issuePaths(await fails(client, "exec", { boxId: box.id, cmd: "true", timeoutSeconds: 601 }, "invalid_argument"))).toEqual(["timeoutSeconds"]);
+      expect(issuePaths(await fails(client, "exec", { boxId: box.id, cmd: "true", timeoutSeconds: 0 }, "invalid_argument"))).toEqual([
+        "timeoutSeconds",
+      ]);
+      expect(issuePaths(await fails(client, "exec", { boxId: box.id, cmd: "true", timeoutSeconds: 601 }, "invalid_argument"))).toEqual([
+        "timeoutSeconds",
+      ]);
     });
 
     it("when exec runs long and the client asked for progress, then progress arrives every 5 s; the catalog allows 600 s calls", async () => {
       const updates: { progress: number; total?: number }[] = [];
-      const result = await client.callTool({ name: "exec", arguments: { boxId: box.id, cmd: "sleep 6; echo late", timeoutSeconds: 30 } }, undefined, {
-        timeout: 60_000,
-        resetTimeoutOnProgress: true,
-        onprogress: (update) => updates.push(update),
-      });
+      const result = await client.callTool(
+        { name: "exec", arguments: { boxId: box.id, cmd: "sleep 6; echo late", timeoutSeconds: 30 } },
+        undefined,
+        {
+          timeout: 60_000,
+          resetTimeoutOnProgress: true,
+          onprogress: (update) => updates.push(update),
+        },
+      );
       expect((result.structuredContent as { stdout: string }).stdout).toBe("late\n");
       expect(updates.length).toBeGreaterThanOrEqual(1);
       expect(updates[0]).toMatchObject({ total: 30 });
-      for (const tool of ["exec", "job_wait"]) expect(stack.gateway.catalog.tool(tool)?.descriptor.maxDurationMs).toBeGreaterThanOrEqual(600_000);
+      for (const tool of ["exec", "job_wait"])
+        expect(stack.gateway.catalog.tool(tool)?.descriptor.maxDurationMs).toBeGreaterThanOrEqual(600_000);
     });
 
     it("when a command leaves processes in the background, then they are killed when it returns and the call does not hang", async () => {
@@ -96,13 +118,28 @@ describeBoxes("exec and files", () => {
     });
 
     it("when the client goes away during exec, then the command's processes are killed", async () => {
-      const call = abandonableCall(stack.mcpUrl, key, "exec", { boxId: box.id, cmd: "sleep 25; touch /data/home/after-cancel", timeoutSeconds: 60 });
+      const call = abandonableCall(stack.mcpUrl, key, "exec", {
+        boxId: box.id,
+        cmd: "sleep 25; touch /data/home/after-cancel",
+        timeoutSeconds: 60,
+      });
       const service = boxes.service();
-      await until(async () => service.runtime.inFlight.exec, (count) => count > 0);
+      await until(
+        async () => service.runtime.inFlight.exec,
+        (count) => count > 0,
+      );
       // [s]leep: the pattern does not match the command line of the pgrep call itself.
-      await until(() => run(client, box.id, "pgrep -cf '[s]leep 25' || true"), (r) => Number(r.stdout) >= 1);
+      await until(
+        () => run(client, box.id, "pgrep -cf '[s]leep 25' || true"),
+        (r) => Number(r.stdout) >= 1,
+      );
       await call.abandon();
-      expect(await until(async () => service.runtime.inFlight.exec, (count) => count === 0)).toBe(0);
+      expect(
+        await until(
+          async () => service.runtime.inFlight.exec,
+          (count) => count === 0,
+        ),
+      ).toBe(0);
       expect((await run(client, box.id, "pgrep -cf '[s]leep 25' || true")).stdout.trim()).toBe("0");
       await fails(client, "read_file", { boxId: box.id, path: "after-cancel" }, "not_found");
     });
@@ -113,7 +150,10 @@ describeBoxes("exec and files", () => {
       const service = boxes.service();
       const row = await service.db.box.findUniqueOrThrow({ where: { id: box.id } });
       const exec = (cmd: string) =>
-        service.driver.exec({ id: row.id, runtime: row.runtime }, { command: { cmd }, cwd: "/data/home", env: {}, timeoutMs: 60_000, maxOutputBytes: MiB });
+        service.driver.exec(
+          { id: row.id, runtime: row.runtime },
+          { command: { cmd }, cwd: "/data/home", env: {}, timeoutMs: 60_000, maxOutputBytes: MiB },
+        );
       const whole = await exec(`head -c ${MiB} /dev/zero`);
       expect([whole.stdout.length, whole.stdoutBytes]).toEqual([MiB, MiB]);
       const over = await exec(`head -c ${MiB + 1} /dev/zero >&2`);
@@ -121,10 +161,21 @@ describeBoxes("exec and files", () => {
     });
 
     it("when a command writes 2 MB to stdout and to stderr, then each stream comes back cut at 1 MiB and marked as cut", async () => {
-      const outcome = await call<ExecResult>(client, "exec", { boxId: box.id, cmd: `head -c ${2 * MiB} /dev/zero | tr '\\0' a; head -c ${2 * MiB} /dev/zero | tr '\\0' b >&2` }, 120_000);
+      const outcome = await call<ExecResult>(
+        client,
+        "exec",
+        { boxId: box.id, cmd: `head -c ${2 * MiB} /dev/zero | tr '\\0' a; head -c ${2 * MiB} /dev/zero | tr '\\0' b >&2` },
+        120_000,
+      );
       expect(outcome.isError).toBe(false);
       const result = outcome.data;
-      expect(result).toMatchObject({ exitCode: 0, stdoutTruncated: true, stderrTruncated: true, stdoutBytes: 2 * MiB, stderrBytes: 2 * MiB });
+      expect(result).toMatchObject({
+        exitCode: 0,
+        stdoutTruncated: true,
+        stderrTruncated: true,
+        stdoutBytes: 2 * MiB,
+        stderrBytes: 2 * MiB,
+      });
       expect([result.stdout.length, result.stderr.length]).toEqual([MiB, MiB]);
       expect(/^a+$/.test(result.stdout) && /^b+$/.test(result.stderr)).toBe(true);
     });
@@ -132,25 +183,41 @@ describeBoxes("exec and files", () => {
     it("when stdin has exactly 1 MiB, then the command reads it all; with one byte more, payload_too_large names stdin", async () => {
       expect((await run(client, box.id, "wc -c", { stdin: "s".repeat(MiB) })).stdout.trim()).toBe(String(MiB));
       const base64 = Buffer.alloc(MiB + 1, 7).toString("base64");
-      expect(issuePaths(await fails(client, "exec", { boxId: box.id, cmd: "wc -c", stdin: base64, stdinEncoding: "base64" }, "payload_too_large"))).toEqual(["stdin"]);
+      expect(
+        issuePaths(
+          await fails(client, "exec", { boxId: box.id, cmd: "wc -c", stdin: base64, stdinEncoding: "base64" }, "payload_too_large"),
+        ),
+      ).toEqual(["stdin"]);
     });
 
     it("when write_file gets exactly 1 MiB, then it writes it whole; with one byte more, payload_too_large names content", async () => {
       const text = "t".repeat(MiB);
       expect((await ok<{ size: number }>(client, "write_file", { boxId: box.id, path: "edge.txt", content: text })).size).toBe(MiB);
       expect((await run(client, box.id, "wc -c < edge.txt; tr -d t < edge.txt | wc -c")).stdout).toBe(`${MiB}\n0\n`);
-      expect(issuePaths(await fails(client, "write_file", { boxId: box.id, path: "over.txt", content: `${text}t` }, "payload_too_large"))).toEqual(["content"]);
+      expect(
+        issuePaths(await fails(client, "write_file", { boxId: box.id, path: "over.txt", content: `${text}t` }, "payload_too_large")),
+      ).toEqual(["content"]);
       const bytes = Buffer.alloc(MiB, 0xff);
       await ok(client, "write_file", { boxId: box.id, path: "edge.bin", content: bytes.toString("base64"), encoding: "base64" });
       expect((await run(client, box.id, "wc -c < edge.bin")).stdout).toBe(`${MiB}\n`);
       const tooBig = Buffer.alloc(MiB + 1, 0xff).toString("base64");
-      expect(issuePaths(await fails(client, "write_file", { boxId: box.id, path: "over.bin", content: tooBig, encoding: "base64" }, "payload_too_large"))).toEqual(["content"]);
+      expect(
+        issuePaths(
+          await fails(client, "write_file", { boxId: box.id, path: "over.bin", content: tooBig, encoding: "base64" }, "payload_too_large"),
+        ),
+      ).toEqual(["content"]);
     });
 
     it("when read_file meets a file over 1 MiB, then payload_too_large says so; exactly 1 MiB comes back byte for byte", async () => {
       await run(client, box.id, `head -c ${MiB + 1} /dev/zero > over-limit.bin`);
-      expect((await fails(client, "read_file", { boxId: box.id, path: "over-limit.bin" }, "payload_too_large")).message).toContain("larger than 1 MB");
-      expect(await ok(client, "read_file", { boxId: box.id, path: "edge.txt" })).toMatchObject({ encoding: "utf8", size: MiB, content: "t".repeat(MiB) });
+      expect((await fails(client, "read_file", { boxId: box.id, path: "over-limit.bin" }, "payload_too_large")).message).toContain(
+        "larger than 1 MB",
+      );
+      expect(await ok(client, "read_file", { boxId: box.id, path: "edge.txt" })).toMatchObject({
+        encoding: "utf8",
+        size: MiB,
+        content: "t".repeat(MiB),
+      });
       const bytes = randomBytes(MiB);
       await ok(client, "write_file", { boxId: box.id, path: "fits.bin", content: bytes.toString("base64"), encoding: "base64" });
       const read = await ok<{ content: string; encoding: string; size: number }>(client, "read_file", { boxId: box.id, path: "fits.bin" });
@@ -162,17 +229,33 @@ describeBoxes("exec and files", () => {
   describe("files", () => {
     it("when a UTF-8 text file is written and read, then it comes back as utf8, with its size and mode", async () => {
       const content = "Olá, mundo ✓ 🚀\nsegunda linha\n";
-      const written = await ok<{ path: string; size: number; mode: string }>(client, "write_file", { boxId: box.id, path: "notes/hello.txt", content });
+      const written = await ok<{ path: string; size: number; mode: string }>(client, "write_file", {
+        boxId: box.id,
+        path: "notes/hello.txt",
+        content,
+      });
       expect(written).toEqual({ path: "/data/home/notes/hello.txt", size: Buffer.byteLength(content), mode: "0644" });
-      const read = await ok<{ content: string; encoding: string; size: number }>(client, "read_file", { boxId: box.id, path: "/data/home/notes/hello.txt" });
+      const read = await ok<{ content: string; encoding: string; size: number }>(client, "read_file", {
+        boxId: box.id,
+        path: "/data/home/notes/hello.txt",
+      });
       expect(read).toMatchObject({ content, encoding: "utf8", size: Buffer.byteLength(content) });
       expect((await run(client, box.id, "stat -c %a notes/hello.txt")).stdout).toBe("644\n");
     });
 
     it("when binary bytes are written as base64, then they read back byte for byte as base64", async () => {
       const bytes = Buffer.concat([Buffer.from(Array.from({ length: 256 }, (_, i) => i)), randomBytes(65_536)]);
-      await ok(client, "write_file", { boxId: box.id, path: "bin/blob.bin", content: bytes.toString("base64"), encoding: "base64", mode: "0600" });
-      const read = await ok<{ content: string; encoding: string; size: number }>(client, "read_file", { boxId: box.id, path: "bin/blob.bin" });
+      await ok(client, "write_file", {
+        boxId: box.id,
+        path: "bin/blob.bin",
+        content: bytes.toString("base64"),
+        encoding: "base64",
+        mode: "0600",
+      });
+      const read = await ok<{ content: string; encoding: string; size: number }>(client, "read_file", {
+        boxId: box.id,
+        path: "bin/blob.bin",
+      });
       expect(read.encoding).toBe("base64");
       expect(Buffer.from(read.content, "base64").equals(bytes)).toBe(true);
       const inBox = await run(client, box.id, "sha256sum bin/blob.bin | cut -d' ' -f1; stat -c %a bin/blob.bin");
@@ -191,12 +274,23 @@ describeBoxes("exec and files", () => {
       await fails(client, "write_file", { boxId: box.id, path: "no/such/dir/file.txt", content: "x", parents: false }, "not_found");
       await fails(client, "read_file", { boxId: box.id, path: "does-not-exist.txt" }, "not_found");
       expect(issuePaths(await fails(client, "read_file", { boxId: box.id, path: "/data/home" }, "invalid_argument"))).toEqual(["path"]);
-      expect(issuePaths(await fails(client, "write_file", { boxId: box.id, path: "notes", content: "x" }, "invalid_argument"))).toEqual(["path"]);
-      expect(issuePaths(await fails(client, "read_file", { boxId: box.id, path: "/dev/zero" }, "invalid_argument"))).toEqual(["path"]);
-      expect(issuePaths(await fails(client, "write_file", { boxId: box.id, path: "x.bin", content: "not base64!", encoding: "base64" }, "invalid_argument"))).toEqual([
-        "content",
+      expect(issuePaths(await fails(client, "write_file", { boxId: box.id, path: "notes", content: "x" }, "invalid_argument"))).toEqual([
+        "path",
       ]);
-      expect(issuePaths(await fails(client, "write_file", { boxId: box.id, path: "x", content: "x", mode: "888" }, "invalid_argument"))).toEqual(["mode"]);
+      expect(issuePaths(await fails(client, "read_file", { boxId: box.id, path: "/dev/zero" }, "invalid_argument"))).toEqual(["path"]);
+      expect(
+        issuePaths(
+          await fails(
+            client,
+            "write_file",
+            { boxId: box.id, path: "x.bin", content: "not base64!", encoding: "base64" },
+            "invalid_argument",
+          ),
+        ),
+      ).toEqual(["content"]);
+      expect(
+        issuePaths(await fails(client, "write_file", { boxId: box.id, path: "x", content: "x", mode: "888" }, "invalid_argument")),
+      ).toEqual(["mode"]);
     });
   });
 });

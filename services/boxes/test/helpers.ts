@@ -47,7 +47,8 @@ export interface Job {
 export type ErrorBody = ErrorData["error"];
 
 /** A tool call with a longer client timeout than the SDK's 60 s default where a test needs it. */
-export const call = <T>(client: Client, name: string, args: Record<string, unknown>, timeoutMs = 60_000) => callTool<T>(client, name, args, { timeoutMs });
+export const call = <T>(client: Client, name: string, args: Record<string, unknown>, timeoutMs = 60_000) =>
+  callTool<T>(client, name, args, { timeoutMs });
 
 /** Calls a tool that must succeed (testkit's check of the result envelope). */
 export const ok = <T = { box: Box }>(client: Client, tool: string, args: Record<string, unknown>, timeoutMs = 60_000): Promise<T> =>
@@ -72,10 +73,19 @@ export interface RestResponse<T = Record<string, unknown>> {
 }
 
 export function restClient(baseUrl: string, key: string | undefined) {
-  return async <T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RestResponse<T>> => {
+  return async <T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<RestResponse<T>> => {
     const response = await fetch(`${baseUrl}${path}`, {
       method,
-      headers: { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...headers },
+      headers: {
+        ...(key ? { Authorization: `Bearer ${key}` } : {}),
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        ...headers,
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();

@@ -51,9 +51,14 @@ describeBoxes("box isolation", () => {
   });
 
   it("when a path climbs out of /data/home with ../.., then it stops at the box's own root", async () => {
-    const climbed = await ok<{ content: string; path: string }>(client, "read_file", { boxId: box.id, path: "../../../../../../etc/shadow" });
+    const climbed = await ok<{ content: string; path: string }>(client, "read_file", {
+      boxId: box.id,
+      path: "../../../../../../etc/shadow",
+    });
     expect(climbed.content.startsWith("root:*:")).toBe(true);
-    const listing = await run(client, box.id, "ls /data/home/../../../../../ ; cat ../../../../../proc/1/cmdline | tr '\\0' ' '", { cwd: "/data/home" });
+    const listing = await run(client, box.id, "ls /data/home/../../../../../ ; cat ../../../../../proc/1/cmdline | tr '\\0' ' '", {
+      cwd: "/data/home",
+    });
     expect(listing.stdout).not.toMatch(/\bworkspace\b|\bwork\b|\bboot\b|\bsrv\b/);
     expect(listing.stdout).toContain("while :; do sleep infinity");
     // The box's pid 1 is its own init, and its root is the box's root: /proc gives no way out either.
@@ -65,7 +70,9 @@ describeBoxes("box isolation", () => {
     await run(client, box.id, "ln -sfn / /data/home/root-link && ln -sfn /etc/shadow /data/home/shadow-link");
     const viaLink = await ok<{ content: string }>(client, "read_file", { boxId: box.id, path: "root-link/etc/shadow" });
     expect(viaLink.content.startsWith("root:*:")).toBe(true);
-    expect((await ok<{ content: string }>(client, "read_file", { boxId: box.id, path: "shadow-link" })).content.startsWith("root:*:")).toBe(true);
+    expect((await ok<{ content: string }>(client, "read_file", { boxId: box.id, path: "shadow-link" })).content.startsWith("root:*:")).toBe(
+      true,
+    );
     await ok(client, "write_file", { boxId: box.id, path: "root-link/tmp/through-link.txt", content: "inside" });
     expect((await run(client, box.id, "cat /tmp/through-link.txt")).stdout).toBe("inside");
     const error = await fails(client, "write_file", { boxId: box.id, path: "root-link/usr/bin/evil", content: "x" }, "failed_precondition");
@@ -73,7 +80,11 @@ describeBoxes("box isolation", () => {
   });
 
   it("when a box looks for another box's files and processes, then it finds neither", async () => {
-    const result = await run(client, box.id, "grep -rs secret-of-neighbour /data /tmp /etc /var /opt /root /run | head -3; ls -a /tmp /data; ps -eo pid,cmd");
+    const result = await run(
+      client,
+      box.id,
+      "grep -rs secret-of-neighbour /data /tmp /etc /var /opt /root /run | head -3; ls -a /tmp /data; ps -eo pid,cmd",
+    );
     expect(result.stdout).not.toContain("secret-of-neighbour");
     expect(result.stdout).not.toContain("neighbour-tmp");
     expect(result.stdout).not.toContain("neighbour-daemon");
@@ -84,7 +95,11 @@ describeBoxes("box isolation", () => {
   });
 
   it("when a box connects to 127.0.0.1:5432 (Postgres) or :4222 (NATS) of the host, then the connection is refused", async () => {
-    const result = await run(client, box.id, "for p in 5432 4222; do (exec 3<>/dev/tcp/127.0.0.1/$p && echo open-$p) 2>/dev/null || echo refused-$p; done; cat /proc/net/dev | grep -c ':'");
+    const result = await run(
+      client,
+      box.id,
+      "for p in 5432 4222; do (exec 3<>/dev/tcp/127.0.0.1/$p && echo open-$p) 2>/dev/null || echo refused-$p; done; cat /proc/net/dev | grep -c ':'",
+    );
     expect(result.stdout).toContain("refused-5432");
     expect(result.stdout).toContain("refused-4222");
     expect(result.stdout).not.toContain("open-");
@@ -92,7 +107,11 @@ describeBoxes("box isolation", () => {
   });
 
   it("when root in the box tries to remount /usr writable, gain capabilities or make a user namespace, then it is refused", async () => {
-    const result = await run(client, box.id, "grep CapEff /proc/self/status; mount -o remount,rw,bind /usr 2>&1; touch /usr/evil 2>&1; unshare -U true 2>&1; echo done");
+    const result = await run(
+      client,
+      box.id,
+      "grep CapEff /proc/self/status; mount -o remount,rw,bind /usr 2>&1; touch /usr/evil 2>&1; unshare -U true 2>&1; echo done",
+    );
     expect(result.stdout).toContain("CapEff:\t0000000000000000");
     expect(result.stdout).toMatch(/permission denied/i);
     expect(result.stdout).toMatch(/Read-only file system/);
@@ -119,7 +138,12 @@ describeBoxes("box isolation", () => {
   });
 
   it("when a runaway process spins past its deadline, then its whole tree, daemons included, is killed at the deadline", async () => {
-    const result = await run(client, box.id, "setsid sleep 1000 & (yes > /dev/null &) ; nohup sleep 999 >/dev/null 2>&1 & while :; do :; done", { timeoutSeconds: 1 });
+    const result = await run(
+      client,
+      box.id,
+      "setsid sleep 1000 & (yes > /dev/null &) ; nohup sleep 999 >/dev/null 2>&1 & while :; do :; done",
+      { timeoutSeconds: 1 },
+    );
     expect(result).toMatchObject({ timedOut: true, exitCode: null, signal: "SIGKILL" });
     expect(result.durationMs).toBeGreaterThanOrEqual(1000);
     expect(result.durationMs).toBeLessThan(8_000);
@@ -132,13 +156,31 @@ describeBoxes("local driver without cgroups (signals only) and without disk imag
   it("when no cgroup is usable, then suspend stops every process with SIGSTOP, resume continues them, and deadlines still kill the tree", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "bancada-boxes-signals-"));
     const hostUid = 300_000 + randomInt(0, 100_000) * 100;
-    const driver = await createLocalDriver({ dataDir, log: createLogger("signals", "silent"), cgroups: "none", disks: "directory", probeUid: hostUid });
+    const driver = await createLocalDriver({
+      dataDir,
+      log: createLogger("signals", "silent"),
+      cgroups: "none",
+      disks: "directory",
+      probeUid: hostUid,
+    });
     const box = { id: "bx_signals", runtime: null as unknown };
     try {
-      expect(driver.enforcement({ vcpus: 2, memMiB: 4096, dataGiB: 20 })).toMatchObject({ cpu: null, memory: null, disk: null, processes: null, freeze: expect.stringContaining("SIGSTOP") });
+      expect(driver.enforcement({ vcpus: 2, memMiB: 4096, dataGiB: 20 })).toMatchObject({
+        cpu: null,
+        memory: null,
+        disk: null,
+        processes: null,
+        freeze: expect.stringContaining("SIGSTOP"),
+      });
       box.runtime = await driver.create({ ...box, name: "signals", vcpus: 2, memMiB: 4096, dataGiB: 20, hostUid });
-      const exec = (cmd: string, timeoutMs = 30_000) => driver.exec(box, { command: { cmd }, cwd: "/data/home", env: {}, timeoutMs, maxOutputBytes: 65_536 });
-      const job = await driver.startJob(box, { jobId: "job_counter", command: { cmd: "i=0; while :; do i=$((i+1)); echo $i > count; sleep 0.1; done" }, cwd: "/data/home", env: {} });
+      const exec = (cmd: string, timeoutMs = 30_000) =>
+        driver.exec(box, { command: { cmd }, cwd: "/data/home", env: {}, timeoutMs, maxOutputBytes: 65_536 });
+      const job = await driver.startJob(box, {
+        jobId: "job_counter",
+        command: { cmd: "i=0; while :; do i=$((i+1)); echo $i > count; sleep 0.1; done" },
+        cwd: "/data/home",
+        env: {},
+      });
       await new Promise((resolve) => setTimeout(resolve, 500));
       await driver.suspend(box);
       expect(await driver.inspect(box)).toBe("frozen");

@@ -39,11 +39,16 @@ describeBoxes("jobs and durability", () => {
   afterAll(() => closeBoxFixture({ boxes, stack, client }));
 
   const start = async (args: Record<string, unknown>) => (await ok<{ job: Job }>(client, "start_job", { boxId: box.id, ...args })).job;
-  const wait = async (jobId: string, timeoutSeconds = 30, boxId = box.id) => (await ok<{ job: Job }>(client, "job_wait", { boxId, jobId, timeoutSeconds }, 120_000)).job;
+  const wait = async (jobId: string, timeoutSeconds = 30, boxId = box.id) =>
+    (await ok<{ job: Job }>(client, "job_wait", { boxId, jobId, timeoutSeconds }, 120_000)).job;
   const logs = (jobId: string, extra: Record<string, unknown> = {}) => ok<Logs>(client, "job_logs", { boxId: box.id, jobId, ...extra });
 
   it("when a job runs, then job_logs reads stdout and stderr interleaved by offset or tail, and job_wait returns its exit", async () => {
-    const job = await start({ name: "count", cmd: 'for i in 1 2 3 4 5; do echo "line $i"; done; echo "oops" >&2; exit 3', env: { SECRET_TOKEN: "s3cr3t" } });
+    const job = await start({
+      name: "count",
+      cmd: 'for i in 1 2 3 4 5; do echo "line $i"; done; echo "oops" >&2; exit 3',
+      env: { SECRET_TOKEN: "s3cr3t" },
+    });
     expect(job).toMatchObject({ name: "count", status: "running", envNames: ["SECRET_TOKEN"] });
     expect(JSON.stringify(job)).not.toContain("s3cr3t");
     const ended = await wait(job.id);
@@ -57,7 +62,9 @@ describeBoxes("jobs and durability", () => {
     expect((await logs(job.id, { tail: 2 })).data).toBe("line 5\noops\n");
     expect((await logs(job.id, { tail: 100 })).data).toBe(all.data);
     expect(issuePaths(await fails(client, "job_logs", { boxId: box.id, jobId: job.id, tail: 0 }, "invalid_argument"))).toEqual(["tail"]);
-    expect(issuePaths(await fails(client, "job_logs", { boxId: box.id, jobId: job.id, tail: 10_001 }, "invalid_argument"))).toEqual(["tail"]);
+    expect(issuePaths(await fails(client, "job_logs", { boxId: box.id, jobId: job.id, tail: 10_001 }, "invalid_argument"))).toEqual([
+      "tail",
+    ]);
   });
 
   it("when a log is larger than one answer, then reads by nextOffset return every byte once, at most 1 MiB each", async () => {
@@ -90,8 +97,12 @@ describeBoxes("jobs and durability", () => {
     expect(await wait(job.id, 30)).toMatchObject({ status: "succeeded", exitCode: 0 });
     const killed = await start({ cmd: "kill -KILL $$" });
     expect(await wait(killed.id)).toMatchObject({ status: "killed", exitCode: null, signal: "SIGKILL" });
-    expect(issuePaths(await fails(client, "job_wait", { boxId: box.id, jobId: job.id, timeoutSeconds: 601 }, "invalid_argument"))).toEqual(["timeoutSeconds"]);
-    expect(issuePaths(await fails(client, "job_wait", { boxId: box.id, jobId: job.id, timeoutSeconds: 0 }, "invalid_argument"))).toEqual(["timeoutSeconds"]);
+    expect(issuePaths(await fails(client, "job_wait", { boxId: box.id, jobId: job.id, timeoutSeconds: 601 }, "invalid_argument"))).toEqual([
+      "timeoutSeconds",
+    ]);
+    expect(issuePaths(await fails(client, "job_wait", { boxId: box.id, jobId: job.id, timeoutSeconds: 0 }, "invalid_argument"))).toEqual([
+      "timeoutSeconds",
+    ]);
     await fails(client, "job_wait", { boxId: box.id, jobId: "job_unknown", timeoutSeconds: 1 }, "not_found");
   });
 
@@ -100,16 +111,27 @@ describeBoxes("jobs and durability", () => {
     const again = await start({ cmd: "echo once", idempotencyKey: "job-key-1" });
     expect(again.id).toBe(first.id);
     await fails(client, "start_job", { boxId: box.id, cmd: "echo twice", idempotencyKey: "job-key-1" }, "idempotency_conflict");
-    expect(issuePaths(await fails(client, "start_job", { boxId: box.id, cmd: "true", cwd: "missing-dir" }, "invalid_argument"))).toEqual(["cwd"]);
+    expect(issuePaths(await fails(client, "start_job", { boxId: box.id, cmd: "true", cwd: "missing-dir" }, "invalid_argument"))).toEqual([
+      "cwd",
+    ]);
   });
 
   it("when the client goes away during job_wait, then the wait stops at once and the job keeps running", async () => {
     const job = await start({ cmd: "sleep 4; echo finished" });
     const call = abandonableCall(stack.mcpUrl, key, "job_wait", { boxId: box.id, jobId: job.id, timeoutSeconds: 600 });
     const runtime = boxes.service().runtime;
-    await until(async () => runtime.inFlight.jobWait, (count) => count > 0);
+    await until(
+      async () => runtime.inFlight.jobWait,
+      (count) => count > 0,
+    );
     await call.abandon();
-    expect(await until(async () => runtime.inFlight.jobWait, (count) => count === 0, 5_000)).toBe(0);
+    expect(
+      await until(
+        async () => runtime.inFlight.jobWait,
+        (count) => count === 0,
+        5_000,
+      ),
+    ).toBe(0);
     expect((await wait(job.id, 1)).status).toBe("running");
     expect(await wait(job.id, 30)).toMatchObject({ status: "succeeded" });
     expect((await logs(job.id)).data).toBe("finished\n");
@@ -139,7 +161,12 @@ describeBoxes("jobs and durability", () => {
   it("when the service restarts with jobs running, then no job record is lost, the box keeps its processes and jobs finish normally", async () => {
     const short = await start({ cmd: "sleep 3; echo survived" });
     const long = await start({ cmd: "echo $$ > /data/home/long.pid; sleep 1000" });
-    const pid = (await until(() => run(client, box.id, "cat /data/home/long.pid 2>/dev/null || true"), (r) => r.stdout.trim() !== "")).stdout.trim();
+    const pid = (
+      await until(
+        () => run(client, box.id, "cat /data/home/long.pid 2>/dev/null || true"),
+        (r) => r.stdout.trim() !== "",
+      )
+    ).stdout.trim();
     await stack.stopService("boxes");
     await stack.startService("boxes");
     const after = await ok(client, "get_box", { boxId: box.id });
@@ -154,24 +181,47 @@ describeBoxes("jobs and durability", () => {
     // The box is not a child bound to the service: it is started detached, without --die-with-parent.
     const database = await freshDatabase("bancada_boxes_process");
     const other = boxesTestStack();
-    const child = spawn(process.execPath, ["--import", "tsx", fixture, database.url, other.dataDir], { stdio: ["ignore", "pipe", "inherit"], detached: true });
+    const child = spawn(process.execPath, ["--import", "tsx", fixture, database.url, other.dataDir], {
+      stdio: ["ignore", "pipe", "inherit"],
+      detached: true,
+    });
     try {
       const ids = JSON.parse(await firstLine(child.stdout!)) as { box: string; short: string; long: string };
       const exited = new Promise((resolve) => child.once("exit", resolve));
       process.kill(-child.pid!, "SIGKILL");
       await exited;
-      const again = await createBoxesService({ databaseUrl: database.url, bus: new MemoryBus(), subjects: subjects("again"), log: createLogger("again", "silent"), dataDir: other.dataDir });
+      const again = await createBoxesService({
+        databaseUrl: database.url,
+        bus: new MemoryBus(),
+        subjects: subjects("again"),
+        log: createLogger("again", "silent"),
+        dataDir: other.dataDir,
+      });
       try {
-        const principal = { keyId: "k", accountId: "acct-process", personId: "p", agentId: "g", scopes: allScopes, allowWrites: true, allowedBoardIds: null, profile: "full" as const };
+        const principal = {
+          keyId: "k",
+          accountId: "acct-process",
+          personId: "p",
+          agentId: "g",
+          scopes: allScopes,
+          allowWrites: true,
+          allowedBoardIds: null,
+          profile: "full" as const,
+        };
         const callAgain = async (tool: string, args: Record<string, unknown>) => {
           const reply = await again.host.call(tool, args, principal);
           if (!reply.ok) throw new Error(reply.error.message);
           return reply.result as Record<string, Record<string, unknown>>;
         };
         expect((await callAgain("get_box", { boxId: ids.box })).box).toMatchObject({ state: "running", operation: null });
-        expect((await callAgain("job_wait", { boxId: ids.box, jobId: ids.short, timeoutSeconds: 30 })).job).toMatchObject({ status: "succeeded", exitCode: 0 });
+        expect((await callAgain("job_wait", { boxId: ids.box, jobId: ids.short, timeoutSeconds: 30 })).job).toMatchObject({
+          status: "succeeded",
+          exitCode: 0,
+        });
         expect((await callAgain("job_logs", { boxId: ids.box, jobId: ids.short })).data).toBe("finished-after-restart\n");
-        expect((await callAgain("job_wait", { boxId: ids.box, jobId: ids.long, timeoutSeconds: 1 })).job).toMatchObject({ status: "running" });
+        expect((await callAgain("job_wait", { boxId: ids.box, jobId: ids.long, timeoutSeconds: 1 })).job).toMatchObject({
+          status: "running",
+        });
       } finally {
         await again.stop();
       }
@@ -190,7 +240,11 @@ describeBoxes("jobs and durability", () => {
     const long = await start({ cmd: "sleep 1000" });
     const runtime = (await boxes.service().db.box.findUniqueOrThrow({ where: { id: box.id } })).runtime as { init: { pid: number } };
     process.kill(runtime.init.pid, "SIGKILL");
-    const stopped = await until(() => ok(client, "get_box", { boxId: box.id }), (r) => r.box.state === "stopped", 15_000);
+    const stopped = await until(
+      () => ok(client, "get_box", { boxId: box.id }),
+      (r) => r.box.state === "stopped",
+      15_000,
+    );
     expect(stopped.box.state).toBe("stopped");
     expect(stopped.box.stateReason).toContain("ended unexpectedly");
     expect((await wait(long.id, 5)).status).toBe("killed");

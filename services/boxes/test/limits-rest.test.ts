@@ -54,23 +54,62 @@ describeBoxes("limits and REST", () => {
     it("when every value sits exactly on an edge, then the box is created with those values", async () => {
       const metadata = Object.fromEntries(Array.from({ length: 32 }, (_, i) => [`k${i}`, "v"]));
       const settleAndDelete = async (made: Box) => {
-        await until(() => ok(client, "get_box", { boxId: made.id }), (r) => r.box.operation === null, 30_000);
+        await until(
+          () => ok(client, "get_box", { boxId: made.id }),
+          (r) => r.box.operation === null,
+          30_000,
+        );
         await ok(client, "delete_box", { boxId: made.id, confirm: true });
       };
-      const low = await ok(client, "create_box", { name: "a".repeat(40), vcpus: 2, memMiB: 4096, dataGiB: 20, autoSuspendSeconds: 300, maxRunMinutes: 1, deleteAfterSeconds: 60, metadata, idempotencyKey: "k".repeat(200), wait: false });
-      expect(low.box).toMatchObject({ name: "a".repeat(40), dataGiB: 20, autoSuspendSeconds: 300, maxRunMinutes: 1, deleteAfterSeconds: 60 });
+      const low = await ok(client, "create_box", {
+        name: "a".repeat(40),
+        vcpus: 2,
+        memMiB: 4096,
+        dataGiB: 20,
+        autoSuspendSeconds: 300,
+        maxRunMinutes: 1,
+        deleteAfterSeconds: 60,
+        metadata,
+        idempotencyKey: "k".repeat(200),
+        wait: false,
+      });
+      expect(low.box).toMatchObject({
+        name: "a".repeat(40),
+        dataGiB: 20,
+        autoSuspendSeconds: 300,
+        maxRunMinutes: 1,
+        deleteAfterSeconds: 60,
+      });
       expect(Object.keys(low.box.metadata)).toHaveLength(32);
       // One at a time: the free plan's 12,288 MiB in running boxes holds this file's box and one of these.
       await settleAndDelete(low.box);
-      const high = await ok(client, "create_box", { name: "edge-high", vcpus: 4, memMiB: 8192, dataGiB: 500, autoSuspendSeconds: 1800, maxRunMinutes: 43_200, deleteAfterSeconds: 86_400, wait: false });
-      expect(high.box).toMatchObject({ vcpus: 4, memMiB: 8192, dataGiB: 500, autoSuspendSeconds: 1800, maxRunMinutes: 43_200, deleteAfterSeconds: 86_400 });
+      const high = await ok(client, "create_box", {
+        name: "edge-high",
+        vcpus: 4,
+        memMiB: 8192,
+        dataGiB: 500,
+        autoSuspendSeconds: 1800,
+        maxRunMinutes: 43_200,
+        deleteAfterSeconds: 86_400,
+        wait: false,
+      });
+      expect(high.box).toMatchObject({
+        vcpus: 4,
+        memMiB: 8192,
+        dataGiB: 500,
+        autoSuspendSeconds: 1800,
+        maxRunMinutes: 43_200,
+        deleteAfterSeconds: 86_400,
+      });
       expect(String(high.box.enforcement.memory)).toContain("8192 MiB");
       await settleAndDelete(high.box);
     });
 
     it("when the plan does not allow a value, then failed_precondition names it; a paid plan allows it", async () => {
       expect(issuePaths(await fails(client, "create_box", { vcpus: 8, memMiB: 16384 }, "failed_precondition"))).toEqual(["vcpus"]);
-      expect(issuePaths(await fails(client, "create_box", { autoSuspendSeconds: 0 }, "failed_precondition"))).toEqual(["autoSuspendSeconds"]);
+      expect(issuePaths(await fails(client, "create_box", { autoSuspendSeconds: 0 }, "failed_precondition"))).toEqual([
+        "autoSuspendSeconds",
+      ]);
       expect(issuePaths(await fails(client, "create_box", { maxRunMinutes: -1 }, "failed_precondition"))).toEqual(["maxRunMinutes"]);
       await boxes.service().db.accountPlan.create({ data: { accountId: "acct-paid", plan: "pro" } });
       const paid = await connectClient(stack.mcpUrl, await stack.createKey({ scopes: allScopes, accountId: "acct-paid" }));
@@ -78,7 +117,11 @@ describeBoxes("limits and REST", () => {
         const made = await ok(paid, "create_box", { vcpus: 16, memMiB: 32768, autoSuspendSeconds: 0, maxRunMinutes: -1, wait: false });
         expect(made.box).toMatchObject({ vcpus: 16, memMiB: 32768, autoSuspendSeconds: 0, maxRunMinutes: -1 });
         expect(issuePaths(await fails(paid, "create_box", { vcpus: 32, memMiB: 65536 }, "failed_precondition"))).toEqual(["vcpus"]);
-        await until(() => ok(paid, "get_box", { boxId: made.box.id }), (r) => r.box.operation === null, 30_000);
+        await until(
+          () => ok(paid, "get_box", { boxId: made.box.id }),
+          (r) => r.box.operation === null,
+          30_000,
+        );
         await ok(paid, "delete_box", { boxId: made.box.id, confirm: true });
       } finally {
         await paid.close();
@@ -95,7 +138,9 @@ describeBoxes("limits and REST", () => {
       expect(secret.details).toMatchObject({ secrets: ["API_KEY"] });
       expect(secret.message).toContain("no workspace secrets yet");
       const { box: same } = await ok(client, "get_box", { boxId: box.id });
-      expect((await ok(client, "create_box", { template: same.template, templateVersion: same.templateVersion, wait: false })).box.template).toBe("host");
+      expect(
+        (await ok(client, "create_box", { template: same.template, templateVersion: same.templateVersion, wait: false })).box.template,
+      ).toBe("host");
     });
   });
 
@@ -112,12 +157,16 @@ describeBoxes("limits and REST", () => {
       expect(issuePaths(await fails(client, "exec", { boxId: box.id, cmd: "true", argv: ["true"] }, "invalid_argument"))).toEqual(["argv"]);
       expect(issuePaths(await fails(client, "exec", { boxId: box.id }, "invalid_argument"))).toEqual(["cmd"]);
       expect(issuePaths(await fails(client, "exec", { boxId: box.id, argv: [] }, "invalid_argument"))).toEqual(["argv"]);
-      expect(issuePaths(await fails(client, "exec", { boxId: box.id, cmd: "true", env: { "1BAD": "x" } }, "invalid_argument"))[0]).toMatch(/^env/);
+      expect(issuePaths(await fails(client, "exec", { boxId: box.id, cmd: "true", env: { "1BAD": "x" } }, "invalid_argument"))[0]).toMatch(
+        /^env/,
+      );
       const many = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`V${i}`, "x"]));
       expect(issuePaths(await fails(client, "exec", { boxId: box.id, cmd: "true", env: many }, "invalid_argument"))).toEqual(["env"]);
       const hundred = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`V${i}`, "x"]));
       expect((await ok<ExecResult>(client, "exec", { boxId: box.id, cmd: "echo $V99", env: hundred })).stdout).toBe("x\n");
-      expect((await fails(client, "exec", { boxId: box.id, cmd: "x".repeat(100_001) }, "payload_too_large")).code).toBe("payload_too_large");
+      expect((await fails(client, "exec", { boxId: box.id, cmd: "x".repeat(100_001) }, "payload_too_large")).code).toBe(
+        "payload_too_large",
+      );
     });
   });
 
@@ -132,7 +181,16 @@ describeBoxes("limits and REST", () => {
       bwrapPath: "/nonexistent/bwrap",
     });
     try {
-      const principal = { keyId: "k", accountId: "a", personId: "p", agentId: "g", scopes: allScopes, allowWrites: true, allowedBoardIds: null, profile: "full" as const };
+      const principal = {
+        keyId: "k",
+        accountId: "a",
+        personId: "p",
+        agentId: "g",
+        scopes: allScopes,
+        allowWrites: true,
+        allowedBoardIds: null,
+        profile: "full" as const,
+      };
       expect(await service.host.call("list_boxes", {}, principal)).toEqual({ ok: true, result: { boxes: [], nextCursor: null } });
       const refused = await service.host.call("create_box", { name: "nope" }, principal);
       expect(refused.ok ? null : refused.error).toMatchObject({ code: "unavailable", message: expect.stringContaining("bubblewrap") });
@@ -145,14 +203,26 @@ describeBoxes("limits and REST", () => {
   describe("REST", () => {
     it("when the REST API is used, then it mirrors the tools: create, exec, files, jobs, suspend/resume, delete", async () => {
       const rest = restClient(stack.baseUrl, key);
-      const created = await rest<{ box: Box }>("POST", "/v1/boxes", { name: "via-rest", metadata: { kind: "rest" } }, { "Idempotency-Key": "rest-1" });
+      const created = await rest<{ box: Box }>(
+        "POST",
+        "/v1/boxes",
+        { name: "via-rest", metadata: { kind: "rest" } },
+        { "Idempotency-Key": "rest-1" },
+      );
       expect(created.status).toBe(201);
       expect(created.body.box.state).toBe("running");
-      const again = await rest<{ box: Box }>("POST", "/v1/boxes", { name: "via-rest", metadata: { kind: "rest" } }, { "Idempotency-Key": "rest-1" });
+      const again = await rest<{ box: Box }>(
+        "POST",
+        "/v1/boxes",
+        { name: "via-rest", metadata: { kind: "rest" } },
+        { "Idempotency-Key": "rest-1" },
+      );
       expect(again.body.box.id).toBe(created.body.box.id);
       const id = created.body.box.id;
       expect((await rest<{ box: Box }>("GET", `/v1/boxes/via-rest`)).body.box.id).toBe(id);
-      expect((await rest<{ boxes: Box[] }>("GET", "/v1/boxes?metadata.kind=rest&state=running,creating")).body.boxes.map((b) => b.id)).toEqual([id]);
+      expect(
+        (await rest<{ boxes: Box[] }>("GET", "/v1/boxes?metadata.kind=rest&state=running,creating")).body.boxes.map((b) => b.id),
+      ).toEqual([id]);
       expect((await rest<ExecResult>("POST", `/v1/boxes/${id}/exec`, { cmd: "echo rest" })).body.stdout).toBe("rest\n");
       expect((await rest("PUT", `/v1/boxes/${id}/files`, { path: "r.txt", content: "hello" })).status).toBe(200);
       expect((await rest<{ content: string }>("GET", `/v1/boxes/${id}/files?path=r.txt`)).body.content).toBe("hello");
@@ -173,7 +243,9 @@ describeBoxes("limits and REST", () => {
     it("when REST is called without a key or without the scope, then 401 and 403 insufficient_scope", async () => {
       expect((await restClient(stack.baseUrl, undefined)("GET", "/v1/boxes")).status).toBe(401);
       const reader = restClient(stack.baseUrl, await stack.createKey({ scopes: ["boxes:read"] }));
-      const denied = await reader<{ error: { code: string; details: { requiredScope: string } } }>("POST", `/v1/boxes/${box.id}/exec`, { cmd: "true" });
+      const denied = await reader<{ error: { code: string; details: { requiredScope: string } } }>("POST", `/v1/boxes/${box.id}/exec`, {
+        cmd: "true",
+      });
       expect(denied.status).toBe(403);
       expect(denied.body.error.details.requiredScope).toBe("boxes:exec");
       expect((await reader<{ box: Box }>("GET", `/v1/boxes/${box.id}`)).body.box.id).toBe(box.id);

@@ -17,14 +17,24 @@ describeBoxes("disk and account quotas", () => {
   });
   afterAll(() => closeBoxFixture(fixture));
 
-  const account = async (accountId: string) => connectClient(fixture.stack.mcpUrl, await fixture.stack.createKey({ scopes: allScopes, accountId }));
+  const account = async (accountId: string) =>
+    connectClient(fixture.stack.mcpUrl, await fixture.stack.createKey({ scopes: allScopes, accountId }));
   const create = async (client: Client, args: Record<string, unknown>) => (await ok(client, "create_box", { wait: false, ...args })).box;
-  const settled = (client: Client, box: Box) => until(() => ok(client, "get_box", { boxId: box.id }), (r) => r.box.operation === null, 30_000);
+  const settled = (client: Client, box: Box) =>
+    until(
+      () => ok(client, "get_box", { boxId: box.id }),
+      (r) => r.box.operation === null,
+      30_000,
+    );
 
   it("when a box writes past its dataGiB, then the write fails with ENOSPC inside the box; up to it, it works", async ({ skip }) => {
     if (fixture.box.enforcement.disk === null) skip("this machine has no loop devices: box disks are plain folders without a size limit");
     // fallocate reserves blocks without writing them: instant, and the sparse image on the host stays small.
-    const result = await run(fixture.client, fixture.box.id, "df -B1G --output=size /data/home | tail -1; fallocate -l 1G /data/home/fits && echo fits; rm -f /data/home/fits; fallocate -l 21G /data/home/big 2>&1; echo rc=$?; rm -f /data/home/big");
+    const result = await run(
+      fixture.client,
+      fixture.box.id,
+      "df -B1G --output=size /data/home | tail -1; fallocate -l 1G /data/home/fits && echo fits; rm -f /data/home/fits; fallocate -l 21G /data/home/big 2>&1; echo rc=$?; rm -f /data/home/big",
+    );
     const [size, fits, refusal, code] = result.stdout.trim().split("\n");
     expect(Number(size)).toBe(20);
     expect(refusal).toMatch(/No space left on device/);
@@ -42,7 +52,10 @@ describeBoxes("disk and account quotas", () => {
       for (const box of boxes) await settled(client, box);
       await ok(client, "suspend_box", { boxId: "three" });
       const four = await create(client, { name: "four" });
-      expect((await fails(client, "resume_box", { boxId: "three" }, "failed_precondition")).details).toMatchObject({ limit: "runningBoxes", used: 3 });
+      expect((await fails(client, "resume_box", { boxId: "three" }, "failed_precondition")).details).toMatchObject({
+        limit: "runningBoxes",
+        used: 3,
+      });
       await settled(client, four);
       await ok(client, "delete_box", { boxId: "four", confirm: true });
       expect((await ok(client, "resume_box", { boxId: "three" })).box.state).toBe("running");
@@ -56,8 +69,20 @@ describeBoxes("disk and account quotas", () => {
     try {
       const first = await create(client, { name: "four-cores", vcpus: 4, memMiB: 8192 });
       const second = await create(client, { name: "two-cores", vcpus: 2, memMiB: 4096 });
-      expect((await fails(client, "create_box", { vcpus: 4, memMiB: 4096 }, "failed_precondition")).details).toEqual({ limit: "vcpus", used: 6, requested: 4, max: 8, plan: "free" });
-      expect((await fails(client, "create_box", { vcpus: 2, memMiB: 4096 }, "failed_precondition")).details).toEqual({ limit: "memMiB", used: 12_288, requested: 4096, max: 12_288, plan: "free" });
+      expect((await fails(client, "create_box", { vcpus: 4, memMiB: 4096 }, "failed_precondition")).details).toEqual({
+        limit: "vcpus",
+        used: 6,
+        requested: 4,
+        max: 8,
+        plan: "free",
+      });
+      expect((await fails(client, "create_box", { vcpus: 2, memMiB: 4096 }, "failed_precondition")).details).toEqual({
+        limit: "memMiB",
+        used: 12_288,
+        requested: 4096,
+        max: 12_288,
+        plan: "free",
+      });
       await settled(client, second);
       await ok(client, "delete_box", { boxId: second.id, confirm: true });
       // 8 vCPUs and 12,288 MiB: both limits reached exactly.
@@ -74,7 +99,10 @@ describeBoxes("disk and account quotas", () => {
     try {
       await create(client, { name: "a" });
       await create(client, { name: "b" });
-      const results = await Promise.allSettled([ok(client, "create_box", { name: "c", wait: false }), ok(client, "create_box", { name: "d", wait: false })]);
+      const results = await Promise.allSettled([
+        ok(client, "create_box", { name: "c", wait: false }),
+        ok(client, "create_box", { name: "d", wait: false }),
+      ]);
       expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
       const listed = await ok<{ boxes: Box[] }>(client, "list_boxes", {});
       for (const box of listed.boxes) await settled(client, box);
@@ -111,7 +139,9 @@ describeBoxes("host admission", () => {
       expect(memory.details).toMatchObject({ resource: "memMiB", used: 12_288, requested: 4096, capacity: 12_288 });
       expect(memory.message).toMatch(/never overcommitted/);
       await ok(client, "suspend_box", { boxId: "b" });
-      expect((await fails(client, "create_box", { name: "c", vcpus: 2, memMiB: 4096 }, "unavailable")).details).toMatchObject({ resource: "memMiB" });
+      expect((await fails(client, "create_box", { name: "c", vcpus: 2, memMiB: 4096 }, "unavailable")).details).toMatchObject({
+        resource: "memMiB",
+      });
       await ok(client, "delete_box", { boxId: "b", confirm: true });
       const cpus = await fails(client, "create_box", { name: "c", vcpus: 8, memMiB: 4096 }, "unavailable");
       expect(cpus.details).toMatchObject({ resource: "vcpus", used: 2, requested: 8, capacity: 6 });

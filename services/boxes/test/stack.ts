@@ -58,7 +58,16 @@ export function boxesTestStack(options: Partial<BoxesServiceOptions> = {}): Boxe
   return {
     dataDir,
     factory: async (deps) => {
-      current = await createBoxesService({ ...deps, dataDir, pidsMax: 128, watchIntervalMs: 500, uidBase, hostMemoryMiB: 4 * 1024 * 1024, hostCores: 1024, ...options });
+      current = await createBoxesService({
+        ...deps,
+        dataDir,
+        pidsMax: 128,
+        watchIntervalMs: 500,
+        uidBase,
+        hostMemoryMiB: 4 * 1024 * 1024,
+        hostCores: 1024,
+        ...options,
+      });
       const service = current;
       return { name: "boxes", routes: service.routes, stop: () => service.stop() };
     },
@@ -104,7 +113,9 @@ export async function closeBoxFixture(fixture: Partial<BoxFixture>): Promise<voi
 /** Every box the driver left under dataDir (its state folders), with its last runtime. */
 export function runtimes(dataDir: string): { id: string; runtime: unknown }[] {
   const boxes: { id: string; runtime: unknown }[] = [];
-  const ids = new Set([...listing(path.join(dataDir, "state")), ...listing(path.join(dataDir, "mnt"))].filter((id) => id.startsWith("bx_")));
+  const ids = new Set(
+    [...listing(path.join(dataDir, "state")), ...listing(path.join(dataDir, "mnt"))].filter((id) => id.startsWith("bx_")),
+  );
   for (const id of ids) {
     try {
       boxes.push({ id, runtime: JSON.parse(readFileSync(path.join(dataDir, "state", id, "run/runtime.json"), "utf8")) });
@@ -125,8 +136,13 @@ function listing(dir: string): string[] {
 
 /** The mounts under dataDir (box disks), deepest first. */
 export function mountsUnder(dataDir: string): string[] {
-  const points = readFileSync("/proc/self/mountinfo", "utf8").split("\n").map((line) => line.split(" ")[4] ?? "");
-  return points.filter((point) => point.startsWith(`${dataDir}/`)).sort().reverse();
+  const points = readFileSync("/proc/self/mountinfo", "utf8")
+    .split("\n")
+    .map((line) => line.split(" ")[4] ?? "");
+  return points
+    .filter((point) => point.startsWith(`${dataDir}/`))
+    .sort()
+    .reverse();
 }
 
 /** Last resort when the test process exits without afterAll: SIGKILL every box's pid 1 (its namespace dies with it), then unmount its disk. */

@@ -24,15 +24,49 @@ const kinds = [
 ] as const;
 
 const variants = [
-  "in Go", "in Java", "in Python", "in Node.js", "in C#", "in Ruby", "in PHP", "in Rust", "with Terraform", "with Pulumi",
-  "with the REST API", "with the console", "with the command line", "with Ansible", "in a shared VPC", "across regions",
-  "for regional workloads", "for batch jobs", "for streaming pipelines", "for web applications", "for mobile backends",
-  "with customer-managed keys", "with private endpoints", "behind a proxy", "from on-premises", "with workload identity",
-  "in CI pipelines", "with GitHub Actions", "for development environments", "for production", "at scale", "on a budget",
-  "with audit logging", "with organization policies", "in multiple projects", "for data residency", "with IPv6",
-  "for machine learning", "for analytics", "with service accounts", "with labels and tags", "using the client libraries",
+  "in Go",
+  "in Java",
+  "in Python",
+  "in Node.js",
+  "in C#",
+  "in Ruby",
+  "in PHP",
+  "in Rust",
+  "with Terraform",
+  "with Pulumi",
+  "with the REST API",
+  "with the console",
+  "with the command line",
+  "with Ansible",
+  "in a shared VPC",
+  "across regions",
+  "for regional workloads",
+  "for batch jobs",
+  "for streaming pipelines",
+  "for web applications",
+  "for mobile backends",
+  "with customer-managed keys",
+  "with private endpoints",
+  "behind a proxy",
+  "from on-premises",
+  "with workload identity",
+  "in CI pipelines",
+  "with GitHub Actions",
+  "for development environments",
+  "for production",
+  "at scale",
+  "on a budget",
+  "with audit logging",
+  "with organization policies",
+  "in multiple projects",
+  "for data residency",
+  "with IPv6",
+  "for machine learning",
+  "for analytics",
+  "with service accounts",
+  "with labels and tags",
+  "using the client libraries",
 ];
-
 
 const common = (
   "the a to of and in is for you that it with on this be can are as your by or from an use if when not new each more after all one " +
@@ -41,7 +75,28 @@ const common = (
 ).split(" ");
 
 function vocabulary(next: () => number, size: number): string[] {
-  const syllables = ["ka", "lo", "ter", "mi", "sa", "qu", "ven", "dor", "pi", "ral", "tos", "ne", "gri", "bu", "fe", "lan", "cor", "zi", "mo", "pex"];
+  const syllables = [
+    "ka",
+    "lo",
+    "ter",
+    "mi",
+    "sa",
+    "qu",
+    "ven",
+    "dor",
+    "pi",
+    "ral",
+    "tos",
+    "ne",
+    "gri",
+    "bu",
+    "fe",
+    "lan",
+    "cor",
+    "zi",
+    "mo",
+    "pex",
+  ];
   const words = new Set<string>();
   while (words.size < size) {
     const length = 2 + Math.floor(next() * 3);
@@ -62,7 +117,9 @@ export function benchPages(count: number, seed = 10_000): { pages: BenchPage[]; 
   const words = vocabulary(next, 20_000);
   const zipf = () => words[Math.floor(words.length * next() ** 3)]!;
   const sentence = (topic: string) => {
-    const parts = Array.from({ length: 8 + Math.floor(next() * 10) }, () => (next() < 0.55 ? common[Math.floor(next() * common.length)]! : zipf()));
+    const parts = Array.from({ length: 8 + Math.floor(next() * 10) }, () =>
+      next() < 0.55 ? common[Math.floor(next() * common.length)]! : zipf(),
+    );
     parts.splice(Math.floor(next() * parts.length), 0, topic);
     const text = parts.join(" ");
     return `${text[0]!.toUpperCase()}${text.slice(1)}.`;
@@ -72,7 +129,11 @@ export function benchPages(count: number, seed = 10_000): { pages: BenchPage[]; 
     for (const product of products) {
       for (const [slug, title] of kinds) {
         if (pages.length === count) break outer;
-        pages.push({ file: `${product.slug}/${slug}/${variant.toLowerCase().replace(/[^a-z0-9]+/g, "-")}.md`, title: `${title(product.many)} ${variant}`, fact: product.facts[pages.length % 3]! });
+        pages.push({
+          file: `${product.slug}/${slug}/${variant.toLowerCase().replace(/[^a-z0-9]+/g, "-")}.md`,
+          title: `${title(product.many)} ${variant}`,
+          fact: product.facts[pages.length % 3]!,
+        });
       }
     }
   }
@@ -81,8 +142,13 @@ export function benchPages(count: number, seed = 10_000): { pages: BenchPage[]; 
     const product = products.find((p) => page.file.startsWith(`${p.slug}/`))!;
     const sections = 3 + Math.floor(next() * 6);
     const body = Array.from({ length: sections }, (_, s) => {
-      const paragraphs = Array.from({ length: 1 + Math.floor(next() * 3) }, () => Array.from({ length: 2 + Math.floor(next() * 4) }, () => sentence(product.one)).join(" "));
-      const code = next() < 0.4 ? `\n\n\`\`\`sh\ncloudctl ${product.cli} ${["create", "list", "update", "delete"][s % 4]} my-${product.slug} --project=my-project\n\`\`\`` : "";
+      const paragraphs = Array.from({ length: 1 + Math.floor(next() * 3) }, () =>
+        Array.from({ length: 2 + Math.floor(next() * 4) }, () => sentence(product.one)).join(" "),
+      );
+      const code =
+        next() < 0.4
+          ? `\n\n\`\`\`sh\ncloudctl ${product.cli} ${["create", "list", "update", "delete"][s % 4]} my-${product.slug} --project=my-project\n\`\`\``
+          : "";
       return `## ${sentence(product.many).slice(0, 40).replace(/\.$/, "")}\n\n${paragraphs.join("\n\n")}${code}`;
     });
     return `---\ntitle: "${page.title}"\n---\n\n${sentence(product.many)} ${page.fact}\n\n${body.join("\n\n")}\n`;

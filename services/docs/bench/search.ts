@@ -24,7 +24,16 @@ const CALLS = env("CALLS", 400);
 const BASELINE_CALLS = env("BASELINE_CALLS", 60);
 const WARMUP = env("WARMUP", 30);
 const baseUri = "https://docs.nimbus.example/bench";
-const principal: Principal = { keyId: "bench", accountId: "bench", personId: "bench", agentId: "bench", scopes: ["docs:read"], allowWrites: false, allowedBoardIds: null, profile: "full" };
+const principal: Principal = {
+  keyId: "bench",
+  accountId: "bench",
+  personId: "bench",
+  agentId: "bench",
+  scopes: ["docs:read"],
+  allowWrites: false,
+  allowedBoardIds: null,
+  profile: "full",
+};
 
 process.env.DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -39,7 +48,12 @@ const stack = await startStack({ services: { docs: factory }, gateway: { rateLim
 const folder = await mkdtemp(path.join(os.tmpdir(), "docs-bench-"));
 try {
   const db = service!.db;
-  log(`bus: ${stack.bus.kind}; load average ${os.loadavg().map((n) => n.toFixed(1)).join(" ")}; writing ${DOCS} pages…`);
+  log(
+    `bus: ${stack.bus.kind}; load average ${os
+      .loadavg()
+      .map((n) => n.toFixed(1))
+      .join(" ")}; writing ${DOCS} pages…`,
+  );
   const pages = await writeBenchCorpus(folder, DOCS);
 
   log("ingesting…");
@@ -59,7 +73,8 @@ try {
 
   const queries = buildQueries(pages);
   const client = await connectClient(stack.mcpUrl, await stack.createKey({ scopes: ["docs:read"], allowWrites: false }));
-  const atService = (query: BenchQuery) => service!.host.call("search_documents", { query: query.text, pageSize: 10 }, principal).then(expectOk);
+  const atService = (query: BenchQuery) =>
+    service!.host.call("search_documents", { query: query.text, pageSize: 10 }, principal).then(expectOk);
   const viaGateway = (query: BenchQuery) => callTool(client, "search_documents", { query: query.text, pageSize: 10 }).then(expectNoError);
   const ilike = (query: BenchQuery) => {
     const pattern = `%${query.text.replace(/["-]/g, "")}%`;
@@ -75,10 +90,13 @@ try {
   const name = `documents/docs.nimbus.example/bench/${pages[0]!.file.replace(/\.md$/, "")}`;
   const transport = await measure(queries, CALLS, () => callTool(client, "get_documents", { names: [name] }).then(expectNoError));
   const floor = await measure(queries, CALLS, () => service!.host.call("get_documents", { names: [name] }, principal).then(expectOk));
-  const answers = await measure(queries, Math.min(CALLS, 150), (query) => callTool(client, "answer_query", { query: query.question }).then(expectNoError));
+  const answers = await measure(queries, Math.min(CALLS, 150), (query) =>
+    callTool(client, "answer_query", { query: query.question }).then(expectNoError),
+  );
   await client.close();
 
-  const row = (label: string, samples: number[]) => `| ${label.padEnd(58)} | ${String(samples.length).padStart(5)} | ${ms(pct(samples, 0.5))} | ${ms(pct(samples, 0.99))} |`;
+  const row = (label: string, samples: number[]) =>
+    `| ${label.padEnd(58)} | ${String(samples.length).padStart(5)} | ${ms(pct(samples, 0.5))} | ${ms(pct(samples, 0.99))} |`;
   const out = [
     `docs benchmark: ${DOCS} documents, ${chunks} chunks, ${words} lexicon words; bus ${stack.bus.kind}; ${os.cpus().length} cores; load ${os.loadavg()[0]!.toFixed(1)}`,
     "",

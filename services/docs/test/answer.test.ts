@@ -6,7 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCorpusStack, type CorpusStack } from "./corpus-stack.js";
 import { ok, type Answer, type Document } from "./helpers.js";
 
-const norm = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+const norm = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 
 describe("answer_query", () => {
   let s: CorpusStack;
@@ -23,7 +27,9 @@ describe("answer_query", () => {
   /** Every paragraph ends with [n]; n is a reference; the quoted text is in that reference's document. */
   async function expectGrounded(answer: Answer): Promise<void> {
     expect(answer.references.length).toBeGreaterThan(0);
-    const { documents } = await ok<{ documents: Document[] }>(s.client, "get_documents", { names: answer.references.map((reference) => reference.name) });
+    const { documents } = await ok<{ documents: Document[] }>(s.client, "get_documents", {
+      names: answer.references.map((reference) => reference.name),
+    });
     for (const paragraph of answer.answer.split("\n\n")) {
       const match = /^(.*) \[(\d+)\]$/s.exec(paragraph);
       expect(match, paragraph).not.toBeNull();
@@ -67,7 +73,12 @@ describe("answer_query", () => {
   });
 
   it("when the question is unrelated to the corpus, then it says nothing relevant was found and has no references", async () => {
-    for (const query of ["What is the best recipe for chocolate cake?", "Who painted the Mona Lisa?", "How do I bake a cake?", "what is it?"]) {
+    for (const query of [
+      "What is the best recipe for chocolate cake?",
+      "Who painted the Mona Lisa?",
+      "How do I bake a cake?",
+      "what is it?",
+    ]) {
       const answer = await ask(query);
       expect(answer.references, query).toEqual([]);
       expect(answer.answer).toMatch(/^Nothing in the documentation is relevant enough/);

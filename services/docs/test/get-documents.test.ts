@@ -72,6 +72,8 @@ describe("get_documents", () => {
   });
 
   it("when an unknown field is sent, then invalid_argument names it", async () => {
-    expect(issuePaths(await fails(s.client, "get_documents", { names: [names[0]], format: "html" }, "invalid_argument"))).toContain("format");
+    expect(issuePaths(await fails(s.client, "get_documents", { names: [names[0]], format: "html" }, "invalid_argument"))).toContain(
+      "format",
+    );
   });
 });

@@ -28,7 +28,8 @@ export interface Answer {
 export type ErrorBody = ErrorData["error"];
 
 /** Calls a tool that must succeed (testkit's check of the result envelope). */
-export const ok = <T = unknown>(client: Client, tool: string, args: Record<string, unknown>): Promise<T> => expectToolResult<T>(client, tool, args);
+export const ok = <T = unknown>(client: Client, tool: string, args: Record<string, unknown>): Promise<T> =>
+  expectToolResult<T>(client, tool, args);
 export { expectToolError as fails, expectRestError, issuePaths } from "@bancada/testkit";
 
 export function search(client: Client, query: string, extra: Record<string, unknown> = {}): Promise<SearchPage> {
@@ -52,4 +53,3 @@ export function restClient(baseUrl: string, key: string | undefined): Rest {
     return { status: response.status, headers: response.headers, body: raw ? JSON.parse(raw) : {} };
   };
 }
-

@@ -22,9 +22,12 @@ describe("ingesting a folder", () => {
   let client: Client;
   let folder: { path: string; remove(): Promise<void> };
   const file = (relative: string) => path.join(folder.path, relative);
-  const ingest = (extra: { prune?: boolean; onProgress?: (p: IngestProgress) => void } = {}) => ingestFolder({ db, folder: folder.path, baseUri: base, ...extra });
+  const ingest = (extra: { prune?: boolean; onProgress?: (p: IngestProgress) => void } = {}) =>
+    ingestFolder({ db, folder: folder.path, baseUri: base, ...extra });
   const rowVersions = async () => ({
-    documents: await db.$queryRaw<{ name: string; x: string }[]>`SELECT name, xmin::text AS x, updated_at::text FROM documents ORDER BY name`,
+    documents: await db.$queryRaw<
+      { name: string; x: string }[]
+    >`SELECT name, xmin::text AS x, updated_at::text FROM documents ORDER BY name`,
     chunks: await db.$queryRaw<{ id: string; x: string }[]>`SELECT id::text, xmin::text AS x FROM chunks ORDER BY id`,
     lexicon: await db.$queryRaw<{ word: string; x: string }[]>`SELECT word, xmin::text AS x FROM lexicon ORDER BY word`,
   });
@@ -95,7 +98,8 @@ describe("ingesting a folder", () => {
 
   it("when files are too large, binary, not UTF-8 or have broken front matter, then they are skipped with a reason and the rest is ingested", async () => {
     await mkdir(file("odd"), { recursive: true });
-    const text = (length: number) => `# Big\n\n${"Bucket lifecycle rules delete old objects after a number of days. ".repeat(Math.ceil(length / 66))}`.slice(0, length);
+    const text = (length: number) =>
+      `# Big\n\n${"Bucket lifecycle rules delete old objects after a number of days. ".repeat(Math.ceil(length / 66))}`.slice(0, length);
     await writeFile(file("odd/big.md"), text(1024 * 1024));
     await writeFile(file("odd/too-large.md"), text(1024 * 1024 + 1));
     await writeFile(file("odd/binary.md"), Buffer.from([0x23, 0x20, 0x41, 0x00, 0x01, 0x02]));
@@ -119,7 +123,10 @@ describe("ingesting a folder", () => {
     expect((await read(name)).content).toHaveLength(1024 * 1024);
     expect((await ok<{ documents: unknown[] }>(client, "get_documents", { names: Array(7).fill(name) })).documents).toHaveLength(7);
     const error = await fails(client, "get_documents", { names: Array(8).fill(name) }, "payload_too_large");
-    expect(error.details).toMatchObject({ limitBytes: 8 * 1024 * 1024 - 64 * 1024, sizes: Array(8).fill({ name, bytes: expect.any(Number) }) });
+    expect(error.details).toMatchObject({
+      limitBytes: 8 * 1024 * 1024 - 64 * 1024,
+      sizes: Array(8).fill({ name, bytes: expect.any(Number) }),
+    });
     await rm(file("odd"), { recursive: true });
     expect(await ingest({ prune: true })).toMatchObject({ deleted: 1 });
   });
@@ -141,21 +148,29 @@ describe("ingesting a folder", () => {
   });
 
   it("when a page has no front matter, then the title is its first heading (or its file name) and the description its first paragraph", async () => {
-    await writeFile(file("guides/index.md"), "![logo](logo.png)\n\n- a list first\n\nSetext title\n============\n\nThe guides explain **common tasks** with [examples](x.md).\n");
+    await writeFile(
+      file("guides/index.md"),
+      "![logo](logo.png)\n\n- a list first\n\nSetext title\n============\n\nThe guides explain **common tasks** with [examples](x.md).\n",
+    );
     await writeFile(file("guides/no-heading.md"), "Just a paragraph without any heading.\n");
     await ingest();
     expect(await read("documents/docs.nimbus.example/docs/guides")).toMatchObject({
       title: "Setext title",
       description: "The guides explain common tasks with examples.",
     });
-    expect(await read("documents/docs.nimbus.example/docs/guides/no-heading")).toMatchObject({ title: "No heading", description: "Just a paragraph without any heading." });
+    expect(await read("documents/docs.nimbus.example/docs/guides/no-heading")).toMatchObject({
+      title: "No heading",
+      description: "Just a paragraph without any heading.",
+    });
   });
 
   it("when two ingests of the same files race, then both finish and every document and word is counted once", async () => {
     const racing = await tempFolder();
     try {
       await writeCorpus(racing.path, fixtureCorpus().slice(100, 130));
-      const runs = await Promise.all([1, 2].map(() => ingestFolder({ db, folder: racing.path, baseUri: "https://race.example/docs", batchSize: 7 })));
+      const runs = await Promise.all(
+        [1, 2].map(() => ingestFolder({ db, folder: racing.path, baseUri: "https://race.example/docs", batchSize: 7 })),
+      );
       expect(runs[0]!.created + runs[1]!.created).toBe(30);
       expect(runs[0]!.created + runs[0]!.unchanged).toBe(30);
     } finally {
@@ -166,7 +181,8 @@ describe("ingesting a folder", () => {
   it("when documents were created, edited and deleted, then the lexicon holds exactly the words of the stored documents", async () => {
     const rows = await db.document.findMany({ select: { title: true, content: true } });
     const expected = new Map<string, number>();
-    for (const row of rows) for (const word of distinctWords(`${row.title}\n${row.content}`)) expected.set(word, (expected.get(word) ?? 0) + 1);
+    for (const row of rows)
+      for (const word of distinctWords(`${row.title}\n${row.content}`)) expected.set(word, (expected.get(word) ?? 0) + 1);
     const lexicon = await db.lexiconWord.findMany();
     expect(new Map(lexicon.map((entry) => [entry.word, entry.docCount]))).toEqual(expected);
   });

@@ -43,12 +43,14 @@ describe("docs limits and access", () => {
       });
 
       it("when the query is empty or blank, or not a string, then invalid_argument names query", async () => {
-        for (const query of ["", "   \n\t", 42, null]) expect(issuePaths(await fails(s.client, tool, { query }, "invalid_argument"))).toContain("query");
+        for (const query of ["", "   \n\t", 42, null])
+          expect(issuePaths(await fails(s.client, tool, { query }, "invalid_argument"))).toContain("query");
         expect(issuePaths(await fails(s.client, tool, {}, "invalid_argument"))).toContain("query");
       });
 
       it("when the query is only punctuation or operators, then the call answers without error", async () => {
-        for (const query of ['"', "-", "OR", "!!! ???", "'; DROP TABLE documents; --", "a & b | !c <-> d:*"]) await ok(s.client, tool, { query });
+        for (const query of ['"', "-", "OR", "!!! ???", "'; DROP TABLE documents; --", "a & b | !c <-> d:*"])
+          await ok(s.client, tool, { query });
       });
     });
   }
@@ -68,7 +70,9 @@ describe("docs limits and access", () => {
     expect(issuePaths(other)).toContain("pageToken");
     expect(other.message).toMatch(/another query/);
     for (const pageToken of ["garbage", Buffer.from('{"v":1}').toString("base64url"), "x".repeat(513)]) {
-      expect(issuePaths(await fails(s.client, "search_documents", { query: "buckets", pageToken }, "invalid_argument"))).toContain("pageToken");
+      expect(issuePaths(await fails(s.client, "search_documents", { query: "buckets", pageToken }, "invalid_argument"))).toContain(
+        "pageToken",
+      );
     }
   });
 
@@ -91,7 +95,11 @@ describe("docs limits and access", () => {
     const client = await connectClient(s.stack.mcpUrl, await readerKey(s.stack, { scopes: ["scripts:read"] }));
     try {
       expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain("search_documents");
-      for (const [tool, args] of [["search_documents", { query: "x" }], ["get_documents", { names: ["documents/a"] }], ["answer_query", { query: "x" }]] as const) {
+      for (const [tool, args] of [
+        ["search_documents", { query: "x" }],
+        ["get_documents", { names: ["documents/a"] }],
+        ["answer_query", { query: "x" }],
+      ] as const) {
         expect((await fails(client, tool, args, "permission_denied")).details?.requiredScope).toBe("docs:read");
       }
     } finally {
@@ -107,7 +115,9 @@ describe("docs limits and access", () => {
         await ok<Answer>(s.client, "answer_query", { query: "How do I delete a bucket?" }),
       );
       const name = s.nameOf(s.pages[0]!.file);
-      expect(await ok<SearchPage>(other, "get_documents", { names: [name] })).toEqual(await ok<SearchPage>(s.client, "get_documents", { names: [name] }));
+      expect(await ok<SearchPage>(other, "get_documents", { names: [name] })).toEqual(
+        await ok<SearchPage>(s.client, "get_documents", { names: [name] }),
+      );
     } finally {
       await other.close();
     }

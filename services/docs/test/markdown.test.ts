@@ -35,7 +35,9 @@ describe("document names", () => {
 
 describe("sections", () => {
   it("when a page has headings, then each section is a chunk with its heading path", () => {
-    const chunks = splitSections("Intro text.\n\n# Title\n\nLead.\n\n## Setup\n\nInstall.\n\n### Linux\n\napt install x\n\n## Usage\n\nRun it.\n");
+    const chunks = splitSections(
+      "Intro text.\n\n# Title\n\nLead.\n\n## Setup\n\nInstall.\n\n### Linux\n\napt install x\n\n## Usage\n\nRun it.\n",
+    );
     expect(chunks.map((chunk) => [chunk.headingPath, chunk.text])).toEqual([
       [[], "Intro text."],
       [["Title"], "Lead."],
@@ -69,7 +71,11 @@ describe("sections", () => {
 
 describe("titles, descriptions, language", () => {
   it("when front matter names title and description, then they win over headings and paragraphs", () => {
-    const page = prepareDocument({ uri: "https://d.example/a", format: "markdown", content: "---\ntitle: From front matter\ndescription: Said here.\n---\n# Heading\n\nParagraph." });
+    const page = prepareDocument({
+      uri: "https://d.example/a",
+      format: "markdown",
+      content: "---\ntitle: From front matter\ndescription: Said here.\n---\n# Heading\n\nParagraph.",
+    });
     expect(page).toMatchObject({ title: "From front matter", description: "Said here.", content: "# Heading\n\nParagraph." });
   });
 
@@ -81,7 +87,9 @@ describe("titles, descriptions, language", () => {
   });
 
   it("when text is marked up, then code spans are kept verbatim (<key> is not an HTML tag there)", () => {
-    expect(inlineToPlain("Send `Authorization: Bearer <key>` with <b>every</b> call", true)).toBe("Send `Authorization: Bearer <key>` with every call");
+    expect(inlineToPlain("Send `Authorization: Bearer <key>` with <b>every</b> call", true)).toBe(
+      "Send `Authorization: Bearer <key>` with every call",
+    );
   });
 
   it("when the language is declared or evident, then it is pt or en", () => {
@@ -99,7 +107,15 @@ describe("titles, descriptions, language", () => {
 
 describe("sentences for answers", () => {
   it("when a passage has prose, lists, code and tables, then only prose and list items become sentences", () => {
-    const text = "First sentence here. Second one follows!\n\n- Item one\n- Item two\n\n```sh\nrm -rf /\n```\n\n| a | b |\n| --- | --- |\n\nVersion 2.1 is out. Done.";
-    expect(sentencesOf(text)).toEqual(["First sentence here.", "Second one follows!", "Item one", "Item two", "Version 2.1 is out.", "Done."]);
+    const text =
+      "First sentence here. Second one follows!\n\n- Item one\n- Item two\n\n```sh\nrm -rf /\n```\n\n| a | b |\n| --- | --- |\n\nVersion 2.1 is out. Done.";
+    expect(sentencesOf(text)).toEqual([
+      "First sentence here.",
+      "Second one follows!",
+      "Item one",
+      "Item two",
+      "Version 2.1 is out.",
+      "Done.",
+    ]);
   });
 });

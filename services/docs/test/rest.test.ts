@@ -15,7 +15,10 @@ describe("REST API", () => {
 
   beforeAll(async () => {
     docs = await startDocsStack();
-    publisher = restClient(docs.stack.baseUrl, await docs.stack.createKey({ accountId: publisherAccount, scopes: ["docs:read"], allowWrites: true }));
+    publisher = restClient(
+      docs.stack.baseUrl,
+      await docs.stack.createKey({ accountId: publisherAccount, scopes: ["docs:read"], allowWrites: true }),
+    );
     reader = restClient(docs.stack.baseUrl, await readerKey(docs.stack));
   });
   afterAll(async () => {
@@ -24,7 +27,10 @@ describe("REST API", () => {
 
   describe("ingestion", () => {
     it("when a publisher PUTs a batch, then each document is created; the same batch again changes nothing; an edit updates one", async () => {
-      const batch = [page("start", "# Start here\n\nInstall the quokkactl tool first."), page("deploy", "# Deploying\n\nRun quokkactl deploy.")];
+      const batch = [
+        page("start", "# Start here\n\nInstall the quokkactl tool first."),
+        page("deploy", "# Deploying\n\nRun quokkactl deploy."),
+      ];
       const first = await publisher("PUT", "/v1/documents", { documents: batch });
       expect(first.status).toBe(200);
       expect(first.body).toEqual({
@@ -45,7 +51,15 @@ describe("REST API", () => {
 
     it("when title, description and HTML format are given, then they are used", async () => {
       const response = await publisher("PUT", "/v1/documents", {
-        documents: [{ uri: "https://api-docs.example/guide/html#top", format: "html", title: "Given title", description: "Given description.", content: "<main><h2>Part</h2><p>Text.</p></main>" }],
+        documents: [
+          {
+            uri: "https://api-docs.example/guide/html#top",
+            format: "html",
+            title: "Given title",
+            description: "Given description.",
+            content: "<main><h2>Part</h2><p>Text.</p></main>",
+          },
+        ],
       });
       expect(response.body).toMatchObject({ results: [{ name: "documents/api-docs.example/guide/html", status: "created" }] });
       const read = await reader<{ document: Document }>("GET", "/v1/documents/api-docs.example/guide/html");
@@ -77,8 +91,14 @@ describe("REST API", () => {
     it("when a batch has 100 documents it is accepted; a document of 1 MiB of characters is accepted and one more character is payload_too_large", async () => {
       const hundred = Array.from({ length: 100 }, (_, i) => page(`bulk/${i}`, `# Bulk page ${i}\n\nText ${i}.`));
       expect((await publisher("PUT", "/v1/documents", { documents: hundred })).body).toMatchObject({ created: 100 });
-      expect((await publisher("PUT", "/v1/documents", { documents: [page("big", "w".repeat(1024 * 1024))] })).body).toMatchObject({ created: 1 });
-      const error = expectRestError(await publisher("PUT", "/v1/documents", { documents: [page("bigger", "w".repeat(1024 * 1024 + 1))] }), 413, "payload_too_large");
+      expect((await publisher("PUT", "/v1/documents", { documents: [page("big", "w".repeat(1024 * 1024))] })).body).toMatchObject({
+        created: 1,
+      });
+      const error = expectRestError(
+        await publisher("PUT", "/v1/documents", { documents: [page("bigger", "w".repeat(1024 * 1024 + 1))] }),
+        413,
+        "payload_too_large",
+      );
       expect((error.details?.issues as { path: string }[])[0]?.path).toBe("documents[0].content");
       const names = Array(8).fill("names=documents/api-docs.example/guide/big").join("&");
       const many = expectRestError(await reader("GET", `/v1/documents?${names}`), 413, "payload_too_large");
@@ -89,7 +109,9 @@ describe("REST API", () => {
       const one = await publisher("DELETE", "/v1/documents/api-docs.example/guide/start");
       expect(one).toMatchObject({ status: 200, body: { name: "documents/api-docs.example/guide/start", status: "deleted" } });
       expectRestError(await publisher("DELETE", "/v1/documents/api-docs.example/guide/start"), 404, "not_found");
-      const batch = await publisher("DELETE", "/v1/documents", { names: ["documents/api-docs.example/guide/deploy", "documents/api-docs.example/guide/start"] });
+      const batch = await publisher("DELETE", "/v1/documents", {
+        names: ["documents/api-docs.example/guide/deploy", "documents/api-docs.example/guide/start"],
+      });
       expect(batch.body).toEqual({
         results: [
           { name: "documents/api-docs.example/guide/deploy", status: "deleted" },
@@ -101,11 +123,19 @@ describe("REST API", () => {
 
     it("when a reader, a publisher without writes, or no key tries to write, then 403 or 401 and nothing changes", async () => {
       const body = { documents: [page("intruder", "# Defaced")] };
-      const writer = restClient(docs.stack.baseUrl, await docs.stack.createKey({ accountId: "acct-a", scopes: ["docs:read"], allowWrites: true }));
+      const writer = restClient(
+        docs.stack.baseUrl,
+        await docs.stack.createKey({ accountId: "acct-a", scopes: ["docs:read"], allowWrites: true }),
+      );
       const denied = expectRestError(await writer("PUT", "/v1/documents", body), 403, "permission_denied");
       expect(denied.message).toMatch(/DOCS_INGEST_ACCOUNTS/);
-      const readOnlyPublisher = restClient(docs.stack.baseUrl, await docs.stack.createKey({ accountId: publisherAccount, scopes: ["docs:read"], allowWrites: false }));
-      expect(expectRestError(await readOnlyPublisher("PUT", "/v1/documents", body), 403, "permission_denied").message).toMatch(/may not write/);
+      const readOnlyPublisher = restClient(
+        docs.stack.baseUrl,
+        await docs.stack.createKey({ accountId: publisherAccount, scopes: ["docs:read"], allowWrites: false }),
+      );
+      expect(expectRestError(await readOnlyPublisher("PUT", "/v1/documents", body), 403, "permission_denied").message).toMatch(
+        /may not write/,
+      );
       expectRestError(await reader("PUT", "/v1/documents", body), 403, "permission_denied");
       expectRestError(await reader("DELETE", "/v1/documents/api-docs.example/guide/html"), 403, "permission_denied");
       expectRestError(await restClient(docs.stack.baseUrl, undefined)("PUT", "/v1/documents", body), 401, "unauthenticated");
@@ -115,8 +145,15 @@ describe("REST API", () => {
 
   describe("reading", () => {
     it("when GET /v1/documents names several documents, then they come back in order; an unknown one is 404 listing it", async () => {
-      const names = ["documents/api-docs.example/guide/bulk/2", "documents/api-docs.example/guide/bulk/1", "documents/api-docs.example/guide/bulk/2"];
-      const response = await reader<{ documents: Document[] }>("GET", `/v1/documents?${names.map((name) => `names=${encodeURIComponent(name)}`).join("&")}`);
+      const names = [
+        "documents/api-docs.example/guide/bulk/2",
+        "documents/api-docs.example/guide/bulk/1",
+        "documents/api-docs.example/guide/bulk/2",
+      ];
+      const response = await reader<{ documents: Document[] }>(
+        "GET",
+        `/v1/documents?${names.map((name) => `names=${encodeURIComponent(name)}`).join("&")}`,
+      );
       expect(response.body.documents.map((document) => document.name)).toEqual(names);
       const missing = expectRestError(await reader("GET", "/v1/documents?names=documents/api-docs.example/none"), 404, "not_found");
       expect(missing.details?.missing).toEqual(["documents/api-docs.example/none"]);
@@ -133,7 +170,9 @@ describe("REST API", () => {
       expect(answer.body.references[0]?.name).toBe("documents/api-docs.example/guide/bulk/42");
       expectRestError(await reader("POST", "/v1/answer", { query: "\u0007" }), 400, "invalid_argument");
       const noScope = restClient(docs.stack.baseUrl, await readerKey(docs.stack, { scopes: ["scripts:read"] }));
-      expect(expectRestError(await noScope("GET", "/v1/search?query=x"), 403, "permission_denied").details?.requiredScope).toBe("docs:read");
+      expect(expectRestError(await noScope("GET", "/v1/search?query=x"), 403, "permission_denied").details?.requiredScope).toBe(
+        "docs:read",
+      );
     });
   });
 });

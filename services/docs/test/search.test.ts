@@ -46,7 +46,9 @@ describe("search_documents finds things", () => {
 
   it("when a stop word of either language is missing from the corpus, then it is never corrected into a near word", async () => {
     const db = s.service().db;
-    const held = await db.$queryRaw<{ word: string }[]>`SELECT word FROM lexicon WHERE word IN ('tivessemos', 'whom', 'tivessemas', 'whim')`;
+    const held = await db.$queryRaw<
+      { word: string }[]
+    >`SELECT word FROM lexicon WHERE word IN ('tivessemos', 'whom', 'tivessemas', 'whim')`;
     expect(held).toEqual([]);
     await db.$executeRaw`INSERT INTO lexicon (word, doc_count) VALUES ('tivessemas', 1), ('whim', 1)`;
     try {
@@ -98,7 +100,11 @@ describe("search_documents finds things", () => {
   it("when a result comes back, then it carries the heading path and a highlighted excerpt, and its parent is readable", async () => {
     const { results } = await search(s.client, "cluster autoscaler");
     const first = results[0]!;
-    expect(first).toMatchObject({ title: expect.any(String), uri: expect.stringMatching(/^https:\/\//), id: expect.stringMatching(/^\d+$/) });
+    expect(first).toMatchObject({
+      title: expect.any(String),
+      uri: expect.stringMatching(/^https:\/\//),
+      id: expect.stringMatching(/^\d+$/),
+    });
     expect(first.content).toMatch(/\*\*autoscaler\*\*/i);
     const [document] = await documentsOf([first.parent]);
     expect(document?.uri).toBe(first.uri);

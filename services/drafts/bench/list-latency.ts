@@ -62,8 +62,12 @@ async function main(): Promise<void> {
 
     await time("keyset, first page (limit 20), 100k", 300, () => listDrafts(ctx, { workspace_id: big }));
     await time("keyset, first page (limit 50), 100k", 300, () => listDrafts(ctx, { workspace_id: big, limit: 50 }));
-    await time("keyset, page at a random depth (limit 50), 100k", 300, (i) => listDrafts(ctx, { workspace_id: big, limit: 50, cursor: positions[i % positions.length]!.cursor }));
-    await time("baseline: OFFSET at the same depths (limit 50), 100k", 40, (i) => offsetPage(db, big, positions[i % positions.length]!.depth));
+    await time("keyset, page at a random depth (limit 50), 100k", 300, (i) =>
+      listDrafts(ctx, { workspace_id: big, limit: 50, cursor: positions[i % positions.length]!.cursor }),
+    );
+    await time("baseline: OFFSET at the same depths (limit 50), 100k", 40, (i) =>
+      offsetPage(db, big, positions[i % positions.length]!.depth),
+    );
     await time("baseline: keyset first page (limit 20), 1k workspace", 300, () => listDrafts(ctx, { workspace_id: little }));
 
     started = performance.now();
@@ -83,14 +87,18 @@ async function main(): Promise<void> {
     rows.push({ label: `keyset, full walk: ${pages} pages, ${seen} drafts`, samples: walk });
 
     const client = await connectClient(stack.mcpUrl, key);
-    await time("end to end (MCP client → gateway → bus → service), first page, 100k", 200, () => callTool(client, "sosoapi_list_content_drafts", { workspace_id: big }));
+    await time("end to end (MCP client → gateway → bus → service), first page, 100k", 200, () =>
+      callTool(client, "sosoapi_list_content_drafts", { workspace_id: big }),
+    );
     await time("end to end, page at a random depth (limit 50), 100k", 200, (i) =>
       callTool(client, "sosoapi_list_content_drafts", { workspace_id: big, limit: 50, cursor: positions[i % positions.length]!.cursor }),
     );
     await client.close();
 
     print(rows);
-    console.log(`full walk: ${(seen / walkSeconds).toFixed(0)} drafts/s (${(pages / walkSeconds).toFixed(0)} pages/s); submitted drafts left out: ${total - seen}`);
+    console.log(
+      `full walk: ${(seen / walkSeconds).toFixed(0)} drafts/s (${(pages / walkSeconds).toFixed(0)} pages/s); submitted drafts left out: ${total - seen}`,
+    );
     const plan = await db.$queryRaw<{ "QUERY PLAN": string }[]>`
       EXPLAIN (FORMAT TEXT) SELECT id FROM drafts
        WHERE workspace_id = ${big}::uuid AND state <> 'submitted' AND (updated_at, id) < (${positions[0]!.cursor.updated_at}::timestamptz, ${positions[0]!.cursor.id}::uuid)

@@ -46,14 +46,25 @@ export const draftsService = defineService<DraftsServiceOptions>()({
     const { enabled = true, ...workerOverrides } = options.worker ?? {};
     const settings = { ...defaultWorkerSettings(), ...workerOverrides };
     // `<root>.drafts.events.<type>`: contracts' subjects() does not name event subjects yet
-    const relay = startEventRelay({ db, bus: options.bus, log, pollMs: settings.pollMs, subjectOf: (type) => `${options.subjects.queue("drafts")}.events.${type}` });
+    const relay = startEventRelay({
+      db,
+      bus: options.bus,
+      log,
+      pollMs: settings.pollMs,
+      subjectOf: (type) => `${options.subjects.queue("drafts")}.events.${type}`,
+    });
     const worker = enabled ? startSubmissionWorker({ db, blobs, log, onFinished: relay.kick }, settings) : undefined;
     return { deps: { db, blobs, submitted: () => worker?.kick() }, blobs, relay, worker };
   },
   tools: ({ deps }, { options }) => draftsTools(deps, { localFiles: options.localFileUploads ?? true }),
   routes: ({ deps }) => draftsRoutes(deps),
   jobs: ({ blobs }, { db, log }) => [
-    { name: "housekeeping", intervalMs: 3600_000, run: async () => log.debug(await housekeeping(db, blobs), "housekeeping done"), runNow: true },
+    {
+      name: "housekeeping",
+      intervalMs: 3600_000,
+      run: async () => log.debug(await housekeeping(db, blobs), "housekeeping done"),
+      runNow: true,
+    },
   ],
   async stop({ worker, relay }) {
     await worker?.stop();

@@ -12,7 +12,20 @@ import type { Router } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Stack } from "@bancada/e2e";
 import { draftsFactory, startDraftsStack } from "./stack.js";
-import { callOverBus, closeAll, createDraft, expectRestError, fails, ok, person, png, workspace, type Asset, type Draft, type Person } from "./helpers.js";
+import {
+  callOverBus,
+  closeAll,
+  createDraft,
+  expectRestError,
+  fails,
+  ok,
+  person,
+  png,
+  workspace,
+  type Asset,
+  type Draft,
+  type Person,
+} from "./helpers.js";
 
 const secret = "Segredo da conta B";
 
@@ -39,11 +52,22 @@ describe("accounts", () => {
       person(stack, { accountId: "acct-b", personId: "pb" }),
     ]);
     wsB = await workspace(anaB, [[pbB, "editor"]], "Equipe B");
-    draftB = (await ok(anaB.client, "sosoapi_create_content_draft", { workspace_id: wsB, request_id: draftRequestB, caption: secret, account_ids: ["instagram:b"] })).draft;
-    const uploaded = await anaB.rest<{ draft: Draft; asset: Asset }>("POST", `/v1/workspaces/${wsB}/drafts/${draftB.id}/assets?filename=b.png`, {
-      raw: png(),
-      headers: { "If-Match": `"${draftB.revision}"`, "Idempotency-Key": randomUUID() },
-    });
+    draftB = (
+      await ok(anaB.client, "sosoapi_create_content_draft", {
+        workspace_id: wsB,
+        request_id: draftRequestB,
+        caption: secret,
+        account_ids: ["instagram:b"],
+      })
+    ).draft;
+    const uploaded = await anaB.rest<{ draft: Draft; asset: Asset }>(
+      "POST",
+      `/v1/workspaces/${wsB}/drafts/${draftB.id}/assets?filename=b.png`,
+      {
+        raw: png(),
+        headers: { "If-Match": `"${draftB.revision}"`, "Idempotency-Key": randomUUID() },
+      },
+    );
     expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
     ({ draft: draftB, asset: assetB } = uploaded.body);
   });
@@ -57,7 +81,13 @@ describe("accounts", () => {
   async function snapshotOfB(): Promise<unknown[]> {
     const base = `/v1/workspaces/${wsB}`;
     return Promise.all(
-      [base, `${base}/members`, `${base}/drafts`, `${base}/drafts/${draftB.id}`, `${base}/drafts/${draftB.id}/assets/${assetB.id}/content`].map(async (route) => {
+      [
+        base,
+        `${base}/members`,
+        `${base}/drafts`,
+        `${base}/drafts/${draftB.id}`,
+        `${base}/drafts/${draftB.id}/assets/${assetB.id}/content`,
+      ].map(async (route) => {
         const response = await anaB.rest("GET", route);
         expect(response.status, route).toBe(200);
         return response.body;
@@ -65,7 +95,8 @@ describe("accounts", () => {
     );
   }
 
-  const workspaceIds = async (who: Person) => (await who.rest<{ workspaces: { id: string }[] }>("GET", "/v1/workspaces")).body.workspaces.map((w) => w.id);
+  const workspaceIds = async (who: Person) =>
+    (await who.rest<{ workspaces: { id: string }[] }>("GET", "/v1/workspaces")).body.workspaces.map((w) => w.id);
 
   it("when the same person ids list workspaces in two accounts, then each sees only its own account's", async () => {
     const wsA = await workspace(anaA, [[pbA, "editor"]], "Equipe A");
@@ -77,7 +108,10 @@ describe("accounts", () => {
 
   it("when a member is added to a workspace of account A, then it is A's person: B's person of the same id gets nothing", async () => {
     const wsA = await workspace(anaA, [], "Com convidada");
-    const [biaA, biaB] = await Promise.all([person(stack, { accountId: "acct-a", personId: "bia" }), person(stack, { accountId: "acct-b", personId: "bia" })]);
+    const [biaA, biaB] = await Promise.all([
+      person(stack, { accountId: "acct-a", personId: "bia" }),
+      person(stack, { accountId: "acct-b", personId: "bia" }),
+    ]);
     expect((await anaA.rest("PUT", `/v1/workspaces/${wsA}/members/bia`, { body: { role: "editor" } })).status).toBe(201);
     expect(await workspaceIds(biaA)).toEqual([wsA]);
     expect(await workspaceIds(biaB)).toEqual([]);
@@ -105,7 +139,13 @@ describe("accounts", () => {
         expect(JSON.stringify(real)).not.toContain(secret);
       }
       // The stdio-only upload, as the stdio server would send it.
-      const reply = await callOverBus(stack, attacker.key, "sosoapi_add_content_draft_asset", { workspace_id: wsB, ...onDraft, request_id: randomUUID(), path: image }, "stdio");
+      const reply = await callOverBus(
+        stack,
+        attacker.key,
+        "sosoapi_add_content_draft_asset",
+        { workspace_id: wsB, ...onDraft, request_id: randomUUID(), path: image },
+        "stdio",
+      );
       expect(JSON.stringify(reply)).toContain("not_found");
       expect(JSON.stringify(reply)).not.toContain(secret);
     }
@@ -153,12 +193,23 @@ describe("accounts", () => {
 
   it("when account A reuses account B's request_ids, then it gets its own workspace and draft, never B's nor a conflict", async () => {
     const requestId = randomUUID();
-    const first = await anaB.rest<{ workspace: { id: string } }>("POST", "/v1/workspaces", { body: { name: "Mesma", request_id: requestId } });
-    const other = await anaA.rest<{ workspace: { id: string } }>("POST", "/v1/workspaces", { body: { name: "Mesma", request_id: requestId } });
+    const first = await anaB.rest<{ workspace: { id: string } }>("POST", "/v1/workspaces", {
+      body: { name: "Mesma", request_id: requestId },
+    });
+    const other = await anaA.rest<{ workspace: { id: string } }>("POST", "/v1/workspaces", {
+      body: { name: "Mesma", request_id: requestId },
+    });
     expect([first.status, other.status]).toEqual([201, 201]);
     expect(other.body.workspace.id).not.toBe(first.body.workspace.id);
     const wsA = other.body.workspace.id;
-    const draftA = (await ok(anaA.client, "sosoapi_create_content_draft", { workspace_id: wsA, request_id: draftRequestB, caption: secret, account_ids: ["instagram:b"] })).draft;
+    const draftA = (
+      await ok(anaA.client, "sosoapi_create_content_draft", {
+        workspace_id: wsA,
+        request_id: draftRequestB,
+        caption: secret,
+        account_ids: ["instagram:b"],
+      })
+    ).draft;
     expect(draftA.id).not.toBe(draftB.id);
     expect(draftA.workspace_id).toBe(wsA);
   });

@@ -36,7 +36,10 @@ async function modes(root: string): Promise<Record<string, string>> {
 async function asNobody(...command: string[]): Promise<{ code: number; output: string }> {
   return run("setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", ...command]).then(
     ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
-    (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? 1, output: `${error.stdout ?? ""}${error.stderr ?? ""}` }),
+    (error: { code?: number; stdout?: string; stderr?: string }) => ({
+      code: error.code ?? 1,
+      output: `${error.stdout ?? ""}${error.stderr ?? ""}`,
+    }),
   );
 }
 
@@ -81,7 +84,8 @@ describe("asset files on the host", () => {
     const blob = path.join("sha256", sha.slice(0, 2), sha);
     const after = await modes(dataDir);
     expect(after[blob]).toBe("600");
-    for (const [entry, mode] of Object.entries(after)) expect(`${entry} ${mode}`).toBe(`${entry} ${entry.startsWith("sha256/") && entry.split("/").length === 3 ? "600" : "700"}`);
+    for (const [entry, mode] of Object.entries(after))
+      expect(`${entry} ${mode}`).toBe(`${entry} ${entry.startsWith("sha256/") && entry.split("/").length === 3 ? "600" : "700"}`);
     if (!isRoot) return; // becoming nobody needs root; the modes above already say the same
     const read = await asNobody("cat", path.join(dataDir, blob));
     expect(read.code).not.toBe(0);

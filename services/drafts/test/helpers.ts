@@ -57,7 +57,8 @@ export interface Page {
 export type ErrorBody = ErrorData["error"];
 
 /** Calls a tool that must succeed (testkit's check of the result envelope). */
-export const ok = <T = { draft: Draft }>(client: Client, tool: string, args: Record<string, unknown>): Promise<T> => expectToolResult<T>(client, tool, args);
+export const ok = <T = { draft: Draft }>(client: Client, tool: string, args: Record<string, unknown>): Promise<T> =>
+  expectToolResult<T>(client, tool, args);
 export { expectToolError as fails, expectRestError, issuePaths } from "@bancada/testkit";
 
 export const allScopes = ["drafts:read", "drafts:write"];
@@ -117,7 +118,11 @@ export async function person(
 }
 
 /** A workspace owned by `owner`, with the other people added in the given roles. */
-export async function workspace(owner: Person, members: [Person, "viewer" | "editor" | "admin" | "owner"][] = [], name = "Equipe"): Promise<string> {
+export async function workspace(
+  owner: Person,
+  members: [Person, "viewer" | "editor" | "admin" | "owner"][] = [],
+  name = "Equipe",
+): Promise<string> {
   const created = await owner.rest<{ workspace: { id: string } }>("POST", "/v1/workspaces", { body: { name } });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const id = created.body.workspace.id;
@@ -172,7 +177,15 @@ export async function callOverBus(stack: Stack, key: string, tool: string, args:
   const subject = stack.subjects.call("drafts");
   const data = encodeJson({ kind: "tool", tool, args });
   const deadline = Date.now() + 60_000;
-  const plain = { [Header.principal]: JSON.stringify(principal), [Header.callId]: randomUUID(), [Header.deadline]: String(deadline), [Header.transport]: transport };
-  const reply = await stack.bus.request(subject, data, { timeoutMs: 60_000, headers: signBusMessage(stack.bus.keys, subject, plain, data, { notAfter: deadline }) });
+  const plain = {
+    [Header.principal]: JSON.stringify(principal),
+    [Header.callId]: randomUUID(),
+    [Header.deadline]: String(deadline),
+    [Header.transport]: transport,
+  };
+  const reply = await stack.bus.request(subject, data, {
+    timeoutMs: 60_000,
+    headers: signBusMessage(stack.bus.keys, subject, plain, data, { notAfter: deadline }),
+  });
   return decodeJson(reply.data) as CallReply;
 }

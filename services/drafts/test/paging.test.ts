@@ -39,7 +39,13 @@ describe("keyset paging", () => {
 
   const list = (args: Record<string, unknown>) => ok<Page>(ana.client, "sosoapi_list_content_drafts", { workspace_id: ws, ...args });
   const update = (id: string, revision: number) =>
-    ok(ana.client, "sosoapi_update_content_draft", { workspace_id: ws, draft_id: id, expected_revision: revision, request_id: randomUUID(), caption: `touched ${revision}` });
+    ok(ana.client, "sosoapi_update_content_draft", {
+      workspace_id: ws,
+      draft_id: id,
+      expected_revision: revision,
+      request_id: randomUUID(),
+      caption: `touched ${revision}`,
+    });
 
   it("when 500 drafts are paged while others are updated, created and submitted, then every untouched draft comes exactly once and none twice", async () => {
     const touched = new Set<string>();
@@ -68,7 +74,12 @@ describe("keyset paging", () => {
         const id = notYet[notYet.length - 1]!;
         touched.add(id);
         submitted.add(id);
-        await ok(ana.client, "sosoapi_submit_content_draft", { workspace_id: ws, draft_id: id, expected_revision: revisions.get(id), request_id: randomUUID() });
+        await ok(ana.client, "sosoapi_submit_content_draft", {
+          workspace_id: ws,
+          draft_id: id,
+          expected_revision: revisions.get(id),
+          request_id: randomUUID(),
+        });
       }
       expect(page.returned_count).toBe(page.drafts.length);
       expect(page.drafts.length).toBeLessThanOrEqual(20);
@@ -85,7 +96,10 @@ describe("keyset paging", () => {
     expect(pages).toBeGreaterThan(22);
     for (let i = 1; i < seen.length; i++) {
       const [a, b] = [seen[i - 1]!, seen[i]!];
-      expect(a.updated_at > b.updated_at || (a.updated_at === b.updated_at && a.id > b.id), `${a.updated_at}/${a.id} before ${b.updated_at}/${b.id}`).toBe(true);
+      expect(
+        a.updated_at > b.updated_at || (a.updated_at === b.updated_at && a.id > b.id),
+        `${a.updated_at}/${a.id} before ${b.updated_at}/${b.id}`,
+      ).toBe(true);
     }
   });
 
@@ -121,7 +135,9 @@ describe("keyset paging", () => {
     });
 
     it("when the cursor time lies between two milliseconds, then every draft at the millisecond below comes, whatever the cursor id", async () => {
-      const tieStart = ordered.findIndex((d, i) => i > 100 && ordered[i + 1]?.updated_at === d.updated_at && ordered[i - 1]?.updated_at !== d.updated_at);
+      const tieStart = ordered.findIndex(
+        (d, i) => i > 100 && ordered[i + 1]?.updated_at === d.updated_at && ordered[i - 1]?.updated_at !== d.updated_at,
+      );
       const first = ordered[tieStart]!;
       const between = first.updated_at.replace(/\.(\d{3})Z$/, ".$10001Z");
       const page = await list({ limit: 5, cursor: { updated_at: between, id: "00000000-0000-0000-0000-000000000000" } });
@@ -146,7 +162,11 @@ describe("keyset paging", () => {
     it("when a cursor is null, then the first page comes; when the last page is read, next_cursor is null", async () => {
       expect((await list({ limit: 2, cursor: null })).drafts.map((d) => d.id)).toEqual(ordered.slice(0, 2).map((d) => d.id));
       const last = ordered.at(-2)!;
-      expect(await list({ limit: 50, cursor: { updated_at: last.updated_at, id: last.id } })).toEqual({ drafts: [ordered.at(-1)], next_cursor: null, returned_count: 1 });
+      expect(await list({ limit: 50, cursor: { updated_at: last.updated_at, id: last.id } })).toEqual({
+        drafts: [ordered.at(-1)],
+        next_cursor: null,
+        returned_count: 1,
+      });
     });
   });
 
@@ -163,7 +183,10 @@ describe("keyset paging", () => {
     const shared = await workspace(carla);
     const draft = await createDraft(carla.client, shared);
     expect(draft).toMatchObject({ created_by: null, updated_by: null });
-    expect((await ok<Page>(carla.client, "sosoapi_list_content_drafts", { workspace_id: shared })).drafts[0]).toMatchObject({ created_by: null, updated_by: null });
+    expect((await ok<Page>(carla.client, "sosoapi_list_content_drafts", { workspace_id: shared })).drafts[0]).toMatchObject({
+      created_by: null,
+      updated_by: null,
+    });
     await closeAll(carla);
   });
 });

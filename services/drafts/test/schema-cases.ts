@@ -93,7 +93,9 @@ export function outputCases(): unknown[] {
     example,
     ...[0, 1, 9_007_199_254_740_991, 9_007_199_254_740_992, 1.5, -1, "1"].map((revision) => withItem({ revision })),
     ...["draft", "submitting", "submitted", "archived", "DRAFT"].map((state) => withItem({ state })),
-    ...["a".repeat(500), "a".repeat(501), emoji.repeat(500), emoji.repeat(501), "", `a\u0000b`].map((caption_preview) => withItem({ caption_preview })),
+    ...["a".repeat(500), "a".repeat(501), emoji.repeat(500), emoji.repeat(501), "", `a\u0000b`].map((caption_preview) =>
+      withItem({ caption_preview }),
+    ),
     ...[0, 20, 21, -1, 2.5].map((asset_count) => withItem({ asset_count })),
     ...[0, 50, 51].map((account_count) => withItem({ account_count })),
     ...[null, ...uuids, "person-a", 7].map((created_by) => withItem({ created_by })),
@@ -104,9 +106,13 @@ export function outputCases(): unknown[] {
     withItem({ extra: 1 }),
     { ...example, drafts: Array.from({ length: 50 }, () => item), returned_count: 50 },
     { ...example, drafts: Array.from({ length: 51 }, () => item), returned_count: 50 },
-    ...[null, { updated_at: "2099-01-15T08:30:00Z", id }, {}, { updated_at: "2023-02-29T00:00:00Z", id }, { updated_at: "2099-01-15T08:30:00Z", id, x: 1 }].map(
-      (next_cursor) => ({ ...example, next_cursor }),
-    ),
+    ...[
+      null,
+      { updated_at: "2099-01-15T08:30:00Z", id },
+      {},
+      { updated_at: "2023-02-29T00:00:00Z", id },
+      { updated_at: "2099-01-15T08:30:00Z", id, x: 1 },
+    ].map((next_cursor) => ({ ...example, next_cursor })),
     ...[0, 50, 51, -1, 1.5].map((returned_count) => ({ ...example, returned_count })),
     { drafts: [], returned_count: 0 },
     { drafts: [], next_cursor: null },

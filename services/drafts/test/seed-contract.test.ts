@@ -118,12 +118,23 @@ describe("the list tool as advertised and called", () => {
   });
 
   it("when the cursor carries 2023-02-29 (the contract's pattern rejects it), then the gateway answers invalid_argument naming cursor.updated_at", async () => {
-    const error = await fails(bia.client, "sosoapi_list_content_drafts", { workspace_id: ws, cursor: { updated_at: "2023-02-29T00:00:00Z", id: randomUUID() } }, "invalid_argument");
+    const error = await fails(
+      bia.client,
+      "sosoapi_list_content_drafts",
+      { workspace_id: ws, cursor: { updated_at: "2023-02-29T00:00:00Z", id: randomUUID() } },
+      "invalid_argument",
+    );
     expect(issuePaths(error)).toContain("cursor.updated_at");
   });
 
   it("when the same bad cursor reaches the service directly (past the gateway), then the service's own check answers invalid_argument too", async () => {
-    const answer = await callOverBus(stack, ana.key, "sosoapi_list_content_drafts", { workspace_id: ws, cursor: { updated_at: "2023-02-29T00:00:00Z", id: randomUUID() } }, "http");
+    const answer = await callOverBus(
+      stack,
+      ana.key,
+      "sosoapi_list_content_drafts",
+      { workspace_id: ws, cursor: { updated_at: "2023-02-29T00:00:00Z", id: randomUUID() } },
+      "http",
+    );
     expect(answer.ok).toBe(false);
     if (answer.ok) return;
     expect(answer.error.code).toBe("invalid_argument");
@@ -133,7 +144,9 @@ describe("the list tool as advertised and called", () => {
   it("when limit is 50 the call passes and when it is 51 or 0 it is invalid_argument naming limit", async () => {
     expect((await ok<Page>(ana.client, "sosoapi_list_content_drafts", { workspace_id: ws, limit: 50 })).returned_count).toBe(2);
     for (const limit of [51, 0]) {
-      expect(issuePaths(await fails(bia.client, "sosoapi_list_content_drafts", { workspace_id: ws, limit }, "invalid_argument"))).toContain("limit");
+      expect(issuePaths(await fails(bia.client, "sosoapi_list_content_drafts", { workspace_id: ws, limit }, "invalid_argument"))).toContain(
+        "limit",
+      );
     }
   });
 });

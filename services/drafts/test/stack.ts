@@ -8,7 +8,10 @@ import { createDraftsService, type DraftsService, type DraftsServiceOptions } fr
 export type DraftsOverrides = Partial<Pick<DraftsServiceOptions, "worker" | "localFileUploads" | "dataDir">>;
 
 /** `onStart` sees each started instance (the service is restarted by some tests). */
-export function draftsFactory(overrides: DraftsOverrides = {}, onStart?: (service: DraftsService, dataDir: string) => void): ServiceFactory {
+export function draftsFactory(
+  overrides: DraftsOverrides = {},
+  onStart?: (service: DraftsService, dataDir: string) => void,
+): ServiceFactory {
   return async (deps) => {
     const own = overrides.dataDir === undefined;
     const dataDir = overrides.dataDir ?? (await mkdtemp(path.join(tmpdir(), "drafts-assets-")));

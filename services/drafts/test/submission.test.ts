@@ -11,7 +11,17 @@ import { createInterface } from "node:readline";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "@bancada/service-kit";
 import type { Stack } from "@bancada/e2e";
-import { createBlobStore, createDraftsDb, defaultWorkerSettings, eventIdHeader, limits, startSubmissionWorker, type DraftsDb, type SubmissionWorker, type WorkerSettings } from "../src/index.js";
+import {
+  createBlobStore,
+  createDraftsDb,
+  defaultWorkerSettings,
+  eventIdHeader,
+  limits,
+  startSubmissionWorker,
+  type DraftsDb,
+  type SubmissionWorker,
+  type WorkerSettings,
+} from "../src/index.js";
 import { draftsFactory, startDraftsStack } from "./stack.js";
 import { closeAll, createDraft, eventually, ok, person, png, workspace, type Draft, type Person } from "./helpers.js";
 
@@ -33,7 +43,9 @@ describe("submission pipeline", () => {
 
   beforeAll(async () => {
     // No worker in the service: each test runs the workers it needs.
-    stack = await startDraftsStack({ services: { drafts: draftsFactory({ worker: { enabled: false, pollMs: 50 } }, (_service, dir) => void (dataDir = dir)) } });
+    stack = await startDraftsStack({
+      services: { drafts: draftsFactory({ worker: { enabled: false, pollMs: 50 } }, (_service, dir) => void (dataDir = dir)) },
+    });
     db = createDraftsDb(stack.database.url, 4);
     ana = await person(stack);
     ws = await workspace(ana);
@@ -54,19 +66,33 @@ describe("submission pipeline", () => {
 
   const startWorker = async (settings: Partial<WorkerSettings> = {}) => {
     const blobs = await createBlobStore(dataDir, limits.assetBytesMax);
-    const worker = startSubmissionWorker({ db, blobs, log: createLogger("worker", (process.env.LOG_LEVEL as "info" | undefined) ?? "silent", 2) }, { ...defaultWorkerSettings(), pollMs: 50, ...settings });
+    const worker = startSubmissionWorker(
+      { db, blobs, log: createLogger("worker", (process.env.LOG_LEVEL as "info" | undefined) ?? "silent", 2) },
+      { ...defaultWorkerSettings(), pollMs: 50, ...settings },
+    );
     workers.push(worker);
     return worker;
   };
   const get = async (id: string) => (await ok(ana.client, "sosoapi_get_content_draft", { workspace_id: ws, draft_id: id })).draft;
   const submit = async (draft: Draft) =>
-    (await ok(ana.client, "sosoapi_submit_content_draft", { workspace_id: ws, draft_id: draft.id, expected_revision: draft.revision, request_id: randomUUID() })).draft;
+    (
+      await ok(ana.client, "sosoapi_submit_content_draft", {
+        workspace_id: ws,
+        draft_id: draft.id,
+        expected_revision: draft.revision,
+        request_id: randomUUID(),
+      })
+    ).draft;
   /** Waits (watching the database, cheaply) until the draft leaves `submitting`, then reads it back through MCP. */
   const settled = async (id: string) => {
-    await eventually(async () => {
-      const [row] = await db.$queryRaw<{ state: string }[]>`SELECT state::text FROM drafts WHERE id = ${id}::uuid`;
-      return row?.state === "submitting" ? undefined : true;
-    }, 30_000, `draft ${id} to leave submitting`);
+    await eventually(
+      async () => {
+        const [row] = await db.$queryRaw<{ state: string }[]>`SELECT state::text FROM drafts WHERE id = ${id}::uuid`;
+        return row?.state === "submitting" ? undefined : true;
+      },
+      30_000,
+      `draft ${id} to leave submitting`,
+    );
     return get(id);
   };
   const jobOf = async (draftId: string): Promise<JobRow> => {
@@ -101,10 +127,21 @@ describe("submission pipeline", () => {
     expect(refused.map((draft) => draft.state)).toEqual(["draft", "draft", "draft"]);
     expect(refused[0]!.submit_error).toMatch(/neither a caption nor assets.*no social account/);
     expect(refused[1]!.submit_error).toMatch(/'myspace' is not supported/);
-    expect(refused[2]!.submit_error).toMatch(/X takes at most 280 characters; the caption has 300.*TikTok needs at least one image or video/);
+    expect(refused[2]!.submit_error).toMatch(
+      /X takes at most 280 characters; the caption has 300.*TikTok needs at least one image or video/,
+    );
     expect((await eventsOf(words.id)).map((event) => event.type)).toEqual(["draft.submission_refused"]);
 
-    const fixed = (await ok(ana.client, "sosoapi_update_content_draft", { workspace_id: ws, draft_id: words.id, expected_revision: refused[2]!.revision, request_id: randomUUID(), caption: "curto", account_ids: ["instagram:acme"] })).draft;
+    const fixed = (
+      await ok(ana.client, "sosoapi_update_content_draft", {
+        workspace_id: ws,
+        draft_id: words.id,
+        expected_revision: refused[2]!.revision,
+        request_id: randomUUID(),
+        caption: "curto",
+        account_ids: ["instagram:acme"],
+      })
+    ).draft;
     const withPhoto = await ana.rest<{ draft: Draft }>("POST", `/v1/workspaces/${ws}/drafts/${words.id}/assets?filename=foto.png`, {
       raw: png(),
       headers: { "If-Match": `"${fixed.revision}"`, "Idempotency-Key": randomUUID() },
@@ -138,7 +175,12 @@ describe("submission pipeline", () => {
       const claim = new Promise<string>((resolve) => (claimed = resolve));
       // A lease far longer than the test, so its heartbeats cannot undo the simulated expiry; one slot, so that
       // it cannot re-claim the expired job itself (the next test covers that).
-      const stalled = await startWorker({ id: "stalled", concurrency: 1, leaseMs: 600_000, hooks: { afterClaim: async (job) => (claimed(job.id), gate) } });
+      const stalled = await startWorker({
+        id: "stalled",
+        concurrency: 1,
+        leaseMs: 600_000,
+        hooks: { afterClaim: async (job) => (claimed(job.id), gate) },
+      });
       try {
         const draft = await ready();
         await submit(draft);
@@ -219,12 +261,20 @@ describe("submission pipeline", () => {
     it("when worker processes are SIGKILLed right after a claim and inside the finishing transaction, then a new worker submits each draft exactly once", async () => {
       const drafts = [await ready(), await ready()];
       const accepted = await Promise.all(drafts.map(submit));
-      const children = { "after-claim": spawnWorker("doomed-after-claim", "after-claim"), "before-commit": spawnWorker("doomed-before-commit", "before-commit") };
+      const children = {
+        "after-claim": spawnWorker("doomed-after-claim", "after-claim"),
+        "before-commit": spawnWorker("doomed-before-commit", "before-commit"),
+      };
       try {
         // Each child takes one of the two jobs and stops where told: holding the claim, or inside the uncommitted transaction.
-        const stops = await Promise.all([untilLine(children["after-claim"], "claimed"), untilLine(children["before-commit"], "committing")]);
+        const stops = await Promise.all([
+          untilLine(children["after-claim"], "claimed"),
+          untilLine(children["before-commit"], "committing"),
+        ]);
         expect(new Set(stops.map((line) => line.job)).size).toBe(2);
-        await Promise.all(Object.values(children).map((child) => new Promise((resolve) => (child.once("exit", resolve), child.kill("SIGKILL")))));
+        await Promise.all(
+          Object.values(children).map((child) => new Promise((resolve) => (child.once("exit", resolve), child.kill("SIGKILL")))),
+        );
         for (const [i, draft] of drafts.entries()) {
           expect(await get(draft.id)).toMatchObject({ state: "submitting", revision: accepted[i]!.revision });
           expect(await jobOf(draft.id)).toMatchObject({ attempts: 1, finished: false, lease_owner: expect.stringMatching(/^doomed-/) });
@@ -246,7 +296,14 @@ describe("submission pipeline", () => {
   function spawnWorker(id: string, pause: "after-claim" | "before-commit"): ChildProcess {
     return spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "fixtures/worker-process.ts")], {
       cwd: path.resolve(import.meta.dirname, "../../.."),
-      env: { ...process.env, WORKER_DATABASE_URL: stack.database.url, WORKER_DATA_DIR: dataDir, WORKER_ID: id, WORKER_LEASE_MS: "1500", WORKER_PAUSE: pause },
+      env: {
+        ...process.env,
+        WORKER_DATABASE_URL: stack.database.url,
+        WORKER_DATA_DIR: dataDir,
+        WORKER_ID: id,
+        WORKER_LEASE_MS: "1500",
+        WORKER_PAUSE: pause,
+      },
       stdio: ["ignore", "pipe", "inherit"],
     });
   }

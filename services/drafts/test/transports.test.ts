@@ -73,11 +73,24 @@ describe("profiles, transports and assets", () => {
     request_id: randomUUID(),
     path: filePath,
   });
-  const restUpload = (who: Person, draft: Draft, bytes: Uint8Array, options: { revision?: number; key?: string; filename?: string; headers?: Record<string, string> } = {}) =>
-    who.rest<{ draft: Draft; asset: Asset }>("POST", `/v1/workspaces/${ws}/drafts/${draft.id}/assets?filename=${encodeURIComponent(options.filename ?? "foto.png")}`, {
-      raw: bytes,
-      headers: { "If-Match": `"${options.revision ?? draft.revision}"`, "Idempotency-Key": options.key ?? randomUUID(), ...options.headers },
-    });
+  const restUpload = (
+    who: Person,
+    draft: Draft,
+    bytes: Uint8Array,
+    options: { revision?: number; key?: string; filename?: string; headers?: Record<string, string> } = {},
+  ) =>
+    who.rest<{ draft: Draft; asset: Asset }>(
+      "POST",
+      `/v1/workspaces/${ws}/drafts/${draft.id}/assets?filename=${encodeURIComponent(options.filename ?? "foto.png")}`,
+      {
+        raw: bytes,
+        headers: {
+          "If-Match": `"${options.revision ?? draft.revision}"`,
+          "Idempotency-Key": options.key ?? randomUUID(),
+          ...options.headers,
+        },
+      },
+    );
 
   describe("profiles and transports", () => {
     it("when a full-profile client lists tools over HTTP, then the stdio-only upload is absent; a core client sees list and get only", async () => {
@@ -90,7 +103,10 @@ describe("profiles, transports and assets", () => {
         "sosoapi_update_content_draft",
       ]);
       const core = await person(stack, { personId: ana.personId, profile: "core" });
-      expect((await core.client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(["sosoapi_get_content_draft", "sosoapi_list_content_drafts"]);
+      expect((await core.client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
+        "sosoapi_get_content_draft",
+        "sosoapi_list_content_drafts",
+      ]);
       await closeAll(core);
     });
 
@@ -145,7 +161,12 @@ describe("profiles, transports and assets", () => {
         command: process.execPath,
         args: ["--import", "tsx", path.join(import.meta.dirname, "fixtures/stdio-gateway.ts")],
         cwd: repoRoot,
-        env: { ...(process.env as Record<string, string>), STDIO_DATABASE_URL: stack.database.url, STDIO_DATA_DIR: dataDir, STDIO_API_KEY: ana.key },
+        env: {
+          ...(process.env as Record<string, string>),
+          STDIO_DATABASE_URL: stack.database.url,
+          STDIO_DATA_DIR: dataDir,
+          STDIO_API_KEY: ana.key,
+        },
         stderr: "ignore",
       });
       const client = new Client({ name: "stdio-test", version: "1.0.0" });
@@ -214,7 +235,12 @@ describe("profiles, transports and assets", () => {
       expectRestError(await restUpload(ana, created.body.draft, over), 413, "payload_too_large");
       const chunked = await fetch(`${stack.baseUrl}/v1/workspaces/${ws}/drafts/${draft.id}/assets?filename=big.png`, {
         method: "POST",
-        headers: { Authorization: `Bearer ${ana.key}`, "Content-Type": "application/octet-stream", "If-Match": `"${created.body.draft.revision}"`, "Idempotency-Key": randomUUID() },
+        headers: {
+          Authorization: `Bearer ${ana.key}`,
+          "Content-Type": "application/octet-stream",
+          "If-Match": `"${created.body.draft.revision}"`,
+          "Idempotency-Key": randomUUID(),
+        },
         body: new Blob([over]).stream(),
         duplex: "half",
       } as RequestInit);
@@ -231,7 +257,10 @@ describe("profiles, transports and assets", () => {
       expect(issuePaths(expectRestError(await restUpload(ana, draft, text), 400, "invalid_argument"))).toEqual(["body"]);
       expectRestError(await restUpload(ana, draft, new Uint8Array()), 400, "invalid_argument");
       expectRestError(await restUpload(ana, draft, png(), { headers: { "Content-Type": "application/json" } }), 400, "invalid_argument");
-      const noName = await ana.rest("POST", `/v1/workspaces/${ws}/drafts/${draft.id}/assets`, { raw: png(), headers: { "If-Match": '"1"', "Idempotency-Key": randomUUID() } });
+      const noName = await ana.rest("POST", `/v1/workspaces/${ws}/drafts/${draft.id}/assets`, {
+        raw: png(),
+        headers: { "If-Match": '"1"', "Idempotency-Key": randomUUID() },
+      });
       expect(issuePaths(expectRestError(noName, 400, "invalid_argument"))).toEqual(["filename"]);
       expectRestError(await restUpload(ana, draft, png(), { revision: 7 }), 409, "conflict");
     });
@@ -256,12 +285,19 @@ describe("profiles, transports and assets", () => {
       const sweep = async () => {
         const db = createDraftsDb(stack.database.url, 1);
         const store = await createBlobStore(dataDir, tenMiB);
-        const referenced = async (hashes: string[]) => new Set((await db.asset.findMany({ where: { sha256: { in: hashes } } })).map((x) => x.sha256));
+        const referenced = async (hashes: string[]) =>
+          new Set((await db.asset.findMany({ where: { sha256: { in: hashes } } })).map((x) => x.sha256));
         await store.sweep(referenced, 0);
         await db.$disconnect();
       };
       const remove = (draft: Draft, assetId: string) =>
-        ok(ana.client, "sosoapi_update_content_draft", { workspace_id: ws, draft_id: draft.id, expected_revision: draft.revision, request_id: randomUUID(), remove_asset_ids: [assetId] });
+        ok(ana.client, "sosoapi_update_content_draft", {
+          workspace_id: ws,
+          draft_id: draft.id,
+          expected_revision: draft.revision,
+          request_id: randomUUID(),
+          remove_asset_ids: [assetId],
+        });
       await remove(a.draft, a.asset.id);
       await sweep();
       expect(existsSync(blob)).toBe(true);

@@ -22,7 +22,13 @@ describe("workspaces and roles", () => {
 
   beforeAll(async () => {
     stack = await startDraftsStack({ services: { drafts: draftsFactory() } });
-    [owner, admin, editor, viewer, outsider] = await Promise.all([person(stack), person(stack), person(stack), person(stack), person(stack)]);
+    [owner, admin, editor, viewer, outsider] = await Promise.all([
+      person(stack),
+      person(stack),
+      person(stack),
+      person(stack),
+      person(stack),
+    ]);
     // Same person id as the owner, but a key of another account (tenant).
     otherAccount = await person(stack, { accountId: "acct-other", personId: owner.personId });
     ws = await workspace(owner, [
@@ -37,8 +43,10 @@ describe("workspaces and roles", () => {
     await stack?.stop();
   });
 
-  const members = async (who: Person) => (await who.rest<{ members: { person_id: string; role: string }[] }>("GET", `/v1/workspaces/${ws}/members`)).body.members;
-  const setRole = (who: Person, target: string, role: string) => who.rest("PUT", `/v1/workspaces/${ws}/members/${encodeURIComponent(target)}`, { body: { role } });
+  const members = async (who: Person) =>
+    (await who.rest<{ members: { person_id: string; role: string }[] }>("GET", `/v1/workspaces/${ws}/members`)).body.members;
+  const setRole = (who: Person, target: string, role: string) =>
+    who.rest("PUT", `/v1/workspaces/${ws}/members/${encodeURIComponent(target)}`, { body: { role } });
 
   describe("reading and writing drafts by role", () => {
     it("when a viewer lists and opens drafts, then it may", async () => {
@@ -58,7 +66,11 @@ describe("workspaces and roles", () => {
         expect(error.details).toMatchObject({ role: "viewer", requiredRole: "editor" });
       }
       expect((await ok(owner.client, "sosoapi_get_content_draft", { workspace_id: ws, draft_id: draft.id })).draft).toEqual(draft);
-      expectRestError(await viewer.rest("POST", `/v1/workspaces/${ws}/drafts`, { body: { request_id: randomUUID() } }), 403, "permission_denied");
+      expectRestError(
+        await viewer.rest("POST", `/v1/workspaces/${ws}/drafts`, { body: { request_id: randomUUID() } }),
+        403,
+        "permission_denied",
+      );
     });
 
     it("when an editor, admin or owner creates a draft, then it may", async () => {
@@ -75,7 +87,10 @@ describe("workspaces and roles", () => {
           ["sosoapi_list_content_drafts", {}],
           ["sosoapi_get_content_draft", { draft_id: draft.id }],
           ["sosoapi_create_content_draft", { request_id: randomUUID() }],
-          ["sosoapi_update_content_draft", { draft_id: draft.id, expected_revision: draft.revision, request_id: randomUUID(), caption: "x" }],
+          [
+            "sosoapi_update_content_draft",
+            { draft_id: draft.id, expected_revision: draft.revision, request_id: randomUUID(), caption: "x" },
+          ],
           ["sosoapi_submit_content_draft", { draft_id: draft.id, expected_revision: draft.revision, request_id: randomUUID() }],
         ] as const;
         for (const [tool, args] of calls) {
@@ -89,10 +104,19 @@ describe("workspaces and roles", () => {
     });
 
     it("when an outsider uses the REST API on the workspace, then 404 everywhere, and the workspace is not in its list", async () => {
-      for (const path of [`/v1/workspaces/${ws}`, `/v1/workspaces/${ws}/members`, `/v1/workspaces/${ws}/drafts`, `/v1/workspaces/${ws}/drafts/${draft.id}`]) {
+      for (const path of [
+        `/v1/workspaces/${ws}`,
+        `/v1/workspaces/${ws}/members`,
+        `/v1/workspaces/${ws}/drafts`,
+        `/v1/workspaces/${ws}/drafts/${draft.id}`,
+      ]) {
         expectRestError(await outsider.rest("GET", path), 404, "not_found");
       }
-      expectRestError(await outsider.rest("PUT", `/v1/workspaces/${ws}/members/${outsider.personId}`, { body: { role: "owner" } }), 404, "not_found");
+      expectRestError(
+        await outsider.rest("PUT", `/v1/workspaces/${ws}/members/${outsider.personId}`, { body: { role: "owner" } }),
+        404,
+        "not_found",
+      );
       expect((await outsider.rest<{ workspaces: unknown[] }>("GET", "/v1/workspaces")).body.workspaces).toEqual([]);
       expect((await otherAccount.rest<{ workspaces: unknown[] }>("GET", "/v1/workspaces")).body.workspaces).toEqual([]);
       const anonymous = await fetch(`${stack.baseUrl}/v1/workspaces/${ws}/drafts`);
@@ -104,12 +128,18 @@ describe("workspaces and roles", () => {
       const readOnly = await person(stack, { personId: editor.personId, scopes: ["drafts:read"] });
       const noWrites = await person(stack, { personId: editor.personId, allowWrites: false });
       const args = { workspace_id: ws, request_id: randomUUID() };
-      expect((await fails(readOnly.client, "sosoapi_create_content_draft", args, "permission_denied")).details).toMatchObject({ requiredScope: "drafts:write" });
-      expect((await fails(noWrites.client, "sosoapi_create_content_draft", args, "permission_denied")).details).toMatchObject({ allowWrites: false });
+      expect((await fails(readOnly.client, "sosoapi_create_content_draft", args, "permission_denied")).details).toMatchObject({
+        requiredScope: "drafts:write",
+      });
+      expect((await fails(noWrites.client, "sosoapi_create_content_draft", args, "permission_denied")).details).toMatchObject({
+        allowWrites: false,
+      });
       const names = (await readOnly.client.listTools()).tools.map((tool) => tool.name).sort();
       expect(names).toEqual(["sosoapi_get_content_draft", "sosoapi_list_content_drafts"]);
       const noScope = await person(stack, { personId: editor.personId, scopes: ["scripts:read"] });
-      expect((await fails(noScope.client, "sosoapi_list_content_drafts", { workspace_id: ws }, "permission_denied")).details).toMatchObject({ requiredScope: "drafts:read" });
+      expect((await fails(noScope.client, "sosoapi_list_content_drafts", { workspace_id: ws }, "permission_denied")).details).toMatchObject(
+        { requiredScope: "drafts:read" },
+      );
       expectRestError(await noScope.rest("GET", `/v1/workspaces/${ws}/drafts`), 403, "permission_denied");
       await closeAll(readOnly, noWrites, noScope);
     });
@@ -118,17 +148,28 @@ describe("workspaces and roles", () => {
   describe("managing members", () => {
     it("when the owner creates a workspace twice with one Idempotency-Key, then one workspace; with another name, idempotency_conflict", async () => {
       const key = randomUUID();
-      const first = await owner.rest<{ workspace: { id: string; role: string } }>("POST", "/v1/workspaces", { body: { name: "Uma" }, headers: { "Idempotency-Key": key } });
-      const again = await owner.rest<{ workspace: { id: string } }>("POST", "/v1/workspaces", { body: { name: "Uma" }, headers: { "Idempotency-Key": key } });
+      const first = await owner.rest<{ workspace: { id: string; role: string } }>("POST", "/v1/workspaces", {
+        body: { name: "Uma" },
+        headers: { "Idempotency-Key": key },
+      });
+      const again = await owner.rest<{ workspace: { id: string } }>("POST", "/v1/workspaces", {
+        body: { name: "Uma" },
+        headers: { "Idempotency-Key": key },
+      });
       expect([first.status, again.status]).toEqual([201, 200]);
       expect(again.body.workspace.id).toBe(first.body.workspace.id);
       expect(first.body.workspace.role).toBe("owner");
-      expectRestError(await owner.rest("POST", "/v1/workspaces", { body: { name: "Outra" }, headers: { "Idempotency-Key": key } }), 409, "idempotency_conflict");
+      expectRestError(
+        await owner.rest("POST", "/v1/workspaces", { body: { name: "Outra" }, headers: { "Idempotency-Key": key } }),
+        409,
+        "idempotency_conflict",
+      );
     });
 
     it("when a workspace name has 100 characters it is accepted, 101 or empty is invalid_argument", async () => {
       expect((await owner.rest("POST", "/v1/workspaces", { body: { name: "n".repeat(100) } })).status).toBe(201);
-      for (const name of ["n".repeat(101), "  "]) expectRestError(await owner.rest("POST", "/v1/workspaces", { body: { name } }), 400, "invalid_argument");
+      for (const name of ["n".repeat(101), "  "])
+        expectRestError(await owner.rest("POST", "/v1/workspaces", { body: { name } }), 400, "invalid_argument");
       expectRestError(await owner.rest("PATCH", `/v1/workspaces/${ws}`, { body: { name: "Equipe", extra: 1 } }), 400, "invalid_argument");
     });
 
@@ -159,9 +200,9 @@ describe("workspaces and roles", () => {
       const team = await workspace(owner, [[admin, "owner"]], "Dois donos");
       expect((await owner.rest("DELETE", `/v1/workspaces/${team}/members/${owner.personId}`)).status).toBe(204);
       await fails(owner.client, "sosoapi_list_content_drafts", { workspace_id: team }, "not_found");
-      expect((await admin.rest<{ members: { person_id: string; role: string }[] }>("GET", `/v1/workspaces/${team}/members`)).body.members).toEqual([
-        expect.objectContaining({ person_id: admin.personId, role: "owner" }),
-      ]);
+      expect(
+        (await admin.rest<{ members: { person_id: string; role: string }[] }>("GET", `/v1/workspaces/${team}/members`)).body.members,
+      ).toEqual([expect.objectContaining({ person_id: admin.personId, role: "owner" })]);
     });
 
     it("when a member leaves or is removed, then the workspace is not_found for them from then on", async () => {

@@ -26,7 +26,8 @@ export interface ListResult {
 export type ErrorBody = ErrorData["error"];
 
 /** Calls a tool that must succeed (testkit's check of the result envelope). */
-export const ok = <T = { script: Script }>(client: Client, tool: string, args: Record<string, unknown>): Promise<T> => expectToolResult<T>(client, tool, args);
+export const ok = <T = { script: Script }>(client: Client, tool: string, args: Record<string, unknown>): Promise<T> =>
+  expectToolResult<T>(client, tool, args);
 export { expectToolError as fails, expectRestError, issuePaths } from "@bancada/testkit";
 
 export interface RestResponse<T = Record<string, unknown>> {

@@ -101,7 +101,9 @@ describe("create_script idempotency", () => {
     const title = marker("mixed");
     const idempotencyKey = randomUUID();
     const outcomes = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => callTool<{ script: Script; error: { code: string } }>(clientA, "create_script", { title, text: `variant ${i}`, idempotencyKey })),
+      Array.from({ length: 6 }, (_, i) =>
+        callTool<{ script: Script; error: { code: string } }>(clientA, "create_script", { title, text: `variant ${i}`, idempotencyKey }),
+      ),
     );
     const created = outcomes.filter((outcome) => !outcome.isError);
     expect(created).toHaveLength(1);
@@ -119,7 +121,9 @@ describe("create_script idempotency", () => {
     const theirsWithOtherArgs = await ok(clientB, "create_script", { title: `${title} b`, text: "B", idempotencyKey: randomUUID() });
     expect(theirsWithOtherArgs.script.id).not.toBe(mine.script.id);
     expect((await matching(clientA, title)).map((item) => item.id)).toEqual([mine.script.id]);
-    expect((await matching(clientB, title)).map((item) => item.id).sort()).toEqual([theirs.script.id, theirsWithOtherArgs.script.id].sort());
+    expect((await matching(clientB, title)).map((item) => item.id).sort()).toEqual(
+      [theirs.script.id, theirsWithOtherArgs.script.id].sort(),
+    );
     expect(await ok(clientA, "get_script", { id: mine.script.id })).toEqual(mine);
   });
 
@@ -127,7 +131,10 @@ describe("create_script idempotency", () => {
     const title = marker("rest-mcp");
     const idempotencyKey = randomUUID();
     const viaMcp = await ok(clientA, "create_script", { title, text: "both", idempotencyKey });
-    const viaRest = await restA<{ script: Script }>("POST", "/v1/scripts", { body: { title, text: "both" }, headers: { "Idempotency-Key": idempotencyKey } });
+    const viaRest = await restA<{ script: Script }>("POST", "/v1/scripts", {
+      body: { title, text: "both" },
+      headers: { "Idempotency-Key": idempotencyKey },
+    });
     expect(viaRest.body.script).toEqual(viaMcp.script);
     expect(await matching(clientA, title)).toHaveLength(1);
   });

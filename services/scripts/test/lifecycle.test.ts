@@ -33,22 +33,49 @@ describe("script lifecycle", () => {
 
     it("when a script is created without status, then it is a draft at revision 1 created by the key's person", async () => {
       script = await create({ title: "Episódio 1", text: "Olá, pessoal" });
-      expect(script).toMatchObject({ title: "Episódio 1", text: "Olá, pessoal", status: "draft", revision: 1, deletedAt: null, createdBy: person, updatedBy: person });
+      expect(script).toMatchObject({
+        title: "Episódio 1",
+        text: "Olá, pessoal",
+        status: "draft",
+        revision: 1,
+        deletedAt: null,
+        createdBy: person,
+        updatedBy: person,
+      });
       expect(script.id).toMatch(/^[0-9a-f-]{36}$/);
       expect(script.createdAt).toBe(script.updatedAt);
       expect(await get(script.id)).toEqual(script);
     });
 
     it("when it is updated with the current revision, then everything is replaced and the revision is 2", async () => {
-      const { script: updated } = await ok(client, "update_script", { id: script.id, revision: 1, title: "Episódio 1 (final)", text: "Novo texto", status: "ready" });
-      expect(updated).toMatchObject({ id: script.id, title: "Episódio 1 (final)", text: "Novo texto", status: "ready", revision: 2, createdAt: script.createdAt, updatedBy: person });
+      const { script: updated } = await ok(client, "update_script", {
+        id: script.id,
+        revision: 1,
+        title: "Episódio 1 (final)",
+        text: "Novo texto",
+        status: "ready",
+      });
+      expect(updated).toMatchObject({
+        id: script.id,
+        title: "Episódio 1 (final)",
+        text: "Novo texto",
+        status: "ready",
+        revision: 2,
+        createdAt: script.createdAt,
+        updatedBy: person,
+      });
       expect(Date.parse(updated.updatedAt)).toBeGreaterThanOrEqual(Date.parse(script.updatedAt));
       expect(await get(script.id)).toEqual(updated);
       script = updated;
     });
 
     it("when it is updated with a stale revision, then conflict carries the saved script in details.current and nothing changes", async () => {
-      const error = await fails(client, "update_script", { id: script.id, revision: 1, title: "Overwrite", text: "Lost", status: "draft" }, "conflict");
+      const error = await fails(
+        client,
+        "update_script",
+        { id: script.id, revision: 1, title: "Overwrite", text: "Lost", status: "draft" },
+        "conflict",
+      );
       expect(error.details?.current).toMatchObject({
         id: script.id,
         revision: 2,
@@ -63,7 +90,15 @@ describe("script lifecycle", () => {
     it("when 8 writers update one script with the same revision at once, then exactly one wins and the others get conflict", async () => {
       const target = await create({ title: "contended" });
       const outcomes = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => callTool<{ script: Script } & ErrorData>(client, "update_script", { id: target.id, revision: 1, title: `writer ${i}`, text: "", status: "draft" })),
+        Array.from({ length: 8 }, (_, i) =>
+          callTool<{ script: Script } & ErrorData>(client, "update_script", {
+            id: target.id,
+            revision: 1,
+            title: `writer ${i}`,
+            text: "",
+            status: "draft",
+          }),
+        ),
       );
       const winners = outcomes.filter((outcome) => !outcome.isError);
       expect(winners).toHaveLength(1);
@@ -108,7 +143,12 @@ describe("script lifecycle", () => {
     });
 
     it("when a trashed script is updated or trashed again, then failed_precondition and it stays as it was", async () => {
-      await fails(client, "update_script", { id: script.id, revision: script.revision, title: "x", text: "", status: "draft" }, "failed_precondition");
+      await fails(
+        client,
+        "update_script",
+        { id: script.id, revision: script.revision, title: "x", text: "", status: "draft" },
+        "failed_precondition",
+      );
       await fails(client, "trash_script", { id: script.id, revision: script.revision }, "failed_precondition");
       expect(await get(script.id)).toEqual(script);
     });
@@ -173,7 +213,12 @@ describe("script lifecycle", () => {
     it("when filtering by status, then only scripts with that status come back", async () => {
       const tag = marker("status");
       const byStatus = Object.fromEntries(
-        await Promise.all((["draft", "ready", "review", "completed"] as const).map(async (status) => [status, await create({ title: `${tag} ${status}`, status })])),
+        await Promise.all(
+          (["draft", "ready", "review", "completed"] as const).map(async (status) => [
+            status,
+            await create({ title: `${tag} ${status}`, status }),
+          ]),
+        ),
       ) as Record<string, Script>;
       for (const status of ["draft", "ready", "review", "completed"]) {
         const page = await list({ query: tag, status });

@@ -26,7 +26,14 @@ describe("scripts limits", () => {
     await stack?.stop();
   });
 
-  const update = (changes: Record<string, unknown>) => ({ id: existing.id, revision: existing.revision, title: "T", text: "X", status: "draft", ...changes });
+  const update = (changes: Record<string, unknown>) => ({
+    id: existing.id,
+    revision: existing.revision,
+    title: "T",
+    text: "X",
+    status: "draft",
+    ...changes,
+  });
 
   describe("title", () => {
     it("when the title has 160 characters, then the script is created with the whole title", async () => {
@@ -105,7 +112,9 @@ describe("scripts limits", () => {
 
   describe("shape of the arguments", () => {
     it("when an unknown field is sent, then invalid_argument names that field", async () => {
-      expect(issuePaths(await fails(client, "create_script", { title: "T", text: "X", colour: 1 }, "invalid_argument"))).toContain("colour");
+      expect(issuePaths(await fails(client, "create_script", { title: "T", text: "X", colour: 1 }, "invalid_argument"))).toContain(
+        "colour",
+      );
       expect(issuePaths(await fails(client, "list_scripts", { colour: "red" }, "invalid_argument"))).toContain("colour");
       expect(issuePaths(await fails(client, "get_script", { id: existing.id, colour: 1 }, "invalid_argument"))).toContain("colour");
     });
@@ -114,11 +123,13 @@ describe("scripts limits", () => {
       expect(issuePaths(await fails(client, "list_scripts", { limit: "5" }, "invalid_argument"))).toContain("limit");
       expect(issuePaths(await fails(client, "list_scripts", { trashed: "yes" }, "invalid_argument"))).toContain("trashed");
       expect(issuePaths(await fails(client, "create_script", { title: 7, text: "X" }, "invalid_argument"))).toContain("title");
-      expect(issuePaths(await fails(client, "create_script", { title: "T", text: "X", status: "published" }, "invalid_argument"))).toContain("status");
+      expect(
+        issuePaths(await fails(client, "create_script", { title: "T", text: "X", status: "published" }, "invalid_argument")),
+      ).toContain("status");
       expect(issuePaths(await fails(client, "list_scripts", { status: "published" }, "invalid_argument"))).toContain("status");
-      expect(issuePaths(await fails(client, "create_script", { title: "T", text: "X", idempotencyKey: "not-a-uuid" }, "invalid_argument"))).toContain(
-        "idempotencyKey",
-      );
+      expect(
+        issuePaths(await fails(client, "create_script", { title: "T", text: "X", idempotencyKey: "not-a-uuid" }, "invalid_argument")),
+      ).toContain("idempotencyKey");
       expect(issuePaths(await fails(client, "get_script", { id: "not-a-uuid" }, "invalid_argument"))).toContain("id");
     });
 
@@ -129,7 +140,9 @@ describe("scripts limits", () => {
 
     it("when a revision is 0 or not an integer, then invalid_argument names revision", async () => {
       expect(issuePaths(await fails(client, "trash_script", { id: existing.id, revision: 0 }, "invalid_argument"))).toContain("revision");
-      expect(issuePaths(await fails(client, "restore_script", { id: existing.id, revision: 1.5 }, "invalid_argument"))).toContain("revision");
+      expect(issuePaths(await fails(client, "restore_script", { id: existing.id, revision: 1.5 }, "invalid_argument"))).toContain(
+        "revision",
+      );
     });
 
     it("when a revision is beyond any stored revision (2^31), then the call fails cleanly (conflict or invalid_argument), never internal", async () => {
@@ -141,7 +154,10 @@ describe("scripts limits", () => {
         expect(outcome.isError).toBe(true);
         expect(["conflict", "invalid_argument"], `${tool}: ${outcome.text.slice(0, 200)}`).toContain(outcome.data.error.code);
       }
-      const response = await rest("PUT", `/v1/scripts/${existing.id}`, { headers: { "If-Match": String(2 ** 31) }, body: { title: "T", text: "X", status: "draft" } });
+      const response = await rest("PUT", `/v1/scripts/${existing.id}`, {
+        headers: { "If-Match": String(2 ** 31) },
+        body: { title: "T", text: "X", status: "draft" },
+      });
       expect([400, 409], JSON.stringify(response.body).slice(0, 200)).toContain(response.status);
     });
 
@@ -158,7 +174,9 @@ describe("scripts limits", () => {
     });
 
     it("when POST /v1/scripts gets 160 characters of title and 100,000 of text, then 201", async () => {
-      const response = await rest<{ script: Script }>("POST", "/v1/scripts", { body: { title: "t".repeat(160), text: "x".repeat(100_000) } });
+      const response = await rest<{ script: Script }>("POST", "/v1/scripts", {
+        body: { title: "t".repeat(160), text: "x".repeat(100_000) },
+      });
       expect(response.status).toBe(201);
       expect(response.body.script.text).toHaveLength(100_000);
     });

@@ -38,7 +38,14 @@ describe("REST API", () => {
     it("when POST /v1/scripts is called, then 201 with the script and its revision as ETag", async () => {
       const response = await rest<One>("POST", "/v1/scripts", { body: { title: "Via REST", text: "corpo" } });
       expect(response.status).toBe(201);
-      expect(response.body.script).toMatchObject({ title: "Via REST", text: "corpo", status: "draft", revision: 1, deletedAt: null, createdBy: "person-a" });
+      expect(response.body.script).toMatchObject({
+        title: "Via REST",
+        text: "corpo",
+        status: "draft",
+        revision: 1,
+        deletedAt: null,
+        createdBy: "person-a",
+      });
       expect(response.headers.get("etag")).toBe('"1"');
       script = response.body.script;
     });
@@ -51,7 +58,11 @@ describe("REST API", () => {
       expect(first.status).toBe(201);
       expect([200, 201]).toContain(again.status);
       expect(again.body.script).toEqual(first.body.script);
-      expectRestError(await rest("POST", "/v1/scripts", { body: { title, text: "other" }, headers: { "Idempotency-Key": key } }), 409, "idempotency_conflict");
+      expectRestError(
+        await rest("POST", "/v1/scripts", { body: { title, text: "other" }, headers: { "Idempotency-Key": key } }),
+        409,
+        "idempotency_conflict",
+      );
       const list = await rest<ListResult>("GET", `/v1/scripts?query=${title}`);
       expect(list.body.scripts.map((item) => item.id)).toEqual([first.body.script.id]);
     });
@@ -66,7 +77,10 @@ describe("REST API", () => {
     });
 
     it("when PUT /v1/scripts/:id sends If-Match with the current revision, then 200 and the next revision as ETag", async () => {
-      const response = await rest<One>("PUT", `/v1/scripts/${script.id}`, { headers: { "If-Match": '"1"' }, body: { title: "Editado", text: "novo", status: "review" } });
+      const response = await rest<One>("PUT", `/v1/scripts/${script.id}`, {
+        headers: { "If-Match": '"1"' },
+        body: { title: "Editado", text: "novo", status: "review" },
+      });
       expect(response.status).toBe(200);
       expect(response.body.script).toMatchObject({ id: script.id, title: "Editado", text: "novo", status: "review", revision: 2 });
       expect(response.headers.get("etag")).toBe('"2"');
@@ -74,15 +88,29 @@ describe("REST API", () => {
     });
 
     it("when PUT sends a stale If-Match, then 409 conflict with the saved script in details.current", async () => {
-      const response = await rest("PUT", `/v1/scripts/${script.id}`, { headers: { "If-Match": '"1"' }, body: { title: "Perdido", text: "x", status: "draft" } });
+      const response = await rest("PUT", `/v1/scripts/${script.id}`, {
+        headers: { "If-Match": '"1"' },
+        body: { title: "Perdido", text: "x", status: "draft" },
+      });
       const error = expectRestError(response, 409, "conflict");
-      expect(error.details?.current).toMatchObject({ id: script.id, revision: 2, title: "Editado", text: "novo", status: "review", updatedAt: script.updatedAt });
+      expect(error.details?.current).toMatchObject({
+        id: script.id,
+        revision: 2,
+        title: "Editado",
+        text: "novo",
+        status: "review",
+        updatedAt: script.updatedAt,
+      });
       expect((await rest<One>("GET", `/v1/scripts/${script.id}`)).body.script).toEqual(script);
     });
 
     it("when PUT has no If-Match or a malformed one, then 400 invalid_argument naming If-Match", async () => {
       for (const headers of [{}, { "If-Match": "abc" }, { "If-Match": "0" }] as Record<string, string>[]) {
-        const error = expectRestError(await rest("PUT", `/v1/scripts/${script.id}`, { headers, body: { title: "x", text: "", status: "draft" } }), 400, "invalid_argument");
+        const error = expectRestError(
+          await rest("PUT", `/v1/scripts/${script.id}`, { headers, body: { title: "x", text: "", status: "draft" } }),
+          400,
+          "invalid_argument",
+        );
         expect(issuePaths(error)).toContain("If-Match");
       }
     });
@@ -94,14 +122,22 @@ describe("REST API", () => {
       expect(trashed.body.script.deletedAt).not.toBeNull();
       expect(trashed.headers.get("etag")).toBe('"3"');
       expectRestError(await rest("POST", `/v1/scripts/${script.id}/trash`, { headers: { "If-Match": '"3"' } }), 409, "failed_precondition");
-      expectRestError(await rest("PUT", `/v1/scripts/${script.id}`, { headers: { "If-Match": '"3"' }, body: { title: "x", text: "", status: "draft" } }), 409, "failed_precondition");
+      expectRestError(
+        await rest("PUT", `/v1/scripts/${script.id}`, { headers: { "If-Match": '"3"' }, body: { title: "x", text: "", status: "draft" } }),
+        409,
+        "failed_precondition",
+      );
       expect((await rest<ListResult>("GET", "/v1/scripts?trashed=true")).body.scripts.map((item) => item.id)).toContain(script.id);
       expectRestError(await rest("POST", `/v1/scripts/${script.id}/restore`, { body: { revision: 2 } }), 409, "conflict");
       expectRestError(await rest("POST", `/v1/scripts/${script.id}/restore`), 400, "invalid_argument");
       const restored = await rest<One>("POST", `/v1/scripts/${script.id}/restore`, { body: { revision: 3 } });
       expect(restored.status).toBe(200);
       expect(restored.body.script).toMatchObject({ id: script.id, revision: 4, deletedAt: null });
-      expectRestError(await rest("POST", `/v1/scripts/${script.id}/restore`, { headers: { "If-Match": '"4"' } }), 409, "failed_precondition");
+      expectRestError(
+        await rest("POST", `/v1/scripts/${script.id}/restore`, { headers: { "If-Match": '"4"' } }),
+        409,
+        "failed_precondition",
+      );
       const active = await rest<ListResult>("GET", "/v1/scripts?limit=100");
       expect(active.body.scripts.map((item) => item.id)).toContain(script.id);
     });
@@ -110,7 +146,11 @@ describe("REST API", () => {
   describe("authentication and scopes", () => {
     it("when the bearer is missing or invalid, then 401 unauthenticated with WWW-Authenticate", async () => {
       for (const client of [restClient(stack.baseUrl, undefined), restClient(stack.baseUrl, "bnc_not-a-real-key")]) {
-        for (const [method, path] of [["GET", "/v1/scripts"], ["POST", "/v1/scripts"], ["GET", "/v1/changes"]] as const) {
+        for (const [method, path] of [
+          ["GET", "/v1/scripts"],
+          ["POST", "/v1/scripts"],
+          ["GET", "/v1/changes"],
+        ] as const) {
           const response = await client(method, path, method === "POST" ? { body: { title: "x", text: "" } } : {});
           expectRestError(response, 401, "unauthenticated");
           expect(response.headers.get("www-authenticate")).toMatch(/^Bearer/);
@@ -201,7 +241,10 @@ describe("REST API", () => {
       );
       created.forEach((script) => record(script, "created"));
       const updated = await Promise.all(
-        created.map(async (script) => (await ok(client, "update_script", { id: script.id, revision: 1, title: script.title, text: "v2", status: "ready" })).script),
+        created.map(
+          async (script) =>
+            (await ok(client, "update_script", { id: script.id, revision: 1, title: script.title, text: "v2", status: "ready" })).script,
+        ),
       );
       updated.forEach((script) => record(script, "updated"));
       for (const script of updated.slice(0, 5)) {
@@ -212,7 +255,10 @@ describe("REST API", () => {
       for (const script of updated.slice(0, 3)) {
         const { script: restored } = await ok(client, "restore_script", { id: script.id, revision: 3 });
         record(restored, "restored");
-        const again = await feed<One>("PUT", `/v1/scripts/${script.id}`, { headers: { "If-Match": `"${restored.revision}"` }, body: { title: "again", text: "v3", status: "completed" } });
+        const again = await feed<One>("PUT", `/v1/scripts/${script.id}`, {
+          headers: { "If-Match": `"${restored.revision}"` },
+          body: { title: "again", text: "v3", status: "completed" },
+        });
         expect(again.status).toBe(200);
         record(again.body.script, "updated");
       }

@@ -16,7 +16,10 @@ describe("thin path", () => {
   });
 
   it("when a script is created through the gateway, then get_script reads it back", async () => {
-    const created = await callTool<{ script: { id: string; revision: number } }>(client, "create_script", { title: "Hello", text: "World" });
+    const created = await callTool<{ script: { id: string; revision: number } }>(client, "create_script", {
+      title: "Hello",
+      text: "World",
+    });
     expect(created.isError).toBe(false);
     expect(JSON.parse(created.text)).toEqual(created.data);
     const read = await callTool<{ script: { id: string; title: string } }>(client, "get_script", { id: created.data.script.id });

@@ -55,7 +55,9 @@ describe("tenancy", () => {
   /** The not_found for another account's id looks like the not_found for an id that does not exist at all. */
   const sameAsUnknown = (error: ErrorBody, id: string, unknown: ErrorBody, unknownId: string) => {
     expect(error.message.replaceAll(id, "<id>")).toBe(unknown.message.replaceAll(unknownId, "<id>"));
-    expect(JSON.stringify(error.details ?? {}).replaceAll(id, "<id>")).toBe(JSON.stringify(unknown.details ?? {}).replaceAll(unknownId, "<id>"));
+    expect(JSON.stringify(error.details ?? {}).replaceAll(id, "<id>")).toBe(
+      JSON.stringify(unknown.details ?? {}).replaceAll(unknownId, "<id>"),
+    );
   };
 
   describe("over MCP", () => {
@@ -69,7 +71,12 @@ describe("tenancy", () => {
     });
 
     it("when B updates A's script with its right revision, then not_found and A's script is unchanged", async () => {
-      const error = await fails(clientB, "update_script", { id: active.id, revision: active.revision, title: "hijacked", text: "", status: "draft" }, "not_found");
+      const error = await fails(
+        clientB,
+        "update_script",
+        { id: active.id, revision: active.revision, title: "hijacked", text: "", status: "draft" },
+        "not_found",
+      );
       expect(JSON.stringify(error)).not.toContain(active.title);
       await fails(clientB, "update_script", { id: active.id, revision: 99, title: "hijacked", text: "", status: "draft" }, "not_found");
       await expectUntouched();
@@ -85,9 +92,20 @@ describe("tenancy", () => {
 
     it("when B lists, searches or lists the trash, then none of A's scripts appear", async () => {
       const aIds = new Set([active.id, trashed.id]);
-      for (const args of [{}, { query: titleA }, { query: "texto privado" }, { status: "ready" }, { trashed: true }, { trashed: true, query: titleA }, { limit: 100 }]) {
+      for (const args of [
+        {},
+        { query: titleA },
+        { query: "texto privado" },
+        { status: "ready" },
+        { trashed: true },
+        { trashed: true, query: titleA },
+        { limit: 100 },
+      ]) {
         const page = await ok<ListResult>(clientB, "list_scripts", args);
-        expect(page.scripts.filter((item) => aIds.has(item.id)), JSON.stringify(args)).toEqual([]);
+        expect(
+          page.scripts.filter((item) => aIds.has(item.id)),
+          JSON.stringify(args),
+        ).toEqual([]);
       }
       const mine = await ok<ListResult>(clientB, "list_scripts", { limit: 100 });
       expect(mine.scripts.map((item) => item.id)).toEqual([ownB.id]);
@@ -112,7 +130,11 @@ describe("tenancy", () => {
 
     it("when B writes to A's script over REST, then 404 not_found and A's script is unchanged", async () => {
       const ifMatch = { "If-Match": `"${active.revision}"` };
-      expectRestError(await restB("PUT", `/v1/scripts/${active.id}`, { headers: ifMatch, body: { title: "x", text: "", status: "draft" } }), 404, "not_found");
+      expectRestError(
+        await restB("PUT", `/v1/scripts/${active.id}`, { headers: ifMatch, body: { title: "x", text: "", status: "draft" } }),
+        404,
+        "not_found",
+      );
       expectRestError(await restB("POST", `/v1/scripts/${active.id}/trash`, { headers: ifMatch }), 404, "not_found");
       expectRestError(await restB("POST", `/v1/scripts/${trashed.id}/restore`, { body: { revision: trashed.revision } }), 404, "not_found");
       await expectUntouched();

@@ -76,8 +76,11 @@ function parseKey(text: string, kind: "private" | "public"): KeyObject {
     if (kind === "private") key = createPrivateKey(pem ? trimmed : { key: der, format: "der", type: "pkcs8" });
     else key = createPublicKey(pem ? trimmed : { key: der, format: "der", type: "spki" });
   } catch (error) {
-    throw new BusKeyError(`The bus ${kind === "private" ? "signing" : "verify"} key cannot be read (${(error as Error).message}); expected ${kind === "private" ? "PKCS8" : "SPKI"} PEM or its base64 DER.`);
+    throw new BusKeyError(
+      `The bus ${kind === "private" ? "signing" : "verify"} key cannot be read (${(error as Error).message}); expected ${kind === "private" ? "PKCS8" : "SPKI"} PEM or its base64 DER.`,
+    );
   }
-  if (key.asymmetricKeyType !== "ed25519") throw new BusKeyError(`The bus ${kind === "private" ? "signing" : "verify"} key must be Ed25519, not ${key.asymmetricKeyType}.`);
+  if (key.asymmetricKeyType !== "ed25519")
+    throw new BusKeyError(`The bus ${kind === "private" ? "signing" : "verify"} key must be Ed25519, not ${key.asymmetricKeyType}.`);
   return key;
 }

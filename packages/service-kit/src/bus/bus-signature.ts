@@ -34,7 +34,13 @@ export function bodyDigest(data: Uint8Array): string {
 }
 
 /** The headers with the expiry and the signature added. */
-export function signBusMessage(keys: BusKeys, subject: string, headers: Record<string, string>, data: Uint8Array, options: SignOptions = {}): Record<string, string> {
+export function signBusMessage(
+  keys: BusKeys,
+  subject: string,
+  headers: Record<string, string>,
+  data: Uint8Array,
+  options: SignOptions = {},
+): Record<string, string> {
   const now = options.now ?? Date.now();
   const expires = Math.min(now + signatureLifetimeMs, options.notAfter ?? Number.POSITIVE_INFINITY);
   const signed = { ...headers, [Header.expires]: String(expires) };
@@ -70,15 +76,14 @@ export function refusedCall(problem: SignatureProblem): DomainError {
   return new DomainError(ErrorCode.unauthenticated, messages[problem], { reason: problem });
 }
 
-function signedBytes(subject: string, headers: Readonly<Record<string, string>>, data: Uint8Array, answers: string | undefined): Uint8Array {
+function signedBytes(
+  subject: string,
+  headers: Readonly<Record<string, string>>,
+  data: Uint8Array,
+  answers: string | undefined,
+): Uint8Array {
   // JSON of an array of strings and nulls: unambiguous, whatever the values contain
-  const fields = [
-    "bancada-bus-1",
-    subject,
-    ...signedHeaders.map((name) => headers[name] ?? null),
-    bodyDigest(data),
-    answers ?? null,
-  ];
+  const fields = ["bancada-bus-1", subject, ...signedHeaders.map((name) => headers[name] ?? null), bodyDigest(data), answers ?? null];
   return encoder.encode(JSON.stringify(fields));
 }
 

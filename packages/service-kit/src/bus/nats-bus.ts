@@ -169,9 +169,11 @@ export class NatsBus implements Bus {
     const data = new Uint8Array(Number(total));
     let filled = 0;
     for (let index = 0; index < Number(count); index++) {
-      const part = await this.#connection.request(partsSubject, new TextEncoder().encode(String(index)), { timeout: partTimeoutMs }).catch((error: unknown) => {
-        throw new BusRequestError(failureOf(error), subject);
-      });
+      const part = await this.#connection
+        .request(partsSubject, new TextEncoder().encode(String(index)), { timeout: partTimeoutMs })
+        .catch((error: unknown) => {
+          throw new BusRequestError(failureOf(error), subject);
+        });
       data.set(part.data, filled);
       filled += part.data.byteLength;
     }

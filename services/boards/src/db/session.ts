@@ -23,7 +23,10 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 /** The `app.allowed_boards` setting: `*` or the comma-separated ids (an id that is no UUID can match no board). */
 export function allowedBoardsSetting(allowed: readonly string[] | null): string {
   if (allowed === null) return "*";
-  return allowed.filter((id) => uuidPattern.test(id)).map((id) => id.toLowerCase()).join(",");
+  return allowed
+    .filter((id) => uuidPattern.test(id))
+    .map((id) => id.toLowerCase())
+    .join(",");
 }
 
 export async function inSession<T>(db: BoardsDb, who: SessionIdentity, work: (tx: BoardsTx) => Promise<T>): Promise<T> {

@@ -25,7 +25,13 @@ export async function reachBoard(tx: BoardsTx, boardId: string, need: Need, opti
       JOIN board_members m ON m.account_id = b.account_id AND m.board_id = b.id AND m.person_id = current_setting('app.person_id', true)
      WHERE b.account_id = current_setting('app.account_id', true) AND b.id = ${boardId}::uuid`;
   if (!board) throw boardNotFound();
-  const access: BoardAccess = { id: board.id, name: board.name, role: board.role, archivedAt: board.archived_at, createdAt: board.created_at };
+  const access: BoardAccess = {
+    id: board.id,
+    name: board.name,
+    role: board.role,
+    archivedAt: board.archived_at,
+    createdAt: board.created_at,
+  };
   if (need === "read") return access;
   if (need === "write" && board.role === "viewer") throw roleTooLow(board.role, "owner or editor");
   if (need === "own" && board.role !== "owner") throw roleTooLow(board.role, "owner");

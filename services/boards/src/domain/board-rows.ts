@@ -36,7 +36,12 @@ export async function readBoards(tx: BoardsTx, onlyId?: string): Promise<BoardRe
   const settings = await tx.$queryRaw<QuadrantRow[]>`
     SELECT board_id::text, quadrant::text AS quadrant, title, subtitle, color
       FROM board_quadrants WHERE board_id = ANY(${rows.map((row) => row.id)}::uuid[])`;
-  return rows.map((row) => toBoardRecord(row, settings.filter((setting) => setting.board_id === row.id)));
+  return rows.map((row) =>
+    toBoardRecord(
+      row,
+      settings.filter((setting) => setting.board_id === row.id),
+    ),
+  );
 }
 
 export async function readBoard(tx: BoardsTx, boardId: string): Promise<BoardRecord> {

@@ -16,7 +16,13 @@ export interface BoardsContext {
 }
 
 export function boardsContext(db: BoardsDb, principal: Principal): BoardsContext {
-  return { db, accountId: principal.accountId, personId: principal.personId, agentId: principal.agentId, allowedBoardIds: principal.allowedBoardIds };
+  return {
+    db,
+    accountId: principal.accountId,
+    personId: principal.personId,
+    agentId: principal.agentId,
+    allowedBoardIds: principal.allowedBoardIds,
+  };
 }
 
 /** Runs `work` in one transaction under the caller's row-level-security identity. */

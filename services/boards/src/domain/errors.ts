@@ -32,7 +32,10 @@ export function idempotencyConflict(requestId: string, what = "arguments"): Doma
 }
 
 export function roleTooLow(role: string, needed: string): DomainError {
-  return new DomainError(ErrorCode.permissionDenied, `Your role on this board is ${role}; this needs ${needed}.`, { role, requiredRole: needed });
+  return new DomainError(ErrorCode.permissionDenied, `Your role on this board is ${role}; this needs ${needed}.`, {
+    role,
+    requiredRole: needed,
+  });
 }
 
 export function boardArchived(): DomainError {
@@ -40,7 +43,9 @@ export function boardArchived(): DomainError {
 }
 
 export function taskArchived(taskId: string): DomainError {
-  return new DomainError(ErrorCode.failedPrecondition, "The task is archived and cannot be changed: restore it in the app first.", { taskId });
+  return new DomainError(ErrorCode.failedPrecondition, "The task is archived and cannot be changed: restore it in the app first.", {
+    taskId,
+  });
 }
 
 export function wrongStatus(taskId: string, status: string, allowed: string): DomainError {

@@ -21,17 +21,20 @@ export const expiryJobs: ExpiryJob[] = [
   {
     name: "idempotency_records",
     lockKey: 1,
-    expire: (tx) => tx.$executeRaw`DELETE FROM idempotency_records WHERE created_at < now() - make_interval(secs => ${retention.idempotencyMs / 1000})`,
+    expire: (tx) =>
+      tx.$executeRaw`DELETE FROM idempotency_records WHERE created_at < now() - make_interval(secs => ${retention.idempotencyMs / 1000})`,
   },
   {
     name: "activity_events",
     lockKey: 2,
-    expire: (tx) => tx.$executeRaw`DELETE FROM activity_events WHERE created_at < now() - make_interval(secs => ${retention.activityMs / 1000})`,
+    expire: (tx) =>
+      tx.$executeRaw`DELETE FROM activity_events WHERE created_at < now() - make_interval(secs => ${retention.activityMs / 1000})`,
   },
   {
     name: "closed_proposals",
     lockKey: 3,
-    expire: (tx) => tx.$executeRaw`DELETE FROM proposals WHERE closed_at < now() - make_interval(secs => ${retention.closedProposalMs / 1000})`,
+    expire: (tx) =>
+      tx.$executeRaw`DELETE FROM proposals WHERE closed_at < now() - make_interval(secs => ${retention.closedProposalMs / 1000})`,
   },
 ];
 
@@ -39,7 +42,9 @@ export type ExpiryOutcome = { job: ExpiryJob["name"]; ran: boolean; deleted: num
 
 export function runExpiryJob(db: BoardsDb, job: ExpiryJob): Promise<ExpiryOutcome> {
   return asSystem(db, async (tx) => {
-    const [lock] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(${expiryLockClass}::int, ${job.lockKey}::int) AS locked`;
+    const [lock] = await tx.$queryRaw<
+      { locked: boolean }[]
+    >`SELECT pg_try_advisory_xact_lock(${expiryLockClass}::int, ${job.lockKey}::int) AS locked`;
     if (!lock?.locked) return { job: job.name, ran: false, deleted: 0 };
     return { job: job.name, ran: true, deleted: await job.expire(tx) };
   });

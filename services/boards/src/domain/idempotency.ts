@@ -22,12 +22,7 @@ export interface IdempotentWrite {
   args: Record<string, unknown>;
 }
 
-export async function idempotent<T>(
-  tx: BoardsTx,
-  ctx: BoardsContext,
-  write: IdempotentWrite,
-  run: () => Promise<T>,
-): Promise<T> {
+export async function idempotent<T>(tx: BoardsTx, ctx: BoardsContext, write: IdempotentWrite, run: () => Promise<T>): Promise<T> {
   const hash = argsHash(write.operation, write.args);
   const claimed = await tx.$executeRaw`
     INSERT INTO idempotency_records (account_id, request_id, person_id, board_id, tool, args_hash, result, created_at)
@@ -54,7 +49,9 @@ export async function idempotent<T>(
 
 /** A hash of the operation and its arguments, independent of key order and of the order of tag ids. */
 export function argsHash(operation: string, args: Record<string, unknown>): string {
-  return createHash("sha256").update(canonical([operation, args])).digest("hex");
+  return createHash("sha256")
+    .update(canonical([operation, args]))
+    .digest("hex");
 }
 
 /** JSON with sorted keys, ids in lower case, tag ids as a set; undefined fields left out. */

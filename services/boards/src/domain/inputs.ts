@@ -8,14 +8,20 @@ import { color, matrixQuadrants, quadrantId } from "./quadrants.js";
 import { boardRole, taskStatus } from "./views.js";
 
 /** PostgreSQL text cannot hold NUL; refusing it here turns a database error into a clear one. */
-export const text = (max: number) => z.string().max(max).regex(/^[^\u0000]*$/, "must not contain NUL (\\u0000) characters");
+export const text = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[^\u0000]*$/, "must not contain NUL (\\u0000) characters");
 const nonBlank = (max: number) => text(max).regex(/\S/, "must not be blank");
 
 export const boardId = z.guid().describe("The board's id (UUID), as list_boards returns it.");
 export const taskId = z.guid().describe("The task's id (UUID).");
 export const requestId = z
   .guid()
-  .describe("A new UUID for each operation. Repeating it with the same arguments within 7 days returns the original result without writing again.");
+  .describe(
+    "A new UUID for each operation. Repeating it with the same arguments within 7 days returns the original result without writing again.",
+  );
 export const expectedVersion = z
   .number()
   .int()
@@ -47,7 +53,9 @@ export const pagedBoardRef = z.strictObject({ boardId, cursor: cursor.optional()
 export type PagedBoardRef = z.infer<typeof pagedBoardRef>;
 
 export const createTaskInput = z.strictObject({
-  requestId: requestId.describe("A new UUID for this task: it becomes the task's id. Repeating it with the same arguments within 7 days returns the original task."),
+  requestId: requestId.describe(
+    "A new UUID for this task: it becomes the task's id. Repeating it with the same arguments within 7 days returns the original task.",
+  ),
   boardId,
   title,
   quadrant: quadrantId.default("backlog").describe("Technical quadrant id; default backlog. The task goes to the end of the quadrant."),
@@ -93,14 +101,21 @@ export type ReopenTaskInput = z.infer<typeof reopenTaskInput>;
 
 export const suggestionInput = z.strictObject({
   taskId,
-  version: z.number().int().min(1).max(2_147_483_647).describe("The task's version you read; a human applying a stale suggestion gets it marked obsolete."),
+  version: z
+    .number()
+    .int()
+    .min(1)
+    .max(2_147_483_647)
+    .describe("The task's version you read; a human applying a stale suggestion gets it marked obsolete."),
   quadrant: quadrantId.describe("Suggested quadrant (technical id)."),
   reason: nonBlank(limits.reasonMax).describe(`Why, up to ${limits.reasonMax} characters.`),
 });
 
 export const submitProposalInput = z
   .strictObject({
-    requestId: requestId.describe("A new UUID per proposal. The same requestId with the same content returns the same proposal while it exists."),
+    requestId: requestId.describe(
+      "A new UUID per proposal. The same requestId with the same content returns the same proposal while it exists.",
+    ),
     boardId,
     summary: nonBlank(limits.summaryMax).optional().describe(`Summary for the reviewers, up to ${limits.summaryMax} characters.`),
     suggestions: z
@@ -160,11 +175,22 @@ export type MemberRef = z.infer<typeof memberRef>;
 
 export const tagName = nonBlank(limits.tagNameMax);
 export const tagColor = color;
-export const createTagInput = z.strictObject({ requestId: requestId.describe("Becomes the tag's id."), boardId, name: tagName, color: tagColor });
+export const createTagInput = z.strictObject({
+  requestId: requestId.describe("Becomes the tag's id."),
+  boardId,
+  name: tagName,
+  color: tagColor,
+});
 export type CreateTagInput = z.infer<typeof createTagInput>;
 const tagId = z.guid().describe("The tag's id (UUID).");
 const tagVersion = expectedVersion.describe("The tag's version you last read; if it changed since, the call fails with VERSION_CONFLICT.");
-export const updateTagInput = z.strictObject({ boardId, tagId, expectedVersion: tagVersion, name: tagName.optional(), color: tagColor.optional() });
+export const updateTagInput = z.strictObject({
+  boardId,
+  tagId,
+  expectedVersion: tagVersion,
+  name: tagName.optional(),
+  color: tagColor.optional(),
+});
 export type UpdateTagInput = z.infer<typeof updateTagInput>;
 export const tagVersionRef = z.strictObject({ boardId, tagId, expectedVersion: tagVersion });
 export type TagVersionRef = z.infer<typeof tagVersionRef>;

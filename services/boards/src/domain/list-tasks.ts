@@ -17,7 +17,12 @@ import { quadrantRange } from "./positions.js";
 import { taskColumns, toTaskRecord, type TaskRow } from "./task-rows.js";
 import type { ListTasksResult } from "./views.js";
 
-const taskKey = z.object({ p: z.string().regex(/^[0-4][0-9A-Za-z]+$/).max(300) });
+const taskKey = z.object({
+  p: z
+    .string()
+    .regex(/^[0-4][0-9A-Za-z]+$/)
+    .max(300),
+});
 
 export function listTasks(ctx: BoardsContext, input: RestListTasksInput): Promise<ListTasksResult> {
   return session(ctx, async (tx) => {
@@ -26,7 +31,10 @@ export function listTasks(ctx: BoardsContext, input: RestListTasksInput): Promis
     const archived = input.archived === true;
     const list = `tasks:${listKey([input.boardId.toLowerCase(), input.quadrant ?? null, input.status ?? null, tagIds ?? null, archived])}`;
     const after = input.cursor ? decodeCursor(input.cursor, list, taskKey) : undefined;
-    const filters = [Prisma.sql`t.board_id = ${input.boardId}::uuid`, archived ? Prisma.sql`t.archived_at IS NOT NULL` : Prisma.sql`t.archived_at IS NULL`];
+    const filters = [
+      Prisma.sql`t.board_id = ${input.boardId}::uuid`,
+      archived ? Prisma.sql`t.archived_at IS NOT NULL` : Prisma.sql`t.archived_at IS NULL`,
+    ];
     if (input.quadrant) {
       const { low, high } = quadrantRange(input.quadrant);
       filters.push(Prisma.sql`t.position >= ${low} AND t.position < ${high}`);

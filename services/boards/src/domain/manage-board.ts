@@ -21,7 +21,10 @@ export type BoardResult = { board: BoardRecord };
 export function createBoard(ctx: BoardsContext, input: CreateBoardInput): Promise<BoardResult> {
   const id = input.requestId.toLowerCase();
   if (ctx.allowedBoardIds !== null && !ctx.allowedBoardIds.some((allowed) => allowed.toLowerCase() === id)) {
-    throw new DomainError(ErrorCode.permissionDenied, "This key is limited to its allowedBoardIds and could not reach a new board; create boards with an unrestricted key.");
+    throw new DomainError(
+      ErrorCode.permissionDenied,
+      "This key is limited to its allowedBoardIds and could not reach a new board; create boards with an unrestricted key.",
+    );
   }
   const { requestId, ...args } = input;
   return session(ctx, (tx) =>
@@ -30,12 +33,20 @@ export function createBoard(ctx: BoardsContext, input: CreateBoardInput): Promis
       // until its owner row exists. A taken id surfaces as a unique violation instead.
       await tx.$executeRaw`
         INSERT INTO boards (account_id, id, name, description, version, created_by, created_at, updated_at)
-        VALUES (${ctx.accountId}, ${id}::uuid, ${input.name}, ${input.description || null}, 1, ${ctx.personId}, now(), now())`.catch((error: unknown) => {
-        throw sqlState(error) === uniqueViolation ? idempotencyConflict(requestId, "arguments (a board with this id exists)") : error;
-      });
+        VALUES (${ctx.accountId}, ${id}::uuid, ${input.name}, ${input.description || null}, 1, ${ctx.personId}, now(), now())`.catch(
+        (error: unknown) => {
+          throw sqlState(error) === uniqueViolation ? idempotencyConflict(requestId, "arguments (a board with this id exists)") : error;
+        },
+      );
       await tx.$executeRaw`
         INSERT INTO board_members (account_id, board_id, person_id, role, created_at) VALUES (${ctx.accountId}, ${id}::uuid, ${ctx.personId}, 'owner', now())`;
-      await recordEvent(tx, ctx, { boardId: id, eventType: "board_created", entityType: "board", entityId: id, metadata: { name: input.name } });
+      await recordEvent(tx, ctx, {
+        boardId: id,
+        eventType: "board_created",
+        entityType: "board",
+        entityId: id,
+        metadata: { name: input.name },
+      });
       return { board: await readBoard(tx, id) };
     }),
   );

@@ -55,7 +55,12 @@ export function removeMember(ctx: BoardsContext, input: MemberRef): Promise<void
     if (!role) throw new DomainError(ErrorCode.notFound, "This person is not a member of the board.", { personId: input.personId });
     if (role === "owner") await keepAnOwner(tx, input.boardId);
     // Recorded first: once removed, the person may no longer write to this board.
-    await recordEvent(tx, ctx, { boardId: input.boardId, eventType: self ? "member_left" : "member_removed", entityType: "member", entityId: input.personId });
+    await recordEvent(tx, ctx, {
+      boardId: input.boardId,
+      eventType: self ? "member_left" : "member_removed",
+      entityType: "member",
+      entityId: input.personId,
+    });
     await tx.$executeRaw`
       DELETE FROM board_members WHERE account_id = ${ctx.accountId} AND board_id = ${input.boardId}::uuid AND person_id = ${input.personId}`;
   });
@@ -79,5 +84,6 @@ async function memberRole(tx: BoardsTx, boardId: string, personId: string): Prom
 async function keepAnOwner(tx: BoardsTx, boardId: string): Promise<void> {
   const owners = await tx.$queryRaw<{ person_id: string }[]>`
     SELECT person_id FROM board_members WHERE board_id = ${boardId}::uuid AND role = 'owner' FOR UPDATE`;
-  if (owners.length <= 1) throw new DomainError(ErrorCode.failedPrecondition, "A board needs at least one owner: make someone else owner first.");
+  if (owners.length <= 1)
+    throw new DomainError(ErrorCode.failedPrecondition, "A board needs at least one owner: make someone else owner first.");
 }

@@ -4,7 +4,13 @@
  */
 import { z } from "zod";
 
-export const quadrantIds = ["urgent-important", "not-urgent-important", "urgent-not-important", "not-urgent-not-important", "backlog"] as const;
+export const quadrantIds = [
+  "urgent-important",
+  "not-urgent-important",
+  "urgent-not-important",
+  "not-urgent-not-important",
+  "backlog",
+] as const;
 export type QuadrantId = (typeof quadrantIds)[number];
 export const matrixQuadrants = quadrantIds.slice(0, 4) as Exclude<QuadrantId, "backlog">[];
 

@@ -66,9 +66,12 @@ async function reviewSuggestion(
     const [suggestion] = await tx.$queryRaw<PendingSuggestion[]>`
       SELECT task_id::text, version, quadrant::text AS quadrant, state::text AS state
         FROM suggestions WHERE id = ${ref.suggestionId}::uuid AND proposal_id = ${ref.proposalId}::uuid`;
-    if (!suggestion) throw new DomainError(ErrorCode.notFound, "Suggestion not found in this proposal.", { suggestionId: ref.suggestionId });
+    if (!suggestion)
+      throw new DomainError(ErrorCode.notFound, "Suggestion not found in this proposal.", { suggestionId: ref.suggestionId });
     if (suggestion.state !== "pending") {
-      throw new DomainError(ErrorCode.failedPrecondition, `The suggestion was already reviewed (${suggestion.state}).`, { state: suggestion.state });
+      throw new DomainError(ErrorCode.failedPrecondition, `The suggestion was already reviewed (${suggestion.state}).`, {
+        state: suggestion.state,
+      });
     }
     const outcome = await decide(tx, suggestion);
     await tx.$executeRaw`
@@ -86,7 +89,11 @@ async function reviewSuggestion(
 }
 
 /** Closes the summary; with `rejectPending`, also rejects every pending suggestion (dismissing the proposal). */
-export function closeProposal(ctx: BoardsContext, ref: Omit<SuggestionRef, "suggestionId">, rejectPending: boolean): Promise<{ proposal: ProposalRecord }> {
+export function closeProposal(
+  ctx: BoardsContext,
+  ref: Omit<SuggestionRef, "suggestionId">,
+  rejectPending: boolean,
+): Promise<{ proposal: ProposalRecord }> {
   return session(ctx, async (tx) => {
     await reachBoard(tx, ref.boardId, "write");
     await lockProposal(tx, ref);
@@ -110,7 +117,8 @@ async function lockProposal(tx: BoardsTx, ref: { boardId: string; proposalId: st
   const [row] = await tx.$queryRaw<{ closed: boolean }[]>`
     SELECT closed_at IS NOT NULL AS closed FROM proposals WHERE id = ${ref.proposalId}::uuid AND board_id = ${ref.boardId}::uuid FOR UPDATE`;
   if (!row) throw new DomainError(ErrorCode.notFound, "Proposal not found in this board.", { proposalId: ref.proposalId });
-  if (row.closed) throw new DomainError(ErrorCode.failedPrecondition, "The proposal is closed: every item was reviewed.", { proposalId: ref.proposalId });
+  if (row.closed)
+    throw new DomainError(ErrorCode.failedPrecondition, "The proposal is closed: every item was reviewed.", { proposalId: ref.proposalId });
 }
 
 async function closeIfDone(tx: BoardsTx, ref: { boardId: string; proposalId: string }): Promise<ProposalRecord> {

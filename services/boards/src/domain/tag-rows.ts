@@ -11,8 +11,12 @@ import type { TagRecord } from "./views.js";
 
 export async function readTag(tx: BoardsTx, boardId: string, tagId: string, options: { lock?: boolean } = {}): Promise<TagRecord> {
   const [tag] = options.lock
-    ? await tx.$queryRaw<TagRecord[]>`SELECT id::text, name, color, version FROM tags WHERE id = ${tagId}::uuid AND board_id = ${boardId}::uuid FOR UPDATE`
-    : await tx.$queryRaw<TagRecord[]>`SELECT id::text, name, color, version FROM tags WHERE id = ${tagId}::uuid AND board_id = ${boardId}::uuid`;
+    ? await tx.$queryRaw<
+        TagRecord[]
+      >`SELECT id::text, name, color, version FROM tags WHERE id = ${tagId}::uuid AND board_id = ${boardId}::uuid FOR UPDATE`
+    : await tx.$queryRaw<
+        TagRecord[]
+      >`SELECT id::text, name, color, version FROM tags WHERE id = ${tagId}::uuid AND board_id = ${boardId}::uuid`;
   if (!tag) throw new DomainError(ErrorCode.notFound, "Tag not found in this board.", { tagId });
   return tag;
 }

@@ -19,12 +19,23 @@ export function createTag(ctx: BoardsContext, input: CreateTagInput): Promise<{ 
   return session(ctx, async (tx) => {
     await reachBoard(tx, input.boardId, "write");
     return idempotent(tx, ctx, { requestId, boardId: input.boardId, operation: "create_tag", args }, async () => {
-      const inserted = await withUniqueName(tx, input.boardId, input.name, () => tx.$executeRaw`
+      const inserted = await withUniqueName(
+        tx,
+        input.boardId,
+        input.name,
+        () => tx.$executeRaw`
         INSERT INTO tags (account_id, id, board_id, name, color, version, created_at)
         VALUES (${ctx.accountId}, ${id}::uuid, ${input.boardId}::uuid, ${input.name}, ${input.color}, 1, now())
-        ON CONFLICT (account_id, id) DO NOTHING`);
+        ON CONFLICT (account_id, id) DO NOTHING`,
+      );
       if (inserted === 0) throw idempotencyConflict(requestId, "arguments (a tag with this id exists)");
-      await recordEvent(tx, ctx, { boardId: input.boardId, eventType: "tag_created", entityType: "tag", entityId: id, metadata: { name: input.name } });
+      await recordEvent(tx, ctx, {
+        boardId: input.boardId,
+        eventType: "tag_created",
+        entityType: "tag",
+        entityId: id,
+        metadata: { name: input.name },
+      });
       return { tag: await readTag(tx, input.boardId, id) };
     });
   });
@@ -38,8 +49,13 @@ export function updateTag(ctx: BoardsContext, input: UpdateTagInput): Promise<{ 
     const color = input.color ?? before.color;
     // nothing changes: no new version, no event (a retried or empty PATCH is harmless)
     if (name === before.name && color === before.color) return { tag: await readTag(tx, input.boardId, before.id) };
-    await withUniqueName(tx, input.boardId, name, () => tx.$executeRaw`
-      UPDATE tags SET name = ${name}, color = ${color}, version = version + 1 WHERE id = ${before.id}::uuid`);
+    await withUniqueName(
+      tx,
+      input.boardId,
+      name,
+      () => tx.$executeRaw`
+      UPDATE tags SET name = ${name}, color = ${color}, version = version + 1 WHERE id = ${before.id}::uuid`,
+    );
     await recordEvent(tx, ctx, {
       boardId: input.boardId,
       eventType: "tag_updated",
@@ -56,6 +72,12 @@ export function deleteTag(ctx: BoardsContext, input: TagVersionRef): Promise<voi
     await reachBoard(tx, input.boardId, "write");
     const tag = await lockTagAt(tx, input.boardId, input.tagId, input.expectedVersion);
     await tx.$executeRaw`DELETE FROM tags WHERE id = ${tag.id}::uuid`;
-    await recordEvent(tx, ctx, { boardId: input.boardId, eventType: "tag_deleted", entityType: "tag", entityId: tag.id, metadata: { name: tag.name } });
+    await recordEvent(tx, ctx, {
+      boardId: input.boardId,
+      eventType: "tag_deleted",
+      entityType: "tag",
+      entityId: tag.id,
+      metadata: { name: tag.name },
+    });
   });
 }

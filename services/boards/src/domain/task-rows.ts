@@ -52,7 +52,9 @@ export function toTaskRecord(row: TaskRow): TaskRecord {
 }
 
 export async function readTask(tx: BoardsTx, boardId: string, taskId: string): Promise<TaskRow | undefined> {
-  const [row] = await tx.$queryRaw<TaskRow[]>`SELECT ${taskColumns} FROM tasks t WHERE t.id = ${taskId}::uuid AND t.board_id = ${boardId}::uuid`;
+  const [row] = await tx.$queryRaw<
+    TaskRow[]
+  >`SELECT ${taskColumns} FROM tasks t WHERE t.id = ${taskId}::uuid AND t.board_id = ${boardId}::uuid`;
   return row;
 }
 

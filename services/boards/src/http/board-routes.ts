@@ -41,7 +41,10 @@ export function boardRoutes(db: BoardsDb): Router {
     const ctx = write(req);
     res.json(await updateBoard(ctx, updateBoardInput.parse({ ...versionedBody(req), boardId: req.params.boardId })));
   });
-  for (const [action, archive] of [["archive", true], ["restore", false]] as const) {
+  for (const [action, archive] of [
+    ["archive", true],
+    ["restore", false],
+  ] as const) {
     router.post(`/v1/boards/:boardId/${action}`, async (req, res) => {
       const ctx = write(req);
       res.json(await archiveBoard(ctx, boardVersionInput.parse({ ...versionedBody(req), boardId: req.params.boardId }), archive));
@@ -55,11 +58,21 @@ export function boardRoutes(db: BoardsDb): Router {
 
   router.put("/v1/boards/:boardId/quadrants/:quadrant", async (req, res) => {
     const ctx = write(req);
-    res.json(await customizeQuadrant(ctx, customizeQuadrantInput.parse({ ...versionedBody(req), boardId: req.params.boardId, quadrant: req.params.quadrant })));
+    res.json(
+      await customizeQuadrant(
+        ctx,
+        customizeQuadrantInput.parse({ ...versionedBody(req), boardId: req.params.boardId, quadrant: req.params.quadrant }),
+      ),
+    );
   });
   router.delete("/v1/boards/:boardId/quadrants/:quadrant", async (req, res) => {
     const ctx = write(req);
-    res.json(await resetQuadrant(ctx, resetQuadrantInput.parse({ ...versionedBody(req), boardId: req.params.boardId, quadrant: req.params.quadrant })));
+    res.json(
+      await resetQuadrant(
+        ctx,
+        resetQuadrantInput.parse({ ...versionedBody(req), boardId: req.params.boardId, quadrant: req.params.quadrant }),
+      ),
+    );
   });
 
   router.get("/v1/boards/:boardId/members", async (req, res) => {

@@ -40,7 +40,10 @@ export function versionedBody(req: Request): Record<string, unknown> {
   const fields = body(req);
   const header = req.header("If-Match");
   if (header === undefined) return fields;
-  const raw = header.trim().replace(/^W\//, "").replace(/^"(.*)"$/, "$1");
+  const raw = header
+    .trim()
+    .replace(/^W\//, "")
+    .replace(/^"(.*)"$/, "$1");
   if (!/^[0-9]{1,10}$/.test(raw)) throw invalidField("If-Match", 'send the version you read, as If-Match: "<version>"');
   const version = Number(raw);
   if (fields.expectedVersion !== undefined && fields.expectedVersion !== version) {

@@ -53,7 +53,9 @@ export function boardPrompt(db: BoardsDb, text: BoardPromptText): PromptDefiniti
     scope: "boards:read",
     render: async (ctx, args) => {
       const board = await boardHint(db, ctx, args.boardId);
-      const steps = [...text.steps, canPropose(ctx) ? text.deliver.propose : text.deliver.present].map((step, index) => `${index + 1}. ${step}`);
+      const steps = [...text.steps, canPropose(ctx) ? text.deliver.propose : text.deliver.present].map(
+        (step, index) => `${index + 1}. ${step}`,
+      );
       const body = [text.intro, board, ...steps, text.dataWarning].join("\n");
       return { description: text.summary, messages: [{ role: "user", content: { type: "text", text: body } }] };
     },

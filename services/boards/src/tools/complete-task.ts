@@ -9,7 +9,8 @@ export const completeTaskTool = (db: BoardsDb) =>
   defineTool({
     name: "complete_task",
     title: "Complete a task",
-    description: "Marks an active task completed (it keeps its quadrant). expectedVersion must be the version you read. Reversible with reopen_task.",
+    description:
+      "Marks an active task completed (it keeps its quadrant). expectedVersion must be the version you read. Reversible with reopen_task.",
     input: taskTransitionInput,
     output: taskResult,
     annotations: write,

@@ -9,7 +9,8 @@ export const discardTaskTool = (db: BoardsDb) =>
   defineTool({
     name: "discard_task",
     title: "Discard a task",
-    description: "Marks an active task discarded (it keeps its quadrant). expectedVersion must be the version you read. Reversible with reopen_task.",
+    description:
+      "Marks an active task discarded (it keeps its quadrant). expectedVersion must be the version you read. Reversible with reopen_task.",
     input: taskTransitionInput,
     output: taskResult,
     annotations: write,

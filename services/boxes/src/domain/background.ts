@@ -24,7 +24,10 @@ export class Background {
   async settled(timeoutMs = 15_000): Promise<void> {
     const until = Date.now() + timeoutMs;
     while (this.#running.size > 0 && Date.now() < until) {
-      await Promise.race([Promise.allSettled([...this.#running]), new Promise((resolve) => setTimeout(resolve, Math.max(0, until - Date.now())).unref())]);
+      await Promise.race([
+        Promise.allSettled([...this.#running]),
+        new Promise((resolve) => setTimeout(resolve, Math.max(0, until - Date.now())).unref()),
+      ]);
     }
   }
 }

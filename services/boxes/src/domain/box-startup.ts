@@ -16,11 +16,20 @@ import { changeState } from "./transitions.js";
 type Setup = z.infer<typeof setupInput>;
 type Task = z.infer<typeof taskInput>;
 
-export async function bringUp(ctx: BoxesContext, box: BoxRow, steps: { setup?: Setup | undefined; task?: Task | undefined }): Promise<void> {
+export async function bringUp(
+  ctx: BoxesContext,
+  box: BoxRow,
+  steps: { setup?: Setup | undefined; task?: Task | undefined },
+): Promise<void> {
   let running: BoxRow;
   try {
     const runtime = await ctx.driver.create(boxSpec(box));
-    running = await changeState(ctx, box.id, { state: "creating", reason: steps.setup ? "running setup" : null, runtime, endOperation: false });
+    running = await changeState(ctx, box.id, {
+      state: "creating",
+      reason: steps.setup ? "running setup" : null,
+      runtime,
+      endOperation: false,
+    });
   } catch (error) {
     ctx.log.warn({ err: error, boxId: box.id }, "box could not start");
     await changeState(ctx, box.id, { state: "stopped", reason: `could not start: ${(error as Error).message}`, runtime: null });
@@ -50,7 +59,8 @@ async function runSetup(ctx: BoxesContext, box: BoxRow, setup: Setup, notes: str
       notes.push(`setup did not finish within ${setup.timeoutSeconds} s (job ${job.id})`);
       return false;
     }
-    if (job.status !== "succeeded") notes.push(`setup ${job.status}${job.exitCode !== null ? ` with exit code ${job.exitCode}` : ""} (job ${job.id})`);
+    if (job.status !== "succeeded")
+      notes.push(`setup ${job.status}${job.exitCode !== null ? ` with exit code ${job.exitCode}` : ""} (job ${job.id})`);
     return job.status === "succeeded";
   } catch (error) {
     notes.push(`setup could not start: ${(error as Error).message}`);

@@ -37,7 +37,13 @@ export function toBoxView(row: BoxRow): BoxView {
     taskJobId: row.taskJobId,
     driver: row.driver,
     // Idle auto-suspend, maxRunMinutes and deleteAfterSeconds need the reapers of a later version: recorded, not enforced.
-    enforcement: { ...(row.enforcement as unknown as Enforcement), user: (row.enforcement as { user?: string }).user ?? null, autoSuspend: null, maxRun: null, deleteAfter: null },
+    enforcement: {
+      ...(row.enforcement as unknown as Enforcement),
+      user: (row.enforcement as { user?: string }).user ?? null,
+      autoSuspend: null,
+      maxRun: null,
+      deleteAfter: null,
+    },
     sshCommand: null,
     createdAt: row.createdAt.toISOString(),
     createdBy: row.createdBy,

@@ -28,7 +28,13 @@ interface Usage {
 }
 
 /** Locks the account (and, with `host`, the node) for the rest of the transaction, then checks both. */
-export async function admit(tx: BoxesTx, ctx: BoxesContext, plan: Plan, demand: Demand, options: { exceptBoxId?: string; host: boolean }): Promise<void> {
+export async function admit(
+  tx: BoxesTx,
+  ctx: BoxesContext,
+  plan: Plan,
+  demand: Demand,
+  options: { exceptBoxId?: string; host: boolean },
+): Promise<void> {
   const except = options.exceptBoxId ?? "";
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('bancada-boxes account'), hashtext(${ctx.accountId}))`;
   checkAccount(plan, await accountUsage(tx, ctx.accountId, except), demand);
@@ -97,7 +103,11 @@ export async function nextHostUid(tx: BoxesTx, ctx: BoxesContext): Promise<numbe
   const [row] = await tx.$queryRaw<{ n: number }[]>`SELECT nextval('boxes_host_uid_seq')::int AS n`;
   const n = row!.n;
   if (n > ctx.uids.count) {
-    throw new DomainError(ErrorCode.unavailable, `Every host uid for boxes is used (${ctx.uids.count} from ${ctx.uids.base}); raise BOXES_UID_COUNT.`, { uidBase: ctx.uids.base, uidCount: ctx.uids.count });
+    throw new DomainError(
+      ErrorCode.unavailable,
+      `Every host uid for boxes is used (${ctx.uids.count} from ${ctx.uids.base}); raise BOXES_UID_COUNT.`,
+      { uidBase: ctx.uids.base, uidCount: ctx.uids.count },
+    );
   }
   return ctx.uids.base + n - 1;
 }

@@ -34,7 +34,10 @@ export async function createBox(ctx: BoxesContext, input: CreateBoxInput, signal
 /** Limits that depend on the account's plan: failed_precondition, naming the field, so the caller can pick another value. */
 function checkPlan(plan: Plan, input: CreateBoxInput): void {
   const refuse = (field: string, message: string) => {
-    throw new DomainError(ErrorCode.failedPrecondition, `${message} (plan ${plan.name}).`, { plan: plan.name, issues: [{ path: field, message }] });
+    throw new DomainError(ErrorCode.failedPrecondition, `${message} (plan ${plan.name}).`, {
+      plan: plan.name,
+      issues: [{ path: field, message }],
+    });
   };
   if (input.vcpus > plan.maxVcpus) refuse("vcpus", `this workspace's plan allows at most ${plan.maxVcpus} vCPUs`);
   if (input.autoSuspendSeconds === 0 && !plan.paid) refuse("autoSuspendSeconds", "autoSuspendSeconds 0 (never sleep) needs a paid plan");
@@ -45,18 +48,32 @@ function checkPlan(plan: Plan, input: CreateBoxInput): void {
 function checkSources(ctx: BoxesContext, input: CreateBoxInput): void {
   const { template } = ctx.driver;
   if (input.template !== undefined && input.template !== template.name) {
-    throw new DomainError(ErrorCode.notFound, `No template '${input.template}' in this workspace; available: '${template.name}'.`, { template: input.template });
-  }
-  if (input.templateVersion !== undefined && input.templateVersion !== template.version) {
-    throw new DomainError(ErrorCode.notFound, `Template ${template.name} has no version '${input.templateVersion}'; current: '${template.version}'.`, {
-      templateVersion: input.templateVersion,
+    throw new DomainError(ErrorCode.notFound, `No template '${input.template}' in this workspace; available: '${template.name}'.`, {
+      template: input.template,
     });
   }
+  if (input.templateVersion !== undefined && input.templateVersion !== template.version) {
+    throw new DomainError(
+      ErrorCode.notFound,
+      `Template ${template.name} has no version '${input.templateVersion}'; current: '${template.version}'.`,
+      {
+        templateVersion: input.templateVersion,
+      },
+    );
+  }
   if (input.snapshotId !== undefined) {
-    throw new DomainError(ErrorCode.notFound, `No snapshot ${input.snapshotId} in this workspace: this version of boxes has no snapshots yet (save_snapshot comes later).`, { snapshotId: input.snapshotId });
+    throw new DomainError(
+      ErrorCode.notFound,
+      `No snapshot ${input.snapshotId} in this workspace: this version of boxes has no snapshots yet (save_snapshot comes later).`,
+      { snapshotId: input.snapshotId },
+    );
   }
   if (input.secrets.length > 0) {
-    throw new DomainError(ErrorCode.notFound, `No workspace secret named ${input.secrets.join(", ")}: this version of boxes has no workspace secrets yet.`, { secrets: input.secrets });
+    throw new DomainError(
+      ErrorCode.notFound,
+      `No workspace secret named ${input.secrets.join(", ")}: this version of boxes has no workspace secrets yet.`,
+      { secrets: input.secrets },
+    );
   }
 }
 
@@ -75,13 +92,15 @@ async function recordBox(ctx: BoxesContext, input: CreateBoxInput, plan: Plan): 
       return { row, fresh: true };
     });
   } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002" && input.name) throw await nameTaken(ctx, input.name);
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002" && input.name)
+      throw await nameTaken(ctx, input.name);
     throw error;
   }
 }
 
 async function insertBox(tx: BoxesTx, ctx: BoxesContext, input: CreateBoxInput): Promise<BoxRow> {
-  if (input.name && (await tx.box.findFirst({ where: { accountId: ctx.accountId, liveName: input.name } }))) throw await nameTaken(ctx, input.name);
+  if (input.name && (await tx.box.findFirst({ where: { accountId: ctx.accountId, liveName: input.name } })))
+    throw await nameTaken(ctx, input.name);
   const now = new Date();
   const operation: Operation = { kind: "create", startedAt: now.toISOString(), instance: ctx.instance };
   const resources = { vcpus: input.vcpus, memMiB: input.memMiB, dataGiB: input.dataGiB };

@@ -25,7 +25,12 @@ export async function deleteBox(ctx: BoxesContext, input: DeleteBoxInput, signal
   }
   const box = await findBox(ctx, input.boxId);
   if (box.state === "deleted") return toBoxView(box);
-  const claimed = await beginOperation(ctx, box, "delete", boxStates.filter((state) => state !== "deleted"));
+  const claimed = await beginOperation(
+    ctx,
+    box,
+    "delete",
+    boxStates.filter((state) => state !== "deleted"),
+  );
   const deleting = await changeState(ctx, box.id, { state: "deleting", reason: `deleted by ${ctx.personId}`, endOperation: false });
   return runOperation(ctx, deleting, "delete", input.wait, signal, async () => {
     await ctx.driver.destroy(boxHandle(claimed));

@@ -10,10 +10,14 @@ export const goneReason = "the box's processes ended unexpectedly (crash, out of
 export async function driverFailure(rt: BoxesRuntime, box: BoxRow, error: unknown): Promise<never> {
   if (!(error instanceof DriverError)) throw error;
   if (error.kind === "cwd_missing") throw invalidArgument([{ path: "cwd", message: error.message }]);
-  if (error.kind === "start_failed") throw new DomainError(ErrorCode.failedPrecondition, `The command could not start: ${error.message}`, { boxId: box.id });
+  if (error.kind === "start_failed")
+    throw new DomainError(ErrorCode.failedPrecondition, `The command could not start: ${error.message}`, { boxId: box.id });
   if ((await rt.driver.inspect({ id: box.id, runtime: box.runtime })) === "gone") {
     await changeState(rt, box.id, { state: "stopped", reason: goneReason, runtime: null, endOperation: false });
-    throw new DomainError(ErrorCode.failedPrecondition, `The box stopped: ${goneReason}. resume_box starts it again.`, { boxId: box.id, state: "stopped" });
+    throw new DomainError(ErrorCode.failedPrecondition, `The box stopped: ${goneReason}. resume_box starts it again.`, {
+      boxId: box.id,
+      state: "stopped",
+    });
   }
   throw new DomainError(ErrorCode.failedPrecondition, `The box did not run the command: ${error.message}`, { boxId: box.id });
 }

@@ -18,12 +18,20 @@ import { fitTexts, wholeCharacters } from "./text-output.js";
 
 const progressEveryMs = 5_000;
 
-export async function execCommand(ctx: BoxesContext, input: ExecInput, signal?: AbortSignal, progress?: (update: ProgressUpdate) => void): Promise<ExecResult> {
+export async function execCommand(
+  ctx: BoxesContext,
+  input: ExecInput,
+  signal?: AbortSignal,
+  progress?: (update: ProgressUpdate) => void,
+): Promise<ExecResult> {
   const stdin = input.stdin === undefined ? undefined : decodePayload(input.stdin, input.stdinEncoding, "stdin", limits.stdinBytes);
   const box = await awakeBox(ctx, input.boxId, "exec");
   const started = Date.now();
   const ticker = progress
-    ? setInterval(() => progress({ progress: Math.round((Date.now() - started) / 1000), total: input.timeoutSeconds, message: "command running" }), progressEveryMs)
+    ? setInterval(
+        () => progress({ progress: Math.round((Date.now() - started) / 1000), total: input.timeoutSeconds, message: "command running" }),
+        progressEveryMs,
+      )
     : undefined;
   ctx.inFlight.exec++;
   let outcome: ExecOutcome;
@@ -44,7 +52,9 @@ export async function execCommand(ctx: BoxesContext, input: ExecInput, signal?: 
     ctx.inFlight.exec--;
   }
   if (outcome.cancelled) {
-    throw new DomainError(ErrorCode.deadlineExceeded, "The call was cancelled; the command and everything it started were killed.", { cancelled: true });
+    throw new DomainError(ErrorCode.deadlineExceeded, "The call was cancelled; the command and everything it started were killed.", {
+      cancelled: true,
+    });
   }
   return execResult(outcome, ctx.replyBudgetBytes);
 }
@@ -52,7 +62,10 @@ export async function execCommand(ctx: BoxesContext, input: ExecInput, signal?: 
 export function execResult(outcome: ExecOutcome, replyBudgetBytes: number): ExecResult {
   const stdoutCut = outcome.stdoutBytes > outcome.stdout.length;
   const stderrCut = outcome.stderrBytes > outcome.stderr.length;
-  const texts = [stdoutCut ? wholeCharacters(outcome.stdout) : outcome.stdout, stderrCut ? wholeCharacters(outcome.stderr) : outcome.stderr].map((data) => data.toString("utf8"));
+  const texts = [
+    stdoutCut ? wholeCharacters(outcome.stdout) : outcome.stdout,
+    stderrCut ? wholeCharacters(outcome.stderr) : outcome.stderr,
+  ].map((data) => data.toString("utf8"));
   const fitted = fitTexts(texts, replyBudgetBytes);
   return {
     stdout: fitted.texts[0]!,

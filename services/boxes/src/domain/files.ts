@@ -29,10 +29,14 @@ export async function readBoxFile(ctx: BoxesContext, input: { boxId: string; pat
   }
   const encoded = encodeContent(read.data);
   if (jsonSize(encoded.content) > ctx.replyBudgetBytes) {
-    throw new DomainError(ErrorCode.payloadTooLarge, `${path} (${read.data.length} bytes) is larger than this deployment's bus can carry in one answer; read it in parts with exec.`, {
-      issues: [{ path: "path", message: "the answer would exceed the bus's message size" }],
-      maxBytes: ctx.replyBudgetBytes,
-    });
+    throw new DomainError(
+      ErrorCode.payloadTooLarge,
+      `${path} (${read.data.length} bytes) is larger than this deployment's bus can carry in one answer; read it in parts with exec.`,
+      {
+        issues: [{ path: "path", message: "the answer would exceed the bus's message size" }],
+        maxBytes: ctx.replyBudgetBytes,
+      },
+    );
   }
   return { path, ...encoded, size: read.data.length };
 }
@@ -43,9 +47,13 @@ export async function writeBoxFile(ctx: BoxesContext, input: WriteFileInput): Pr
   const path = inBoxPath(input.path);
   if (path.endsWith("/")) throw invalidArgument([{ path: "path", message: "names a directory (ends with /); give a file path" }]);
   const mode = Number.parseInt(input.mode, 8);
-  const written = await ctx.driver.writeFile(boxHandle(box), { path, data, mode, parents: input.parents }).catch((error: unknown) => driverFailure(ctx, box, error));
+  const written = await ctx.driver
+    .writeFile(boxHandle(box), { path, data, mode, parents: input.parents })
+    .catch((error: unknown) => driverFailure(ctx, box, error));
   if (written.kind === "directory") throw invalidArgument([{ path: "path", message: `${path} is a directory` }]);
-  if (written.kind === "missing_parent") throw new DomainError(ErrorCode.notFound, `The folder of ${path} does not exist (parents: false).`, { path });
-  if (written.kind === "failed") throw new DomainError(ErrorCode.failedPrecondition, `Could not write ${path}: ${written.message}`, { path });
+  if (written.kind === "missing_parent")
+    throw new DomainError(ErrorCode.notFound, `The folder of ${path} does not exist (parents: false).`, { path });
+  if (written.kind === "failed")
+    throw new DomainError(ErrorCode.failedPrecondition, `Could not write ${path}: ${written.message}`, { path });
   return { path, size: data.length, mode: mode.toString(8).padStart(4, "0") };
 }

@@ -14,4 +14,12 @@ export async function findBox(ctx: BoxesContext, ref: string): Promise<BoxRow> {
 export const boxHandle = (row: Pick<BoxRow, "id" | "runtime">) => ({ id: row.id, runtime: row.runtime });
 
 /** What the driver needs to make or start the box (a box made before boxes had host users has uid 0: the driver refuses it). */
-export const boxSpec = (row: BoxRow) => ({ id: row.id, name: row.name, runtime: null, vcpus: row.vcpus, memMiB: row.memMiB, dataGiB: row.dataGiB, hostUid: row.hostUid ?? 0 });
+export const boxSpec = (row: BoxRow) => ({
+  id: row.id,
+  name: row.name,
+  runtime: null,
+  vcpus: row.vcpus,
+  memMiB: row.memMiB,
+  dataGiB: row.dataGiB,
+  hostUid: row.hostUid ?? 0,
+});

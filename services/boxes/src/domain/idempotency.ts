@@ -16,9 +16,13 @@ export async function claimKey(tx: BoxesTx, accountId: string, tool: string, key
   if (inserted === 1) return { kind: "claimed" };
   const previous = await tx.idempotencyKey.findUniqueOrThrow({ where: { accountId_tool_key: { accountId, tool, key } } });
   if (previous.requestHash !== hash) {
-    throw new DomainError(ErrorCode.idempotencyConflict, `This idempotencyKey was already used for ${tool} with other arguments; use a new key.`, {
-      idempotencyKey: key,
-    });
+    throw new DomainError(
+      ErrorCode.idempotencyConflict,
+      `This idempotencyKey was already used for ${tool} with other arguments; use a new key.`,
+      {
+        idempotencyKey: key,
+      },
+    );
   }
   return { kind: "replay", resourceId: previous.resourceId };
 }
@@ -28,6 +32,8 @@ export async function recordKey(tx: BoxesTx, accountId: string, tool: string, ke
 }
 
 export async function expireKeys(db: BoxesDb, now = new Date()): Promise<number> {
-  const { count } = await db.idempotencyKey.deleteMany({ where: { createdAt: { lt: new Date(now.getTime() - limits.idempotencyRetentionMs) } } });
+  const { count } = await db.idempotencyKey.deleteMany({
+    where: { createdAt: { lt: new Date(now.getTime() - limits.idempotencyRetentionMs) } },
+  });
   return count;
 }

@@ -24,7 +24,8 @@ export function encodeCursor(cursor: ListCursor): string {
 export function decodeCursor(text: string): ListCursor | null {
   try {
     const value = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as unknown;
-    if (!Array.isArray(value) || typeof value[0] !== "string" || typeof value[1] !== "string" || Number.isNaN(Date.parse(value[0]))) return null;
+    if (!Array.isArray(value) || typeof value[0] !== "string" || typeof value[1] !== "string" || Number.isNaN(Date.parse(value[0])))
+      return null;
     return { createdAt: value[0], id: value[1] };
   } catch {
     return null;

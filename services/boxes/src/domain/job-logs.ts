@@ -16,7 +16,10 @@ export async function jobLogs(ctx: BoxesContext, input: JobLogsInput): Promise<J
   const box = await findBox(ctx, input.boxId);
   const found = await findJob(ctx, box, input.jobId);
   if (box.state === "deleted" || box.state === "deleting") {
-    throw new DomainError(ErrorCode.failedPrecondition, "The box is deleted; its job logs went with its files.", { boxId: box.id, jobId: found.id });
+    throw new DomainError(ErrorCode.failedPrecondition, "The box is deleted; its job logs went with its files.", {
+      boxId: box.id,
+      jobId: found.id,
+    });
   }
   const job = await refreshJob(ctx, box, found);
   const maxBytes = Math.min(limits.logChunkBytes, ctx.replyBudgetBytes);
@@ -38,7 +41,8 @@ export async function jobLogs(ctx: BoxesContext, input: JobLogsInput): Promise<J
 /** The longest part of `data` (its start, or its end) whose text fits `budget` bytes of JSON, cut on whole characters. */
 function fitBytes(data: Buffer, budget: number, keepEnd: boolean): Buffer {
   const fits = (length: number) => jsonSize(part(length).toString("utf8")) <= budget;
-  const part = (length: number) => (keepEnd ? wholeCharactersFromStart(data.subarray(data.length - length)) : wholeCharacters(data.subarray(0, length)));
+  const part = (length: number) =>
+    keepEnd ? wholeCharactersFromStart(data.subarray(data.length - length)) : wholeCharacters(data.subarray(0, length));
   if (fits(data.length)) return data;
   let low = 0;
   let high = data.length;

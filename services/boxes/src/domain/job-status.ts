@@ -29,7 +29,13 @@ export async function finishJob(rt: BoxesRuntime, jobId: string, probe: Exclude<
     probe.state === "lost"
       ? { status: "killed" as const, exitCode: null, signal: null, statusReason: probe.reason }
       : {
-          status: probe.signal ? (killSignals.has(probe.signal) ? ("killed" as const) : ("failed" as const)) : probe.exitCode === 0 ? ("succeeded" as const) : ("failed" as const),
+          status: probe.signal
+            ? killSignals.has(probe.signal)
+              ? ("killed" as const)
+              : ("failed" as const)
+            : probe.exitCode === 0
+              ? ("succeeded" as const)
+              : ("failed" as const),
           exitCode: probe.exitCode,
           signal: probe.signal,
           statusReason: probe.signal ? `ended by ${probe.signal}` : null,

@@ -15,7 +15,12 @@ const pollMs = 1_000;
 const minLoopMs = 100;
 const progressEveryMs = 5_000;
 
-export async function jobWait(ctx: BoxesContext, input: JobWaitInput, signal?: AbortSignal, progress?: (update: ProgressUpdate) => void): Promise<JobView> {
+export async function jobWait(
+  ctx: BoxesContext,
+  input: JobWaitInput,
+  signal?: AbortSignal,
+  progress?: (update: ProgressUpdate) => void,
+): Promise<JobView> {
   const box = await findBox(ctx, input.boxId);
   let job = await findJob(ctx, box, input.jobId);
   const started = Date.now();
@@ -44,5 +49,9 @@ export async function jobWait(ctx: BoxesContext, input: JobWaitInput, signal?: A
 }
 
 function cancelled(): DomainError {
-  return new DomainError(ErrorCode.deadlineExceeded, "The wait was cancelled by the caller; the job keeps running (job_wait again to follow it).", { cancelled: true });
+  return new DomainError(
+    ErrorCode.deadlineExceeded,
+    "The wait was cancelled by the caller; the job keeps running (job_wait again to follow it).",
+    { cancelled: true },
+  );
 }

@@ -18,7 +18,11 @@ export async function listBoxes(ctx: BoxesContext, input: ListBoxesInput): Promi
     const at = new Date(cursor.createdAt);
     where.push({ OR: [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: cursor.id } }] });
   }
-  const rows = await ctx.db.box.findMany({ where: { AND: where }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: input.limit + 1 });
+  const rows = await ctx.db.box.findMany({
+    where: { AND: where },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: input.limit + 1,
+  });
   const page = rows.slice(0, input.limit);
   const last = page.at(-1);
   return {

@@ -60,7 +60,12 @@ async function recoverBox(rt: BoxesRuntime, box: BoxRow): Promise<void> {
 /** One round of watching: boxes whose processes died are marked stopped; ended jobs are recorded. */
 export async function watchBoxes(rt: BoxesRuntime): Promise<void> {
   const boxes = await rt.db.box.findMany({
-    where: { driver: rt.driver.kind, node: rt.driver.node, state: { in: ["running", "suspended", "sleeping"] }, operation: { equals: Prisma.DbNull } },
+    where: {
+      driver: rt.driver.kind,
+      node: rt.driver.node,
+      state: { in: ["running", "suspended", "sleeping"] },
+      operation: { equals: Prisma.DbNull },
+    },
   });
   for (const box of boxes) {
     if ((await rt.driver.inspect(boxHandle(box))) === "gone") {

@@ -35,7 +35,13 @@ export async function startJob(ctx: BoxesContext, input: StartJobInput): Promise
   }
 }
 
-export function jobSpec(input: { name?: string | undefined; cmd?: string | undefined; argv?: string[] | undefined; cwd?: string | undefined; env?: Record<string, string> | undefined }): JobSpec {
+export function jobSpec(input: {
+  name?: string | undefined;
+  cmd?: string | undefined;
+  argv?: string[] | undefined;
+  cwd?: string | undefined;
+  env?: Record<string, string> | undefined;
+}): JobSpec {
   return {
     name: input.name ?? null,
     command: input.cmd !== undefined ? { cmd: input.cmd } : { argv: input.argv ?? [] },
@@ -50,7 +56,13 @@ interface Actor {
   agentId: string;
 }
 
-export async function launchJob(rt: BoxesRuntime, box: BoxRow, spec: JobSpec, actor: Actor, key?: { key: string; hash: string }): Promise<JobRow> {
+export async function launchJob(
+  rt: BoxesRuntime,
+  box: BoxRow,
+  spec: JobSpec,
+  actor: Actor,
+  key?: { key: string; hash: string },
+): Promise<JobRow> {
   const started: { jobId?: string; runtime?: unknown } = {};
   try {
     return await rt.db.$transaction(async (tx) => {

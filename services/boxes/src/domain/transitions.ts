@@ -17,7 +17,13 @@ import type { BoxState } from "./schemas/box.js";
  * Claims `kind` on the box. With `guard` (a capacity check, see capacity.ts), the guard and the claim run
  * in one transaction, so that what the guard counted cannot change before the claim is visible to the next.
  */
-export async function beginOperation(ctx: BoxesContext, box: BoxRow, kind: OperationKind, from: BoxState[], guard?: (tx: BoxesTx) => Promise<void>): Promise<BoxRow> {
+export async function beginOperation(
+  ctx: BoxesContext,
+  box: BoxRow,
+  kind: OperationKind,
+  from: BoxState[],
+  guard?: (tx: BoxesTx) => Promise<void>,
+): Promise<BoxRow> {
   const operation: Operation = { kind, startedAt: new Date().toISOString(), instance: ctx.instance };
   const claim = (db: BoxesTx) => db.$executeRaw`
     UPDATE boxes SET operation = ${JSON.stringify(operation)}::jsonb, version = version + 1, updated_at = now()
@@ -55,7 +61,9 @@ export async function changeState(rt: BoxesRuntime, boxId: string, change: State
         state: change.state,
         stateReason: change.reason,
         ...(change.endOperation === false ? {} : { operation: Prisma.DbNull }),
-        ...(change.runtime === undefined ? {} : { runtime: change.runtime === null ? Prisma.DbNull : (change.runtime as Prisma.InputJsonValue) }),
+        ...(change.runtime === undefined
+          ? {}
+          : { runtime: change.runtime === null ? Prisma.DbNull : (change.runtime as Prisma.InputJsonValue) }),
         ...(moved ? { stateChangedAt: now } : {}),
         ...(moved && change.state === "running" ? { runningSince: now } : {}),
         ...(change.state === "deleted" ? { liveName: null, deletedAt: now } : {}),
@@ -73,7 +81,12 @@ async function moveInterval(tx: BoxesTx, row: BoxRow, change: StateChange, now: 
   await tx.boxInterval.create({ data: intervalOf(row, change.state, change.reason, now) });
 }
 
-export function intervalOf(row: Pick<BoxRow, "id" | "accountId" | "vcpus" | "memMiB" | "dataGiB" | "kind" | "createdBy" | "createdByAgent">, state: BoxState, reason: string | null, at: Date) {
+export function intervalOf(
+  row: Pick<BoxRow, "id" | "accountId" | "vcpus" | "memMiB" | "dataGiB" | "kind" | "createdBy" | "createdByAgent">,
+  state: BoxState,
+  reason: string | null,
+  at: Date,
+) {
   return {
     boxId: row.id,
     accountId: row.accountId,
@@ -92,7 +105,12 @@ export function intervalOf(row: Pick<BoxRow, "id" | "accountId" | "vcpus" | "mem
 /** Why the box cannot do `action` now, in words an agent can act on. */
 export function preconditionError(box: BoxRow, action: string): DomainError {
   const operation = operationOf(box);
-  const details = { boxId: box.id, state: box.state, operation: operation ? { kind: operation.kind, startedAt: operation.startedAt } : null, box: toBoxView(box) };
+  const details = {
+    boxId: box.id,
+    state: box.state,
+    operation: operation ? { kind: operation.kind, startedAt: operation.startedAt } : null,
+    box: toBoxView(box),
+  };
   if (operation) {
     return new DomainError(
       ErrorCode.failedPrecondition,

@@ -75,9 +75,7 @@ export interface JobRequest extends CommandSpec {
 
 /** A job as the driver sees it: still running, ended with a status, or lost (nothing left to ask). */
 export type JobProbe =
-  | { state: "running" }
-  | { state: "exited"; exitCode: number | null; signal: string | null }
-  | { state: "lost"; reason: string };
+  { state: "running" } | { state: "exited"; exitCode: number | null; signal: string | null } | { state: "lost"; reason: string };
 
 export interface LogChunk {
   data: Buffer;
@@ -86,7 +84,8 @@ export interface LogChunk {
   size: number;
 }
 
-export type FileRead = { kind: "file"; data: Buffer } | { kind: "missing" } | { kind: "directory" } | { kind: "special" } | { kind: "too_large"; size: number };
+export type FileRead =
+  { kind: "file"; data: Buffer } | { kind: "missing" } | { kind: "directory" } | { kind: "special" } | { kind: "too_large"; size: number };
 
 export interface FileWrite {
   path: string;
@@ -95,7 +94,8 @@ export interface FileWrite {
   parents: boolean;
 }
 
-export type FileWriteOutcome = { kind: "written" } | { kind: "missing_parent" } | { kind: "directory" } | { kind: "failed"; message: string };
+export type FileWriteOutcome =
+  { kind: "written" } | { kind: "missing_parent" } | { kind: "directory" } | { kind: "failed"; message: string };
 
 export interface BoxDriver {
   readonly kind: string;
@@ -121,7 +121,11 @@ export interface BoxDriver {
   probeJob(box: BoxHandle, jobId: string, runtime: unknown): Promise<JobProbe>;
   /** Kills every process of a job; its end is then recorded like any other. */
   killJob(box: BoxHandle, jobId: string, runtime: unknown): Promise<void>;
-  readJobLog(box: BoxHandle, jobId: string, range: { offset: number; maxBytes: number } | { tailLines: number; maxBytes: number }): Promise<LogChunk>;
+  readJobLog(
+    box: BoxHandle,
+    jobId: string,
+    range: { offset: number; maxBytes: number } | { tailLines: number; maxBytes: number },
+  ): Promise<LogChunk>;
   /** Resolves when the job's state may have changed (or after `maxMs`): lets waiters sleep instead of spinning. */
   jobChanged(box: BoxHandle, jobId: string, maxMs: number, signal?: AbortSignal): Promise<void>;
   readFile(box: BoxHandle, path: string, maxBytes: number): Promise<FileRead>;

@@ -76,7 +76,10 @@ export function boxesRoutes(rt: BoxesRuntime): Router {
     res.json({ box: await deleteBox(ctx, input, cancelledWith(res)) });
   });
 
-  for (const [action, use, tool] of [["suspend", suspendBox, tools.suspend], ["resume", resumeBox, tools.resume]] as const) {
+  for (const [action, use, tool] of [
+    ["suspend", suspendBox, tools.suspend],
+    ["resume", resumeBox, tools.resume],
+  ] as const) {
     router.post(`/v1/boxes/:boxId/${action}`, async (req, res) => {
       const ctx = context(req, tool);
       res.json({ box: await use(ctx, powerInput.parse({ ...body(req), boxId: req.params.boxId }), cancelledWith(res)) });
@@ -140,7 +143,8 @@ function listQuery(query: Request["query"]): Record<string, unknown> {
   const states = ([] as unknown[]).concat(query.state ?? []).flatMap((value) => String(value).split(","));
   if (states.length > 0) out.state = states;
   const metadata = Object.entries(query).filter(([key]) => key.startsWith("metadata."));
-  if (metadata.length > 0) out.metadata = Object.fromEntries(metadata.map(([key, value]) => [key.slice("metadata.".length), String(value)]));
+  if (metadata.length > 0)
+    out.metadata = Object.fromEntries(metadata.map(([key, value]) => [key.slice("metadata.".length), String(value)]));
   return out;
 }
 

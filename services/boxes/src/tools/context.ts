@@ -7,5 +7,7 @@ export function boxesContext(rt: BoxesRuntime, ctx: Pick<ToolContext, "principal
 
 /** Seed labels: "só lê" (reads only), "cria ou muda" (creates or changes), "muda ou apaga" (changes or deletes). */
 export const readsOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
-export const createsOrChanges = (idempotentHint: boolean) => ({ readOnlyHint: false, destructiveHint: false, idempotentHint, openWorldHint: false }) as const;
-export const changesOrDeletes = (idempotentHint: boolean, openWorldHint = false) => ({ readOnlyHint: false, destructiveHint: true, idempotentHint, openWorldHint }) as const;
+export const createsOrChanges = (idempotentHint: boolean) =>
+  ({ readOnlyHint: false, destructiveHint: false, idempotentHint, openWorldHint: false }) as const;
+export const changesOrDeletes = (idempotentHint: boolean, openWorldHint = false) =>
+  ({ readOnlyHint: false, destructiveHint: true, idempotentHint, openWorldHint }) as const;

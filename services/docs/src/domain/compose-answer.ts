@@ -75,7 +75,8 @@ function weightOf(sentence: string, terms: QueryTerm[]): number {
   const words = line.trim().split(" ");
   let weight = 0;
   for (const term of terms) {
-    const hit = line.includes(` ${term.words} `) || words.some((word) => term.stems.some((stem) => stem.length >= 4 && word.startsWith(stem)));
+    const hit =
+      line.includes(` ${term.words} `) || words.some((word) => term.stems.some((stem) => stem.length >= 4 && word.startsWith(stem)));
     if (hit) weight += term.idf;
   }
   return weight;

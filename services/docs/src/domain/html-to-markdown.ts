@@ -21,7 +21,8 @@ export function htmlToMarkdown(html: string): ConvertedHtml {
   const meta = (selector: string) => document.querySelector(selector)?.getAttribute("content")?.trim() || undefined;
   const title = meta('meta[property="og:title"]') ?? (document.title.trim() || undefined);
   const description = meta('meta[name="description"]') ?? meta('meta[property="og:description"]');
-  const root: DominoElement | null = document.querySelector("main") ?? document.querySelector("article") ?? document.querySelector("[role=main]") ?? document.body;
+  const root: DominoElement | null =
+    document.querySelector("main") ?? document.querySelector("article") ?? document.querySelector("[role=main]") ?? document.body;
   if (!root) return { markdown: "", title, description };
   for (const node of Array.from(root.querySelectorAll(chrome))) node.remove();
   const markdown = turndown.turndown(root as unknown as TurndownService.Node).trim();

@@ -28,7 +28,9 @@ const tokenBody = z.object({
 });
 
 export function encodePageToken(query: string, cursor: PageCursor): string {
-  return Buffer.from(JSON.stringify({ v: 1, q: queryHash(query), m: cursor.mode, t: cursor.tier, s: cursor.score, n: cursor.name })).toString("base64url");
+  return Buffer.from(
+    JSON.stringify({ v: 1, q: queryHash(query), m: cursor.mode, t: cursor.tier, s: cursor.score, n: cursor.name }),
+  ).toString("base64url");
 }
 
 export function decodePageToken(query: string, token: string): PageCursor {

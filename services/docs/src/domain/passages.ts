@@ -34,7 +34,9 @@ export async function findPassages(db: DocsDb, terms: QueryTerm[], corpusSize: n
   const everyTerm = terms.map((term) => `( ${anyStem([term])} )`).join(" & ");
   // Below this sum a chunk cannot qualify; the margin leaves the exact decision to `coverage` below.
   const least = threshold * total * (1 - 1e-9);
-  const rows = await db.$queryRaw<{ id: string; name: string; title: string; uri: string; heading_path: string[]; text: string; covered: number }[]>`
+  const rows = await db.$queryRaw<
+    { id: string; name: string; title: string; uri: string; heading_path: string[]; text: string; covered: number }[]
+  >`
     WITH terms AS MATERIALIZED (
       SELECT q::tsquery AS q, idf FROM unnest(${terms.map((term) => anyStem([term]))}::text[], ${terms.map((term) => term.idf)}::float8[]) AS t(q, idf)
     ),

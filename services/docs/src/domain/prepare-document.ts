@@ -54,12 +54,28 @@ export function prepareDocument(source: DocumentSource): PreparedDocument {
     limits.titleMax,
   );
   const description = clip(
-    inlineToPlain(source.description ?? textField(data, "description", "summary", "excerpt") ?? html?.description ?? firstParagraph(content, derivedDescriptionMax) ?? ""),
+    inlineToPlain(
+      source.description ??
+        textField(data, "description", "summary", "excerpt") ??
+        html?.description ??
+        firstParagraph(content, derivedDescriptionMax) ??
+        "",
+    ),
     limits.descriptionMax,
   );
   const lang = languageOf(textField(data, "lang", "language", "locale"), `${title}\n${content}`);
   const contentHash = sourceHashOf(source, uri);
-  return { name, uri, title, description, content, lang, contentHash, chunks: splitSections(content), words: [...distinctWords(`${title}\n${content}`)] };
+  return {
+    name,
+    uri,
+    title,
+    description,
+    content,
+    lang,
+    contentHash,
+    chunks: splitSections(content),
+    words: [...distinctWords(`${title}\n${content}`)],
+  };
 }
 
 /** "…/creating-buckets" → "Creating buckets"; the host when the path is empty. */

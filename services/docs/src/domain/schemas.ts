@@ -47,10 +47,16 @@ export const documentName = noControl(z.string().max(limits.nameMax))
 
 export const searchDocumentsInput = z.strictObject({
   query: query.describe(
-    "What to look for, 1 to 1,000 characters, in English or Portuguese. Web-search syntax: \"exact phrase\", -excluded, a OR b. " +
+    'What to look for, 1 to 1,000 characters, in English or Portuguese. Web-search syntax: "exact phrase", -excluded, a OR b. ' +
       "A misspelt word is corrected to the closest word of the corpus when nothing matches as typed.",
   ),
-  pageSize: z.number().int().min(1).max(limits.pageSizeMax).default(limits.pageSizeDefault).describe("Results per page, 1 to 50 (default 10)."),
+  pageSize: z
+    .number()
+    .int()
+    .min(1)
+    .max(limits.pageSizeMax)
+    .default(limits.pageSizeDefault)
+    .describe("Results per page, 1 to 50 (default 10)."),
   pageToken: noControl(z.string().min(1).max(limits.pageTokenMax))
     .optional()
     .describe("The nextPageToken of the previous page, with the same query, for the next page."),
@@ -107,7 +113,9 @@ export const reference = z.object({
 export type Reference = z.infer<typeof reference>;
 
 export const answerQueryResult = z.object({
-  answer: z.string().describe("Sentences quoted from the documentation; each quote ends with [n], the number of its entry in references (1-based)."),
+  answer: z
+    .string()
+    .describe("Sentences quoted from the documentation; each quote ends with [n], the number of its entry in references (1-based)."),
   references: z.array(reference).describe("The cited documents; empty when nothing relevant was found."),
 });
 export type AnswerQueryResult = z.infer<typeof answerQueryResult>;

@@ -31,7 +31,13 @@ async function hitsOf(db: DocsDb, query: string, mode: SearchMode, cursor: PageC
   return hits;
 }
 
-async function toPage(db: DocsDb, input: SearchDocumentsInput, query: string, mode: SearchMode, hits: Hit[]): Promise<SearchDocumentsResult> {
+async function toPage(
+  db: DocsDb,
+  input: SearchDocumentsInput,
+  query: string,
+  mode: SearchMode,
+  hits: Hit[],
+): Promise<SearchDocumentsResult> {
   const page = hits.slice(0, input.pageSize);
   const results = await resultsOf(db, query, page);
   const last = page.at(-1);

@@ -23,7 +23,9 @@ export interface Hit {
 }
 
 function after(cursor: PageCursor | undefined): Prisma.Sql {
-  return cursor ? Prisma.sql`(score < ${cursor.score}::float8 OR (score = ${cursor.score}::float8 AND name > ${cursor.name}))` : Prisma.sql`TRUE`;
+  return cursor
+    ? Prisma.sql`(score < ${cursor.score}::float8 OR (score = ${cursor.score}::float8 AND name > ${cursor.name}))`
+    : Prisma.sql`TRUE`;
 }
 
 function readQuery(query: string): Prisma.Sql {
@@ -33,7 +35,9 @@ function readQuery(query: string): Prisma.Sql {
 /** Pages holding an excluded word anywhere; no clause at all without exclusions (the planner cannot see a NULL through a CTE). */
 function notVetoed(column: Prisma.Sql, query: string): Prisma.Sql {
   const veto = excludedTerms(query);
-  return veto ? Prisma.sql`AND ${column} NOT IN (SELECT x.document_name FROM chunks x WHERE x.tsv @@ docs.web_query(${veto}))` : Prisma.empty;
+  return veto
+    ? Prisma.sql`AND ${column} NOT IN (SELECT x.document_name FROM chunks x WHERE x.tsv @@ docs.web_query(${veto}))`
+    : Prisma.empty;
 }
 
 export function headHits(db: DocsDb, query: string, cursor: PageCursor | undefined, limit: number): Promise<Hit[]> {

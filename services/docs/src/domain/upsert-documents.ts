@@ -30,5 +30,7 @@ function withPrefix(error: unknown, prefix: string): unknown {
   const tooLarge = error instanceof DomainError && error.code === ErrorCode.payloadTooLarge;
   if (!(error instanceof DomainError) || (!tooLarge && error.code !== ErrorCode.invalidArgument)) return error;
   const issues = (error.details?.issues ?? []) as { path: string; message: string }[];
-  return invalidArgument(issues.map((issue) => ({ path: `${prefix}.${issue.path}`, message: issue.message, ...(tooLarge ? { tooLarge } : {}) })));
+  return invalidArgument(
+    issues.map((issue) => ({ path: `${prefix}.${issue.path}`, message: issue.message, ...(tooLarge ? { tooLarge } : {}) })),
+  );
 }

@@ -3,7 +3,10 @@
  * The same function reads documents and queries, so the two always agree.
  */
 export function fold(text: string): string {
-  return text.normalize("NFD").replace(/\p{M}+/gu, "").toLowerCase();
+  return text
+    .normalize("NFD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase();
 }
 
 const wordPattern = /[\p{L}\p{N}]+/gu;

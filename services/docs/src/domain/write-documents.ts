@@ -25,7 +25,11 @@ export async function writeDocuments(db: DocsDb, documents: PreparedDocument[]):
       await lockNames(tx, names);
       const stored = await storedHashes(tx, names);
       const changed = documents.filter((document) => stored.get(document.name) !== document.contentHash);
-      await replace(tx, changed, changed.filter((document) => stored.has(document.name)).map((document) => document.name));
+      await replace(
+        tx,
+        changed,
+        changed.filter((document) => stored.has(document.name)).map((document) => document.name),
+      );
       return documents.map((document) => ({
         name: document.name,
         status: !stored.has(document.name) ? "created" : stored.get(document.name) === document.contentHash ? "unchanged" : "updated",
@@ -39,7 +43,9 @@ async function replace(tx: DocsTx, changed: PreparedDocument[], existing: string
   if (!changed.length) return;
   const lexicon = new LexiconDelta();
   if (existing.length) {
-    const old = await tx.$queryRaw<{ title: string; content: string }[]>`SELECT title, content FROM documents WHERE name = ANY(${existing}::text[])`;
+    const old = await tx.$queryRaw<
+      { title: string; content: string }[]
+    >`SELECT title, content FROM documents WHERE name = ANY(${existing}::text[])`;
     for (const row of old) lexicon.removeStored(row);
     await tx.$executeRaw`DELETE FROM chunks WHERE document_name = ANY(${existing}::text[])`;
   }
@@ -81,7 +87,9 @@ function refuseDuplicates(documents: PreparedDocument[]): void {
   documents.forEach((document, index) => {
     const first = seen.get(document.name);
     if (first !== undefined) {
-      throw invalidArgument([{ path: `documents[${index}].uri`, message: `names the same document as documents[${first}] (${document.name})` }]);
+      throw invalidArgument([
+        { path: `documents[${index}].uri`, message: `names the same document as documents[${first}] (${document.name})` },
+      ]);
     }
     seen.set(document.name, index);
   });

@@ -10,7 +10,13 @@ import type { DocsDb } from "../db/client.js";
 import { answerQuery } from "../domain/answer-query.js";
 import { deleteDocuments } from "../domain/delete-documents.js";
 import { getDocuments } from "../domain/get-documents.js";
-import { answerQueryInput, deleteDocumentsInput, getDocumentsInput, searchDocumentsInput, upsertDocumentsInput } from "../domain/schemas.js";
+import {
+  answerQueryInput,
+  deleteDocumentsInput,
+  getDocumentsInput,
+  searchDocumentsInput,
+  upsertDocumentsInput,
+} from "../domain/schemas.js";
 import { searchDocuments } from "../domain/search-documents.js";
 import { upsertDocuments } from "../domain/upsert-documents.js";
 import { answerQueryTool } from "../tools/answer-query.js";
@@ -60,7 +66,8 @@ export function docsRoutes(db: DocsDb, ingestAccounts: readonly string[]): Route
     publisher(req);
     const name = deleteDocumentsInput.parse({ names: [nameOf(req)] }).names[0]!;
     const [outcome] = await deleteDocuments(db, [name]);
-    if (outcome?.status !== "deleted") throw new DomainError(ErrorCode.notFound, `This document does not exist: ${name}.`, { missing: [name] });
+    if (outcome?.status !== "deleted")
+      throw new DomainError(ErrorCode.notFound, `This document does not exist: ${name}.`, { missing: [name] });
     res.json(outcome);
   });
 

@@ -50,7 +50,18 @@ export async function ingestFolder(options: IngestFolderOptions): Promise<Ingest
   const base = baseOf(options.baseUri);
   const { files, ignored } = await documentFiles(folder);
   const stored = await storedUnder(options.db, base);
-  const report: IngestReport = { files: files.length, processed: 0, created: 0, updated: 0, unchanged: 0, skipped: 0, deleted: 0, ignored, skippedFiles: [], durationMs: 0 };
+  const report: IngestReport = {
+    files: files.length,
+    processed: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    skipped: 0,
+    deleted: 0,
+    ignored,
+    skippedFiles: [],
+    durationMs: 0,
+  };
   const progress = (phase: IngestProgress["phase"]) => options.onProgress?.({ phase, ...counts(report) });
   const seen = new Map<string, string>();
   const skip = (file: string, reason: string) => {
@@ -86,7 +97,12 @@ interface FileContext {
 }
 
 /** A document to write, "unchanged" (same source hash as stored: not even parsed), or undefined when skipped. */
-async function prepareFile(baseUri: string, folder: string, file: string, context: FileContext): Promise<PreparedDocument | "unchanged" | undefined> {
+async function prepareFile(
+  baseUri: string,
+  folder: string,
+  file: string,
+  context: FileContext,
+): Promise<PreparedDocument | "unchanged" | undefined> {
   const { uri, name } = nameUri(uriOfFile(baseUri, folder, file));
   const first = context.seen.get(name);
   if (first) return void context.skip(file, `names the same document (${name}) as ${path.relative(folder, first)}`);

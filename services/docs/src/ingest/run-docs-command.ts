@@ -62,7 +62,8 @@ function parseIngestArgs(argv: string[]): { folder: string; baseUri: string; pru
     options: { "base-uri": { type: "string" }, prune: { type: "boolean", default: false } },
   });
   if (positionals.length !== 1 || !positionals[0]) throw new Error("Name exactly one folder to ingest.");
-  if (!values["base-uri"]) throw new Error("--base-uri is required: the URI the folder is published under, e.g. https://docs.example.com/guide");
+  if (!values["base-uri"])
+    throw new Error("--base-uri is required: the URI the folder is published under, e.g. https://docs.example.com/guide");
   return { folder: positionals[0], baseUri: values["base-uri"], prune: values.prune };
 }
 

@@ -8,7 +8,13 @@ import path from "node:path";
 import type { DocumentSource } from "../domain/prepare-document.js";
 
 export const fileSizeMax = 1024 * 1024;
-const formats: Record<string, DocumentSource["format"]> = { ".md": "markdown", ".markdown": "markdown", ".mdx": "markdown", ".html": "html", ".htm": "html" };
+const formats: Record<string, DocumentSource["format"]> = {
+  ".md": "markdown",
+  ".markdown": "markdown",
+  ".mdx": "markdown",
+  ".html": "html",
+  ".htm": "html",
+};
 
 /** Markdown and HTML files under `folder`, sorted; hidden folders, node_modules and symbolic links are not followed. */
 export async function documentFiles(folder: string): Promise<{ files: string[]; ignored: number }> {

@@ -48,7 +48,9 @@ export async function createBlobStore(root: string, maxBytes: number): Promise<B
         const mime = sniffMediaType(written.head);
         if (written.bytes === 0) throw invalidArgument([{ path: field, message: "the file is empty" }]);
         if (!mime) {
-          throw invalidArgument([{ path: field, message: `not a supported image or video (${supportedMedia.join(", ")}), judging by its content` }]);
+          throw invalidArgument([
+            { path: field, message: `not a supported image or video (${supportedMedia.join(", ")}), judging by its content` },
+          ]);
         }
         const target = pathOf(written.sha256);
         await ownerOnlyFolder(path.dirname(target));

@@ -16,13 +16,18 @@ export interface LocalFile {
 
 export async function openLocalFile(filePath: string, maxBytes: number): Promise<LocalFile> {
   const info = await stat(filePath).catch(() => null);
-  if (!info) throw invalidArgument([{ path: "path", message: "no file at this path (it must be an absolute path on the machine running Bancada)" }]);
+  if (!info)
+    throw invalidArgument([{ path: "path", message: "no file at this path (it must be an absolute path on the machine running Bancada)" }]);
   if (!info.isFile()) throw invalidArgument([{ path: "path", message: "not a regular file" }]);
   if (info.size > maxBytes) {
-    throw new DomainError(ErrorCode.payloadTooLarge, `Too large: path: the file has ${info.size} bytes; an asset may hold at most ${maxBytes}.`, {
-      issues: [{ path: "path", message: `must be at most ${maxBytes} bytes` }],
-      limitBytes: maxBytes,
-    });
+    throw new DomainError(
+      ErrorCode.payloadTooLarge,
+      `Too large: path: the file has ${info.size} bytes; an asset may hold at most ${maxBytes}.`,
+      {
+        issues: [{ path: "path", message: `must be at most ${maxBytes} bytes` }],
+        limitBytes: maxBytes,
+      },
+    );
   }
   const readable = await access(filePath, constants.R_OK).then(
     () => true,

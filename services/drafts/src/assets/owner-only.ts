@@ -14,7 +14,9 @@ export async function ownerOnlyFolder(folder: string): Promise<void> {
   await mkdir(folder, { recursive: true, mode: folderMode });
   await chmod(folder, folderMode).catch((error: NodeJS.ErrnoException) => {
     throw error.code === "EPERM"
-      ? new Error(`The assets folder ${folder} belongs to another user: give it to the user this service runs as (chown), so that it can keep it private.`)
+      ? new Error(
+          `The assets folder ${folder} belongs to another user: give it to the user this service runs as (chown), so that it can keep it private.`,
+        )
       : error;
   });
 }

@@ -15,7 +15,12 @@ export interface WorkspaceAccess {
   createdAt: Date;
 }
 
-export async function reachWorkspace(q: Queryable, ctx: DraftsContext, workspaceId: string, needed: WorkspaceRole): Promise<WorkspaceAccess> {
+export async function reachWorkspace(
+  q: Queryable,
+  ctx: DraftsContext,
+  workspaceId: string,
+  needed: WorkspaceRole,
+): Promise<WorkspaceAccess> {
   const [row] = await q.$queryRaw<{ id: string; name: string; role: WorkspaceRole; created_at: Date }[]>`
     SELECT w.id::text, w.name, m.role::text AS role, w.created_at
       FROM workspaces w
@@ -38,5 +43,8 @@ export function roleTooLow(role: WorkspaceRole, needed: WorkspaceRole): DomainEr
 }
 
 export function draftNotFound(workspaceId: string, draftId: string): DomainError {
-  return new DomainError(ErrorCode.notFound, `No draft ${draftId} in workspace ${workspaceId}.`, { workspace_id: workspaceId, draft_id: draftId });
+  return new DomainError(ErrorCode.notFound, `No draft ${draftId} in workspace ${workspaceId}.`, {
+    workspace_id: workspaceId,
+    draft_id: draftId,
+  });
 }

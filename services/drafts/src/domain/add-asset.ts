@@ -49,7 +49,13 @@ export async function addAsset(ctx: DraftsContext, upload: AssetUpload): Promise
       requestId,
       operation: "add_asset",
       personId: ctx.personId,
-      args: { draft_id: ref.draftId, expected_revision: ref.expectedRevision, filename: upload.filename, sha256: blob.sha256, bytes: blob.bytes },
+      args: {
+        draft_id: ref.draftId,
+        expected_revision: ref.expectedRevision,
+        filename: upload.filename,
+        sha256: blob.sha256,
+        bytes: blob.bytes,
+      },
     };
     return idempotent(tx, write, assetResult, async () => {
       const assetId = randomUUID();
@@ -75,6 +81,9 @@ async function requestRecorded(q: Queryable, workspaceId: string, requestId: str
 
 function draftFull() {
   return invalidArgument([
-    { path: "draft_id", message: `the draft already holds ${limits.assetsMax} assets, the most a draft may hold; remove one first (remove_asset_ids)` },
+    {
+      path: "draft_id",
+      message: `the draft already holds ${limits.assetsMax} assets, the most a draft may hold; remove one first (remove_asset_ids)`,
+    },
   ]);
 }

@@ -75,6 +75,7 @@ export async function checkChangeable(tx: Pick<DraftsTx, "$queryRaw" | "draft">,
 }
 
 function notEditable(state: DraftState): DomainError {
-  const why = state === "submitting" ? "it is being submitted; wait for the outcome (sosoapi_get_content_draft)" : "it was already submitted";
+  const why =
+    state === "submitting" ? "it is being submitted; wait for the outcome (sosoapi_get_content_draft)" : "it was already submitted";
   return new DomainError(ErrorCode.failedPrecondition, `The draft cannot change: ${why}.`, { state });
 }

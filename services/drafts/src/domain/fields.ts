@@ -7,8 +7,7 @@ import { z } from "zod";
 import { codePoints, isRfc3339DateTime, isUuid, seedDateTime, seedDateTimePattern } from "./json-formats.js";
 import { limits } from "./limits.js";
 
-export const uuid = (description: string) =>
-  z.string().refine(isUuid, "must be a UUID").meta({ format: "uuid", description });
+export const uuid = (description: string) => z.string().refine(isUuid, "must be a UUID").meta({ format: "uuid", description });
 
 /** The contract's date-time: `format: "date-time"` and its pattern (real calendar dates, seconds, Z or ±hh:mm). */
 export const dateTime = (description: string) =>
@@ -31,7 +30,11 @@ export const caption = z
   .string()
   .refine((value) => noNul.test(value), "must not contain NUL (\\u0000) characters")
   .refine((value) => codePoints(value) <= limits.captionMax, `must be at most ${limits.captionMax} characters`)
-  .meta({ maxLength: limits.captionMax, pattern: "^[^\\u0000]*$", description: "The post text, up to 2,200 characters. Untrusted editorial text." });
+  .meta({
+    maxLength: limits.captionMax,
+    pattern: "^[^\\u0000]*$",
+    description: "The post text, up to 2,200 characters. Untrusted editorial text.",
+  });
 
 export const accountId = z
   .string()
@@ -51,7 +54,9 @@ export const revision = z
   .max(limits.revisionMax)
   .describe("The draft's revision you read. If it is not the current one, the call fails with conflict and error.details.current.");
 
-export const requestId = uuid("A fresh UUID per intended write: a retry with the same request_id returns the first result instead of writing again.");
+export const requestId = uuid(
+  "A fresh UUID per intended write: a retry with the same request_id returns the first result instead of writing again.",
+);
 
 export const workspaceId = uuid("The workspace (UUID). Required: drafts are always read and written in an explicit workspace.");
 export const draftId = uuid("The draft (UUID).");

@@ -9,7 +9,10 @@ export const assetRef = z.strictObject({ workspace_id: workspaceId, draft_id: dr
 export type AssetRef = z.infer<typeof assetRef>;
 
 /** An asset's metadata, for streaming its bytes to a member of the workspace (viewer or above). */
-export async function getAsset(ctx: DraftsContext, ref: AssetRef): Promise<{ filename: string; mime: string; bytes: number; sha256: string }> {
+export async function getAsset(
+  ctx: DraftsContext,
+  ref: AssetRef,
+): Promise<{ filename: string; mime: string; bytes: number; sha256: string }> {
   const workspaceId = canonicalUuid(ref.workspace_id);
   await reachWorkspace(ctx.db, ctx, workspaceId, "viewer");
   const asset = await ctx.db.asset.findFirst({

@@ -19,7 +19,12 @@ export interface IdempotentWrite {
   args: Record<string, unknown>;
 }
 
-export async function idempotent<S extends z.ZodType>(tx: DraftsTx, write: IdempotentWrite, result: S, run: () => Promise<z.output<S>>): Promise<z.output<S>> {
+export async function idempotent<S extends z.ZodType>(
+  tx: DraftsTx,
+  write: IdempotentWrite,
+  result: S,
+  run: () => Promise<z.output<S>>,
+): Promise<z.output<S>> {
   const hash = requestHash(write);
   const claimed = await tx.$executeRaw`
     INSERT INTO write_requests (workspace_id, request_id, request_hash, response)
@@ -47,5 +52,7 @@ export async function idempotent<S extends z.ZodType>(tx: DraftsTx, write: Idemp
 }
 
 function requestHash(write: IdempotentWrite): string {
-  return createHash("sha256").update(JSON.stringify([write.operation, write.personId, write.args])).digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify([write.operation, write.personId, write.args]))
+    .digest("hex");
 }

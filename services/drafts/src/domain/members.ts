@@ -40,7 +40,8 @@ export function removeMember(ctx: DraftsContext, input: MemberRef): Promise<void
   return transaction(ctx.db, async (tx) => {
     const me = await reachWorkspace(tx, ctx, workspaceId, leaving ? "viewer" : "admin");
     const role = await roleOf(tx, workspaceId, input.person_id);
-    if (!role) throw new DomainError(ErrorCode.notFound, `${input.person_id} is not a member of this workspace.`, { person_id: input.person_id });
+    if (!role)
+      throw new DomainError(ErrorCode.notFound, `${input.person_id} is not a member of this workspace.`, { person_id: input.person_id });
     if (!leaving) mayManage(me.role, role, undefined);
     if (role === "owner") await keepAnOwner(tx, workspaceId);
     await tx.member.delete({ where: { workspaceId_personId: { workspaceId, personId: input.person_id } } });

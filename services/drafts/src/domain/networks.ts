@@ -12,7 +12,12 @@ export interface NetworkRules {
   videoOnly: boolean;
 }
 
-const rules = (label: string, captionMax: number, assetsMax: number, needs: Partial<Pick<NetworkRules, "needsMedia" | "videoOnly">> = {}): NetworkRules => ({
+const rules = (
+  label: string,
+  captionMax: number,
+  assetsMax: number,
+  needs: Partial<Pick<NetworkRules, "needsMedia" | "videoOnly">> = {},
+): NetworkRules => ({
   label,
   captionMax,
   assetsMax,

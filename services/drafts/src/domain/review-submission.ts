@@ -26,10 +26,13 @@ export function reviewSubmission(draft: SubmissionCandidate): string[] {
       problems.push(`${accountId}: the network '${networkOf(accountId)}' is not supported (${Object.keys(networks).join(", ")}).`);
       continue;
     }
-    if (length > network.captionMax) problems.push(`${accountId}: ${network.label} takes at most ${network.captionMax} characters; the caption has ${length}.`);
-    if (draft.assets.length > network.assetsMax) problems.push(`${accountId}: ${network.label} takes at most ${network.assetsMax} assets; the draft has ${draft.assets.length}.`);
+    if (length > network.captionMax)
+      problems.push(`${accountId}: ${network.label} takes at most ${network.captionMax} characters; the caption has ${length}.`);
+    if (draft.assets.length > network.assetsMax)
+      problems.push(`${accountId}: ${network.label} takes at most ${network.assetsMax} assets; the draft has ${draft.assets.length}.`);
     if (network.needsMedia && draft.assets.length === 0) problems.push(`${accountId}: ${network.label} needs at least one image or video.`);
-    if (network.videoOnly && !draft.assets.every((asset) => isVideo(asset.mime))) problems.push(`${accountId}: ${network.label} takes a video only.`);
+    if (network.videoOnly && !draft.assets.every((asset) => isVideo(asset.mime)))
+      problems.push(`${accountId}: ${network.label} takes a video only.`);
   }
   return problems;
 }

@@ -51,7 +51,12 @@ export const assetView = z.strictObject({
   id: uuid("The asset."),
   filename: z.string(),
   mime: z.string().describe("The media type detected from the file's content."),
-  bytes: z.number().int().min(1).max(limits.assetBytesMax).describe("Size in bytes. The content itself is never inlined: download it over REST."),
+  bytes: z
+    .number()
+    .int()
+    .min(1)
+    .max(limits.assetBytesMax)
+    .describe("Size in bytes. The content itself is never inlined: download it over REST."),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   content_path: z.string().describe("REST path of the content: GET it with the same API key."),
   created_at: dateTime("When the asset was added."),

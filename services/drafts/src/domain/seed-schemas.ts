@@ -3,128 +3,122 @@
  * as they are. The zod schemas in schemas.ts accept and produce the same values (a test proves it).
  */
 export const listDraftsInputJsonSchema: Record<string, unknown> = {
-  "type": "object",
-  "properties": {
-    "workspace_id": {
-      "type": "string",
-      "format": "uuid"
+  type: "object",
+  properties: {
+    workspace_id: {
+      type: "string",
+      format: "uuid",
     },
-    "limit": {
-      "type": "integer",
-      "minimum": 1,
-      "maximum": 50
+    limit: {
+      type: "integer",
+      minimum: 1,
+      maximum: 50,
     },
-    "cursor": {
-      "anyOf": [
+    cursor: {
+      anyOf: [
         {
-          "type": "object",
-          "properties": {
-            "updated_at": {
-              "type": "string",
-              "format": "date-time",
-              "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d+)?)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"
+          type: "object",
+          properties: {
+            updated_at: {
+              type: "string",
+              format: "date-time",
+              pattern:
+                "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d+)?)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$",
             },
-            "id": {
-              "type": "string",
-              "format": "uuid"
-            }
+            id: {
+              type: "string",
+              format: "uuid",
+            },
           },
-          "required": [
-            "updated_at",
-            "id"
-          ],
-          "additionalProperties": false
+          required: ["updated_at", "id"],
+          additionalProperties: false,
         },
         {
-          "type": "null"
-        }
-      ]
-    }
+          type: "null",
+        },
+      ],
+    },
   },
-  "required": [
-    "workspace_id"
-  ],
-  "additionalProperties": false
+  required: ["workspace_id"],
+  additionalProperties: false,
 };
 
 export const listDraftsOutputJsonSchema: Record<string, unknown> = {
-  "type": "object",
-  "properties": {
-    "drafts": {
-      "maxItems": 50,
-      "type": "array",
-      "items": {
-        "type": "object",
-        "properties": {
-          "id": {
-            "type": "string",
-            "format": "uuid"
+  type: "object",
+  properties: {
+    drafts: {
+      maxItems: 50,
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          id: {
+            type: "string",
+            format: "uuid",
           },
-          "workspace_id": {
-            "type": "string",
-            "format": "uuid"
+          workspace_id: {
+            type: "string",
+            format: "uuid",
           },
-          "revision": {
-            "type": "integer",
-            "exclusiveMinimum": 0,
-            "maximum": 9007199254740991
+          revision: {
+            type: "integer",
+            exclusiveMinimum: 0,
+            maximum: 9007199254740991,
           },
-          "state": {
-            "type": "string",
-            "enum": [
-              "draft",
-              "submitting",
-              "submitted"
-            ]
+          state: {
+            type: "string",
+            enum: ["draft", "submitting", "submitted"],
           },
-          "caption_preview": {
-            "type": "string",
-            "maxLength": 500
+          caption_preview: {
+            type: "string",
+            maxLength: 500,
           },
-          "asset_count": {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 20
+          asset_count: {
+            type: "integer",
+            minimum: 0,
+            maximum: 20,
           },
-          "account_count": {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 50
+          account_count: {
+            type: "integer",
+            minimum: 0,
+            maximum: 50,
           },
-          "created_by": {
-            "anyOf": [
+          created_by: {
+            anyOf: [
               {
-                "type": "string",
-                "format": "uuid"
+                type: "string",
+                format: "uuid",
               },
               {
-                "type": "null"
-              }
-            ]
+                type: "null",
+              },
+            ],
           },
-          "updated_by": {
-            "anyOf": [
+          updated_by: {
+            anyOf: [
               {
-                "type": "string",
-                "format": "uuid"
+                type: "string",
+                format: "uuid",
               },
               {
-                "type": "null"
-              }
-            ]
+                type: "null",
+              },
+            ],
           },
-          "created_at": {
-            "type": "string",
-            "format": "date-time",
-            "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d+)?)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"
+          created_at: {
+            type: "string",
+            format: "date-time",
+            pattern:
+              "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d+)?)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$",
           },
-          "updated_at": {
-            "type": "string",
-            "format": "date-time",
-            "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d+)?)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"
-          }
+          updated_at: {
+            type: "string",
+            format: "date-time",
+            pattern:
+              "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d+)?)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$",
+          },
         },
-        "required": [
+        required: [
           "id",
           "workspace_id",
           "revision",
@@ -135,48 +129,42 @@ export const listDraftsOutputJsonSchema: Record<string, unknown> = {
           "created_by",
           "updated_by",
           "created_at",
-          "updated_at"
+          "updated_at",
         ],
-        "additionalProperties": false
-      }
+        additionalProperties: false,
+      },
     },
-    "next_cursor": {
-      "anyOf": [
+    next_cursor: {
+      anyOf: [
         {
-          "type": "object",
-          "properties": {
-            "updated_at": {
-              "type": "string",
-              "format": "date-time",
-              "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d+)?)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"
+          type: "object",
+          properties: {
+            updated_at: {
+              type: "string",
+              format: "date-time",
+              pattern:
+                "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d+)?)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$",
             },
-            "id": {
-              "type": "string",
-              "format": "uuid"
-            }
+            id: {
+              type: "string",
+              format: "uuid",
+            },
           },
-          "required": [
-            "updated_at",
-            "id"
-          ],
-          "additionalProperties": false
+          required: ["updated_at", "id"],
+          additionalProperties: false,
         },
         {
-          "type": "null"
-        }
-      ]
+          type: "null",
+        },
+      ],
     },
-    "returned_count": {
-      "type": "integer",
-      "minimum": 0,
-      "maximum": 50
-    }
+    returned_count: {
+      type: "integer",
+      minimum: 0,
+      maximum: 50,
+    },
   },
-  "required": [
-    "drafts",
-    "next_cursor",
-    "returned_count"
-  ],
-  "$schema": "http://json-schema.org/draft-07/schema#",
-  "additionalProperties": false
+  required: ["drafts", "next_cursor", "returned_count"],
+  $schema: "http://json-schema.org/draft-07/schema#",
+  additionalProperties: false,
 };

@@ -23,7 +23,13 @@ export function updateDraft(ctx: DraftsContext, input: UpdateDraftInput): Promis
       requestId: canonicalUuid(input.request_id),
       operation: "update_draft",
       personId: ctx.personId,
-      args: { draft_id: draftId, expected_revision: input.expected_revision, caption: input.caption ?? null, account_ids: input.account_ids ?? null, remove_asset_ids: removeIds ?? null },
+      args: {
+        draft_id: draftId,
+        expected_revision: input.expected_revision,
+        caption: input.caption ?? null,
+        account_ids: input.account_ids ?? null,
+        remove_asset_ids: removeIds ?? null,
+      },
     };
     return idempotent(tx, write, draftView, () =>
       changeDraft(tx, ctx, { workspaceId, draftId, expectedRevision: input.expected_revision }, async (locked) => {

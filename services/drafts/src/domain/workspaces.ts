@@ -21,9 +21,13 @@ export function createWorkspace(ctx: DraftsContext, input: CreateWorkspaceInput)
     if (inserted === 0) {
       const existing = await tx.workspace.findUnique({ where: { id } });
       if (!existing || existing.name !== input.name) {
-        throw new DomainError(ErrorCode.idempotencyConflict, "This request_id already created a workspace with another name; use a new request_id.", {
-          request_id: input.request_id,
-        });
+        throw new DomainError(
+          ErrorCode.idempotencyConflict,
+          "This request_id already created a workspace with another name; use a new request_id.",
+          {
+            request_id: input.request_id,
+          },
+        );
       }
       return { workspace: await viewOf(ctx, id), created: false };
     }
@@ -62,7 +66,9 @@ async function viewOf(ctx: DraftsContext, workspaceId: string): Promise<Workspac
 
 /** A UUID (version 8 layout: custom) made from who asks and their request_id. */
 function derivedId(ctx: DraftsContext, requestId: string): string {
-  const hex = createHash("sha256").update(JSON.stringify(["workspace", ctx.accountId, ctx.personId, canonicalUuid(requestId)])).digest("hex");
+  const hex = createHash("sha256")
+    .update(JSON.stringify(["workspace", ctx.accountId, ctx.personId, canonicalUuid(requestId)]))
+    .digest("hex");
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

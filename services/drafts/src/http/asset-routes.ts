@@ -25,7 +25,9 @@ export function assetRoutes(deps: DraftsDeps): Router {
   router.post(base, async (req, res) => {
     const ctx = restContext(deps, req, upload);
     if (req.is("application/json")) {
-      throw invalidArgument([{ path: "body", message: "send the file's bytes with its own Content-Type (or application/octet-stream), not JSON" }]);
+      throw invalidArgument([
+        { path: "body", message: "send the file's bytes with its own Content-Type (or application/octet-stream), not JSON" },
+      ]);
     }
     const declared = Number(req.header("Content-Length"));
     if (declared > deps.blobs.maxBytes) {
@@ -47,9 +49,14 @@ export function assetRoutes(deps: DraftsDeps): Router {
 
   router.get(`${base}/:assetId/content`, async (req, res) => {
     const ctx = restContext(deps, req, routeReads);
-    const asset = await getAsset(ctx, assetRef.parse({ workspace_id: req.params.workspaceId, draft_id: req.params.draftId, asset_id: req.params.assetId }));
+    const asset = await getAsset(
+      ctx,
+      assetRef.parse({ workspace_id: req.params.workspaceId, draft_id: req.params.draftId, asset_id: req.params.assetId }),
+    );
     if ((await deps.blobs.size(asset.sha256)) !== asset.bytes) {
-      throw new DomainError(ErrorCode.notFound, "The asset's bytes are missing from storage; remove the asset and add the file again.", { sha256: asset.sha256 });
+      throw new DomainError(ErrorCode.notFound, "The asset's bytes are missing from storage; remove the asset and add the file again.", {
+        sha256: asset.sha256,
+      });
     }
     res.setHeader("Content-Type", asset.mime);
     res.setHeader("Content-Length", String(asset.bytes));

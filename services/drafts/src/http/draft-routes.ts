@@ -32,7 +32,10 @@ export function draftRoutes(deps: DraftsDeps): Router {
   router.post(base, async (req, res) => {
     const ctx = restContext(deps, req, tools.create);
     const input = body(req);
-    const draft = await createDraft(ctx, createDraftInput.parse({ ...input, workspace_id: req.params.workspaceId, request_id: requestIdOf(req, input.request_id) }));
+    const draft = await createDraft(
+      ctx,
+      createDraftInput.parse({ ...input, workspace_id: req.params.workspaceId, request_id: requestIdOf(req, input.request_id) }),
+    );
     res.status(201).setHeader("ETag", `"${draft.revision}"`).json({ draft });
   });
   router.get(`${base}/:draftId`, async (req, res) => {

@@ -18,7 +18,10 @@ export function workspaceRoutes(deps: DraftsDeps): Router {
     const ctx = write(req);
     const input = body(req);
     const requestId = requestIdOf(req, input.request_id);
-    const { workspace, created } = await createWorkspace(ctx, createWorkspaceInput.parse({ ...input, ...(requestId ? { request_id: requestId } : {}) }));
+    const { workspace, created } = await createWorkspace(
+      ctx,
+      createWorkspaceInput.parse({ ...input, ...(requestId ? { request_id: requestId } : {}) }),
+    );
     res.status(created ? 201 : 200).json({ workspace });
   });
   router.get("/v1/workspaces/:workspaceId", async (req, res) => {

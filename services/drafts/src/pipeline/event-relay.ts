@@ -61,8 +61,10 @@ async function publishBatch(options: EventRelayOptions): Promise<number> {
        ORDER BY events.created_at, events.id
        LIMIT 100
          FOR UPDATE SKIP LOCKED`;
-    for (const event of events) options.bus.publish(options.subjectOf(event.type), encodeJson(event.payload), { [eventIdHeader]: event.id });
-    if (events.length) await tx.$executeRaw`UPDATE events SET published_at = now() WHERE id = ANY(${events.map((event) => event.id)}::uuid[])`;
+    for (const event of events)
+      options.bus.publish(options.subjectOf(event.type), encodeJson(event.payload), { [eventIdHeader]: event.id });
+    if (events.length)
+      await tx.$executeRaw`UPDATE events SET published_at = now() WHERE id = ANY(${events.map((event) => event.id)}::uuid[])`;
     return events.length;
   });
 }

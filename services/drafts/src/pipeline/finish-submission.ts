@@ -44,7 +44,11 @@ export function finishSubmission(
 
 function stateAssignments(verdict: Verdict): Prisma.Sql[] {
   if (verdict.kind === "accepted") {
-    return [Prisma.sql`state = 'submitted'`, Prisma.sql`submitted_at = date_trunc('milliseconds', clock_timestamp())`, Prisma.sql`submit_error = NULL`];
+    return [
+      Prisma.sql`state = 'submitted'`,
+      Prisma.sql`submitted_at = date_trunc('milliseconds', clock_timestamp())`,
+      Prisma.sql`submit_error = NULL`,
+    ];
   }
   const message = verdict.kind === "refused" ? verdict.problems.join(" ") : verdict.reason;
   return [Prisma.sql`state = 'draft'`, Prisma.sql`submit_error = ${message}`];

@@ -34,7 +34,9 @@ export async function claimNext(db: DraftsDb, workerId: string, leaseMs: number)
                FOR UPDATE SKIP LOCKED) AS next
      WHERE job.id = next.id
     RETURNING job.id::text, job.draft_id::text, job.workspace_id::text, job.revision, job.attempts`;
-  return row ? { id: row.id, draftId: row.draft_id, workspaceId: row.workspace_id, revision: row.revision, attempts: row.attempts, claim } : null;
+  return row
+    ? { id: row.id, draftId: row.draft_id, workspaceId: row.workspace_id, revision: row.revision, attempts: row.attempts, claim }
+    : null;
 }
 
 /** false when the claim is no longer held (finished, or taken over after the lease ran out). */

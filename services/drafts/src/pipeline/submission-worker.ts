@@ -79,12 +79,15 @@ export function startSubmissionWorker(deps: WorkerDeps, settings: WorkerSettings
   }
 
   async function attempt(job: ClaimedJob): Promise<void> {
-    const heartbeat = setInterval(() => {
-      renewLease(deps.db, job, settings.leaseMs).then(
-        (held) => held || log.warn({ job: job.id }, "lost the claim on a submission; another worker has it"),
-        (error: unknown) => log.warn({ err: error, job: job.id }, "renewing a lease failed"),
-      );
-    }, Math.max(100, Math.floor(settings.leaseMs / 3)));
+    const heartbeat = setInterval(
+      () => {
+        renewLease(deps.db, job, settings.leaseMs).then(
+          (held) => held || log.warn({ job: job.id }, "lost the claim on a submission; another worker has it"),
+          (error: unknown) => log.warn({ err: error, job: job.id }, "renewing a lease failed"),
+        );
+      },
+      Math.max(100, Math.floor(settings.leaseMs / 3)),
+    );
     try {
       await settings.hooks.afterClaim?.(job);
       const verdict = await decide(job);
@@ -102,12 +105,20 @@ export function startSubmissionWorker(deps: WorkerDeps, settings: WorkerSettings
 
   async function decide(job: ClaimedJob): Promise<Verdict> {
     if (job.attempts > settings.maxAttempts) {
-      return { kind: "abandoned", reason: `The submission could not be processed after ${settings.maxAttempts} attempts; submit it again.` };
+      return {
+        kind: "abandoned",
+        reason: `The submission could not be processed after ${settings.maxAttempts} attempts; submit it again.`,
+      };
     }
     const draft = await readDraft(deps.db, job.workspaceId, job.draftId);
     if (!draft) return { kind: "abandoned", reason: "The draft is gone." };
     const assets = await Promise.all(
-      draft.assets.map(async (asset) => ({ filename: asset.filename, mime: asset.mime, bytes: asset.bytes, storedBytes: await deps.blobs.size(asset.sha256) })),
+      draft.assets.map(async (asset) => ({
+        filename: asset.filename,
+        mime: asset.mime,
+        bytes: asset.bytes,
+        storedBytes: await deps.blobs.size(asset.sha256),
+      })),
     );
     const problems = reviewSubmission({ caption: draft.caption, accountIds: draft.account_ids, assets });
     return problems.length ? { kind: "refused", problems } : { kind: "accepted" };

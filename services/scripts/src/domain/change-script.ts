@@ -50,10 +50,24 @@ async function explainMiss(tx: Prisma.TransactionClient, ctx: ScriptsContext, ch
     });
   }
   if (change.from === "trashed" && !trashed) {
-    return new DomainError(ErrorCode.failedPrecondition, "The script is not in the trash, so there is nothing to restore.", { id: change.id });
+    return new DomainError(ErrorCode.failedPrecondition, "The script is not in the trash, so there is nothing to restore.", {
+      id: change.id,
+    });
   }
   const view = toScriptView(current);
-  return new DomainError(ErrorCode.conflict, "O roteiro mudou em outro lugar. Revise antes de substituir. (The script changed elsewhere: re-read it and keep the user's changes.)", {
-    current: { id: view.id, revision: view.revision, title: view.title, text: view.text, status: view.status, updatedAt: view.updatedAt, deletedAt: view.deletedAt },
-  });
+  return new DomainError(
+    ErrorCode.conflict,
+    "O roteiro mudou em outro lugar. Revise antes de substituir. (The script changed elsewhere: re-read it and keep the user's changes.)",
+    {
+      current: {
+        id: view.id,
+        revision: view.revision,
+        title: view.title,
+        text: view.text,
+        status: view.status,
+        updatedAt: view.updatedAt,
+        deletedAt: view.deletedAt,
+      },
+    },
+  );
 }

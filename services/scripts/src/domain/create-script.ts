@@ -52,13 +52,19 @@ async function insertScript(tx: ScriptsTx, ctx: ScriptsContext, input: CreateScr
 async function replay(tx: ScriptsTx, accountId: string, key: string, requestHash: string): Promise<ScriptView> {
   const previous = await tx.createRequest.findUniqueOrThrow({ where: { accountId_key: { accountId, key } } });
   if (previous.requestHash !== requestHash) {
-    throw new DomainError(ErrorCode.idempotencyConflict, "This idempotencyKey was already used with other arguments; use a new key for a new script.", {
-      idempotencyKey: key,
-    });
+    throw new DomainError(
+      ErrorCode.idempotencyConflict,
+      "This idempotencyKey was already used with other arguments; use a new key for a new script.",
+      {
+        idempotencyKey: key,
+      },
+    );
   }
   return scriptView.parse(previous.response);
 }
 
 function hashRequest(input: CreateScriptInput): string {
-  return createHash("sha256").update(JSON.stringify([input.title, input.text, input.status])).digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify([input.title, input.text, input.status]))
+    .digest("hex");
 }

@@ -16,6 +16,13 @@ export async function appendChange(
     ON CONFLICT (account_id) DO UPDATE SET last_seq = feed_heads.last_seq + 1
     RETURNING last_seq`;
   await tx.change.create({
-    data: { accountId: change.accountId, seq: head!.last_seq, scriptId: change.scriptId, revision: change.revision, kind: change.kind, at: change.at },
+    data: {
+      accountId: change.accountId,
+      seq: head!.last_seq,
+      scriptId: change.scriptId,
+      revision: change.revision,
+      kind: change.kind,
+      at: change.at,
+    },
   });
 }

@@ -9,12 +9,22 @@ export interface ChangeView {
 }
 
 /** The account's changes after a cursor, in order. `nextCursor` is the cursor to pass next time. */
-export async function listChanges(ctx: ScriptsContext, after: number, limit: number): Promise<{ changes: ChangeView[]; nextCursor: string }> {
+export async function listChanges(
+  ctx: ScriptsContext,
+  after: number,
+  limit: number,
+): Promise<{ changes: ChangeView[]; nextCursor: string }> {
   const rows = await ctx.db.change.findMany({
     where: { accountId: ctx.accountId, seq: { gt: BigInt(after) } },
     orderBy: { seq: "asc" },
     take: limit,
   });
-  const changes = rows.map((row) => ({ seq: Number(row.seq), scriptId: row.scriptId, revision: row.revision, kind: row.kind, at: row.at.toISOString() }));
+  const changes = rows.map((row) => ({
+    seq: Number(row.seq),
+    scriptId: row.scriptId,
+    revision: row.revision,
+    kind: row.kind,
+    at: row.at.toISOString(),
+  }));
   return { changes, nextCursor: String(changes.at(-1)?.seq ?? after) };
 }

@@ -37,13 +37,18 @@ export const createScriptInput = z.strictObject({
   title,
   text,
   status: scriptStatus.default("draft").describe("draft (default), ready, review or completed."),
-  idempotencyKey: z.guid().optional().describe("Optional UUID: a retry with the same key returns the first result instead of a second script."),
+  idempotencyKey: z
+    .guid()
+    .optional()
+    .describe("Optional UUID: a retry with the same key returns the first result instead of a second script."),
 });
 export type CreateScriptInput = z.infer<typeof createScriptInput>;
 
 export const updateScriptInput = z.strictObject({
   id,
-  revision: revision.describe("The revision read with get_script. If it is not the current one, the call fails with conflict and error.details.current."),
+  revision: revision.describe(
+    "The revision read with get_script. If it is not the current one, the call fails with conflict and error.details.current.",
+  ),
   title: title.describe("New title, 1 to 160 characters."),
   text: text.describe("New full text, up to 100,000 characters."),
   status: scriptStatus.describe("New status."),

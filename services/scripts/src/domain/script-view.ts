@@ -32,5 +32,7 @@ export function toListItem(row: Omit<Script, "text"> & { preview: string }): Scr
 }
 
 export function previewOf(text: string): string {
-  return Array.from(text.slice(0, limits.previewMax * 2)).slice(0, limits.previewMax).join("");
+  return Array.from(text.slice(0, limits.previewMax * 2))
+    .slice(0, limits.previewMax)
+    .join("");
 }

@@ -12,7 +12,14 @@ import { createScript } from "../domain/create-script.js";
 import { getScript } from "../domain/get-script.js";
 import { listChanges } from "../domain/list-changes.js";
 import { listScripts } from "../domain/list-scripts.js";
-import { createScriptInput, getScriptInput, listChangesInput, listScriptsInput, revisionedRef, updateScriptInput } from "../domain/schemas.js";
+import {
+  createScriptInput,
+  getScriptInput,
+  listChangesInput,
+  listScriptsInput,
+  revisionedRef,
+  updateScriptInput,
+} from "../domain/schemas.js";
 import { restoreScript, trashScript, updateScript } from "../domain/update-script.js";
 import { createScriptTool } from "../tools/create-script.js";
 import { getScriptTool } from "../tools/get-script.js";
@@ -64,7 +71,10 @@ export function scriptsRoutes(db: ScriptsDb): Router {
     res.setHeader("ETag", `"${script.revision}"`).json({ script });
   });
 
-  for (const [action, use, tool] of [["trash", trashScript, tools.trash], ["restore", restoreScript, tools.restore]] as const) {
+  for (const [action, use, tool] of [
+    ["trash", trashScript, tools.trash],
+    ["restore", restoreScript, tools.restore],
+  ] as const) {
     router.post(`/v1/scripts/:id/${action}`, async (req, res) => {
       const ctx = context(req, tool);
       const revision = req.header("If-Match") ? ifMatch(req) : (req.body as { revision?: unknown } | undefined)?.revision;

@@ -8,7 +8,8 @@ export const getScriptTool = (db: ScriptsDb) =>
   defineTool({
     name: "get_script",
     title: "Read a script",
-    description: "Reads one script, including revision and deletedAt; also finds scripts in the trash. Read-only. Returns { script } or the error not_found.",
+    description:
+      "Reads one script, including revision and deletedAt; also finds scripts in the trash. Read-only. Returns { script } or the error not_found.",
     input: getScriptInput,
     output: scriptResult,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, ...closedWorld },

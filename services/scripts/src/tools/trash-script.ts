@@ -8,7 +8,8 @@ export const trashScriptTool = (db: ScriptsDb) =>
   defineTool({
     name: "trash_script",
     title: "Move a script to the trash",
-    description: "Moves the script to the trash. Reversible with restore_script. Requires scripts:write. `revision` is the script's current revision.",
+    description:
+      "Moves the script to the trash. Reversible with restore_script. Requires scripts:write. `revision` is the script's current revision.",
     input: revisionedRef,
     output: scriptResult,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, ...closedWorld },

@@ -9,7 +9,11 @@ export type BoxState = z.infer<typeof boxState>;
 
 const metadata = z
   .record(
-    z.string().min(1).max(limits.metadataKeyMax).regex(/^[A-Za-z0-9_.:-]+$/, "metadata keys are letters, digits and _ . : -"),
+    z
+      .string()
+      .min(1)
+      .max(limits.metadataKeyMax)
+      .regex(/^[A-Za-z0-9_.:-]+$/, "metadata keys are letters, digits and _ . : -"),
     noNul(z.string().max(limits.metadataValueMax)),
   )
   .refine((value) => Object.keys(value).length <= limits.metadataPairs, { message: `at most ${limits.metadataPairs} pairs` });
@@ -30,10 +34,18 @@ const commandFields = { cmd: cmd.optional(), argv: argv.optional(), cwd: cwd.opt
 export const setupInput = z
   .strictObject({
     ...commandFields,
-    timeoutSeconds: z.number().int().min(1).max(limits.execTimeoutMax).default(limits.setupTimeoutDefault).describe("Deadline of the setup (1–600 s, default 300)."),
+    timeoutSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(limits.execTimeoutMax)
+      .default(limits.setupTimeoutDefault)
+      .describe("Deadline of the setup (1–600 s, default 300)."),
   })
   .superRefine(oneCommand)
-  .describe("A command run once when the box is created, before it counts as running (e.g. installing dependencies). Its output is the job named 'setup'.");
+  .describe(
+    "A command run once when the box is created, before it counts as running (e.g. installing dependencies). Its output is the job named 'setup'.",
+  );
 
 export const taskInput = z
   .strictObject({ name: noNul(z.string().min(1).max(limits.jobNameMax)).optional(), ...commandFields })
@@ -42,13 +54,31 @@ export const taskInput = z
 
 export const createBoxInput = z
   .strictObject({
-    name: z.string().regex(boxNamePattern, "lowercase letters, digits and hyphens, 1 to 40").optional().describe("Name (lowercase letters, digits and hyphen; up to 40). Without a name the server picks one."),
+    name: z
+      .string()
+      .regex(boxNamePattern, "lowercase letters, digits and hyphens, 1 to 40")
+      .optional()
+      .describe("Name (lowercase letters, digits and hyphen; up to 40). Without a name the server picks one."),
     template: z.string().min(1).max(64).optional().describe("Template (default: the workspace's)."),
     templateVersion: z.string().min(1).max(64).optional().describe("Template version (default: the current one)."),
-    snapshotId: z.string().min(1).max(64).optional().describe("Start from this snapshot's disk. This version has no snapshots yet: any snapshotId answers not_found."),
+    snapshotId: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe("Start from this snapshot's disk. This version has no snapshots yet: any snapshotId answers not_found."),
     vcpus: z.literal(limits.vcpus).default(2).describe("Cores: 2, 4, 8, 16 or 32 (the plan caps it). Default 2."),
-    memMiB: z.literal(limits.memMiB).default(4096).describe("Memory in MiB: 4096, 8192, 16384, 32768 or 65536 (at most 2048 × vcpus). Default 4096."),
-    dataGiB: z.number().int().min(limits.dataGiBMin).max(limits.dataGiBMax).default(limits.dataGiBMin).describe("Disk in GiB (20–500, default 20)."),
+    memMiB: z
+      .literal(limits.memMiB)
+      .default(4096)
+      .describe("Memory in MiB: 4096, 8192, 16384, 32768 or 65536 (at most 2048 × vcpus). Default 4096."),
+    dataGiB: z
+      .number()
+      .int()
+      .min(limits.dataGiBMin)
+      .max(limits.dataGiBMax)
+      .default(limits.dataGiBMin)
+      .describe("Disk in GiB (20–500, default 20)."),
     autoSuspendSeconds: z
       .number()
       .int()
@@ -58,17 +88,35 @@ export const createBoxInput = z
         message: "must be 0 (never; paid plans) or 300–1800 in whole minutes",
       })
       .default(limits.autoSuspendMin)
-      .describe("Sleep after this many idle seconds: 0 (never, paid plans only) or 300–1800 in whole minutes. Default 300. Recorded and validated; this version does not yet put idle boxes to sleep (enforcement.autoSuspend is null)."),
+      .describe(
+        "Sleep after this many idle seconds: 0 (never, paid plans only) or 300–1800 in whole minutes. Default 300. Recorded and validated; this version does not yet put idle boxes to sleep (enforcement.autoSuspend is null).",
+      ),
     maxRunMinutes: z
       .number()
       .int()
       .min(-1)
       .max(limits.maxRunMinutesMax)
-      .refine((value) => value === -1 || (value >= 1 && value <= limits.maxRunMinutesMax), { message: "must be -1 (unlimited; paid plans) or 1–43200" })
+      .refine((value) => value === -1 || (value >= 1 && value <= limits.maxRunMinutesMax), {
+        message: "must be -1 (unlimited; paid plans) or 1–43200",
+      })
       .default(240)
-      .describe("Pause after running this many minutes (-1 unlimited, paid plans only). Default 240. Recorded and validated; this version does not yet stop boxes for it (enforcement.maxRun is null)."),
-    deleteAfterSeconds: z.number().int().min(limits.deleteAfterMin).max(limits.deleteAfterMax).optional().describe("Delete itself after this many seconds (60–86400). Recorded and validated; this version does not yet delete boxes for it (enforcement.deleteAfter is null)."),
-    metadata: metadata.default({}).describe("Up to 32 text→text pairs. metadata.kind = task kind (recorded in the box's state history, for usage by kind once usage reports exist)."),
+      .describe(
+        "Pause after running this many minutes (-1 unlimited, paid plans only). Default 240. Recorded and validated; this version does not yet stop boxes for it (enforcement.maxRun is null).",
+      ),
+    deleteAfterSeconds: z
+      .number()
+      .int()
+      .min(limits.deleteAfterMin)
+      .max(limits.deleteAfterMax)
+      .optional()
+      .describe(
+        "Delete itself after this many seconds (60–86400). Recorded and validated; this version does not yet delete boxes for it (enforcement.deleteAfter is null).",
+      ),
+    metadata: metadata
+      .default({})
+      .describe(
+        "Up to 32 text→text pairs. metadata.kind = task kind (recorded in the box's state history, for usage by kind once usage reports exist).",
+      ),
     secrets: z
       .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "secret names are letters, digits and _"))
       .max(limits.secretsMax)
@@ -81,7 +129,11 @@ export const createBoxInput = z
   })
   .superRefine((value, context) => {
     if (value.memMiB > limits.memPerVcpuMiB * value.vcpus) {
-      context.addIssue({ code: "custom", path: ["memMiB"], message: `at most 2048 × vcpus (${limits.memPerVcpuMiB * value.vcpus} MiB for ${value.vcpus} vCPUs)` });
+      context.addIssue({
+        code: "custom",
+        path: ["memMiB"],
+        message: `at most 2048 × vcpus (${limits.memPerVcpuMiB * value.vcpus} MiB for ${value.vcpus} vCPUs)`,
+      });
     }
   });
 export type CreateBoxInput = z.infer<typeof createBoxInput>;
@@ -121,14 +173,26 @@ export const boxView = z.object({
     .object({
       cpu: z.string().nullable(),
       memory: z.string().nullable(),
-      disk: z.string().nullable().describe("How dataGiB is held to (a write past it fails with ENOSPC); null: the disk has no size limit on this machine."),
+      disk: z
+        .string()
+        .nullable()
+        .describe("How dataGiB is held to (a write past it fails with ENOSPC); null: the disk has no size limit on this machine."),
       processes: z.object({ max: z.number().int(), via: z.string() }).nullable(),
       freeze: z.string(),
       network: z.string(),
-      user: z.string().nullable().describe("Whom root in the box is on the host machine; null for boxes made before boxes had host users of their own."),
-      autoSuspend: z.string().nullable().describe("How autoSuspendSeconds is acted on; null: recorded only (no idle reaper in this version)."),
+      user: z
+        .string()
+        .nullable()
+        .describe("Whom root in the box is on the host machine; null for boxes made before boxes had host users of their own."),
+      autoSuspend: z
+        .string()
+        .nullable()
+        .describe("How autoSuspendSeconds is acted on; null: recorded only (no idle reaper in this version)."),
       maxRun: z.string().nullable().describe("How maxRunMinutes is acted on; null: recorded only (no run-time reaper in this version)."),
-      deleteAfter: z.string().nullable().describe("How deleteAfterSeconds is acted on; null: recorded only (no delete reaper in this version)."),
+      deleteAfter: z
+        .string()
+        .nullable()
+        .describe("How deleteAfterSeconds is acted on; null: recorded only (no delete reaper in this version)."),
     })
     .describe("Which requested resources and policies are enforced for this box, and how (null: recorded and shown, not enforced)."),
   sshCommand: z.string().nullable().describe("How to open a shell over SSH; null when the driver offers no SSH (local boxes: use exec)."),

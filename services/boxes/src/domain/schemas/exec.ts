@@ -12,7 +12,13 @@ export const execInput = z
     argv: argv.optional(),
     cwd: cwd.optional(),
     env: env.optional(),
-    timeoutSeconds: z.number().int().min(1).max(limits.execTimeoutMax).default(limits.execTimeoutDefault).describe("Deadline in seconds (1–600, default 60)."),
+    timeoutSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(limits.execTimeoutMax)
+      .default(limits.execTimeoutDefault)
+      .describe("Deadline in seconds (1–600, default 60)."),
     stdin: z.string().max(limits.base64Chars).optional().describe("Standard input (up to 1 MB)."),
     stdinEncoding: encoding.default("utf8").describe("utf8 (default) or base64."),
   })
@@ -70,11 +76,18 @@ export const jobLogsInput = z
   .strictObject({
     boxId: boxRef,
     jobId: jobRef,
-    offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().describe("Byte to start from (nextOffset of the previous read)."),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .max(Number.MAX_SAFE_INTEGER)
+      .optional()
+      .describe("Byte to start from (nextOffset of the previous read)."),
     tail: z.number().int().min(1).max(limits.tailMax).optional().describe("Only the last N lines (1–10000)."),
   })
   .superRefine((value, context) => {
-    if (value.offset !== undefined && value.tail !== undefined) context.addIssue({ code: "custom", path: ["tail"], message: "pass offset or tail, not both" });
+    if (value.offset !== undefined && value.tail !== undefined)
+      context.addIssue({ code: "custom", path: ["tail"], message: "pass offset or tail, not both" });
   });
 export type JobLogsInput = z.infer<typeof jobLogsInput>;
 
@@ -92,7 +105,13 @@ export type JobLogsResult = z.infer<typeof jobLogsResult>;
 export const jobWaitInput = z.strictObject({
   boxId: boxRef,
   jobId: jobRef,
-  timeoutSeconds: z.number().int().min(1).max(limits.jobWaitMax).default(limits.jobWaitDefault).describe("How long to wait (1–600 s, default 300)."),
+  timeoutSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(limits.jobWaitMax)
+    .default(limits.jobWaitDefault)
+    .describe("How long to wait (1–600 s, default 300)."),
 });
 export type JobWaitInput = z.infer<typeof jobWaitInput>;
 
@@ -110,7 +129,11 @@ export const writeFileInput = z.strictObject({
   path: boxPath,
   content: z.string().max(limits.base64Chars).describe("Content (UTF-8, or base64 with encoding: base64); up to 1 MB."),
   encoding: encoding.default("utf8").describe("utf8 (default) or base64."),
-  mode: z.string().regex(/^[0-7]{3,4}$/, "octal permissions such as 0644 or 755").default("0644").describe("Permissions in octal (default 0644)."),
+  mode: z
+    .string()
+    .regex(/^[0-7]{3,4}$/, "octal permissions such as 0644 or 755")
+    .default("0644")
+    .describe("Permissions in octal (default 0644)."),
   parents: z.boolean().default(true).describe("Create missing folders (default true)."),
 });
 export type WriteFileInput = z.infer<typeof writeFileInput>;

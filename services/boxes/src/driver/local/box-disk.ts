@@ -44,12 +44,24 @@ export function boxPaths(dataDir: string, boxId: string): BoxPaths {
   const state = path.join(dataDir, "state", boxId);
   const run = path.join(state, "run");
   const disk = path.join(dataDir, "mnt", boxId);
-  return { state, image: path.join(state, "disk.img"), run, jobs: path.join(run, "jobs"), disk, home: path.join(disk, "home"), tmp: path.join(disk, "tmp") };
+  return {
+    state,
+    image: path.join(state, "disk.img"),
+    run,
+    jobs: path.join(run, "jobs"),
+    disk,
+    home: path.join(disk, "home"),
+    tmp: path.join(disk, "tmp"),
+  };
 }
 
 /** The data folder's own layout (see the top of this file); safe to repeat at every start. */
 export async function prepareDataDir(dataDir: string): Promise<void> {
-  for (const [dir, mode] of [[dataDir, 0o711], [path.join(dataDir, "state"), 0o700], [path.join(dataDir, "mnt"), 0o711]] as const) {
+  for (const [dir, mode] of [
+    [dataDir, 0o711],
+    [path.join(dataDir, "state"), 0o700],
+    [path.join(dataDir, "mnt"), 0o711],
+  ] as const) {
     await mkdir(dir, { recursive: true });
     await chown(dir, 0, 0);
     await chmod(dir, mode);
@@ -63,10 +75,36 @@ export async function prepareDataDir(dataDir: string): Promise<void> {
 export const sharedFromHost = ["ssl/certs", "alternatives"];
 
 const copiedFromHost = [
-  "bash.bashrc", "debian_version", "environment", "ethertypes", "gai.conf", "host.conf", "inputrc",
-  "issue", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "login.defs", "magic", "magic.mime", "manpath.config",
-  "mime.types", "networks", "nsswitch.conf", "os-release", "profile", "profile.d", "protocols", "rpc", "services", "shells",
-  "skel", "terminfo", "timezone", "ssl/openssl.cnf",
+  "bash.bashrc",
+  "debian_version",
+  "environment",
+  "ethertypes",
+  "gai.conf",
+  "host.conf",
+  "inputrc",
+  "issue",
+  "ld.so.cache",
+  "ld.so.conf",
+  "ld.so.conf.d",
+  "localtime",
+  "login.defs",
+  "magic",
+  "magic.mime",
+  "manpath.config",
+  "mime.types",
+  "networks",
+  "nsswitch.conf",
+  "os-release",
+  "profile",
+  "profile.d",
+  "protocols",
+  "rpc",
+  "services",
+  "shells",
+  "skel",
+  "terminfo",
+  "timezone",
+  "ssl/openssl.cnf",
 ];
 
 /**
@@ -75,7 +113,8 @@ const copiedFromHost = [
  */
 export async function makeDisk(paths: BoxPaths, hostname: string, uid: number): Promise<void> {
   for (const [dir] of diskMounts) await mkdir(path.join(paths.disk, dir), { recursive: true });
-  for (const dir of ["var/tmp", "var/log", "var/cache", "var/lib", "etc/ssl/certs"]) await mkdir(path.join(paths.disk, dir), { recursive: true });
+  for (const dir of ["var/tmp", "var/log", "var/cache", "var/lib", "etc/ssl/certs"])
+    await mkdir(path.join(paths.disk, dir), { recursive: true });
   const etc = path.join(paths.disk, "etc");
   for (const name of copiedFromHost) {
     const source = path.join("/etc", name);

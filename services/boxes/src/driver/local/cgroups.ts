@@ -112,7 +112,11 @@ export async function sweepCommandGroups(groups: BoxGroups, olderThanMs = 60_000
   if (!groups.tree) return;
   const children = await childGroups(groups.tree.path);
   const cutoff = Date.now() - olderThanMs;
-  await Promise.all(children.map(async (child) => ((await stat(child)).mtimeMs < cutoff ? rmdir(child) : undefined)).map((removal) => removal.catch(() => {})));
+  await Promise.all(
+    children
+      .map(async (child) => ((await stat(child)).mtimeMs < cutoff ? rmdir(child) : undefined))
+      .map((removal) => removal.catch(() => {})),
+  );
 }
 
 export async function freeze(groups: BoxGroups, frozen: boolean, timeoutMs = 10_000): Promise<void> {

@@ -58,8 +58,30 @@ export function launch(options: LaunchOptions, spec: CommandSpec): Launch {
 export function launchProgram(options: LaunchOptions, cwd: string, program: string[], extra: Record<string, string> = {}): Launch {
   const { runtime } = options;
   // --wd: the box's own working directory; without it nsenter would keep the service's, a host folder outside the box's root.
-  const enter = [options.nsenterPath, `--target=${runtime.init.pid}`, "--user", "--mount", "--uts", "--ipc", "--net", "--pid", "--cgroup", "--root", "--wd", "--setuid=0", "--setgid=0", "--"];
-  const drop = [...loaderArgs(options.loader, "/usr/bin/setpriv"), "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all", "--ambient-caps=-all", "--"];
+  const enter = [
+    options.nsenterPath,
+    `--target=${runtime.init.pid}`,
+    "--user",
+    "--mount",
+    "--uts",
+    "--ipc",
+    "--net",
+    "--pid",
+    "--cgroup",
+    "--root",
+    "--wd",
+    "--setuid=0",
+    "--setgid=0",
+    "--",
+  ];
+  const drop = [
+    ...loaderArgs(options.loader, "/usr/bin/setpriv"),
+    "--no-new-privs",
+    "--bounding-set=-all",
+    "--inh-caps=-all",
+    "--ambient-caps=-all",
+    "--",
+  ];
   const names = Object.keys(extra);
   const inBox = ["/bin/sh", "-c", inBoxScript, "bancada", options.boxId, cwd, String(names.length), ...names, ...program];
   const env = { ...boxEnv(runtime.hostname), ...Object.fromEntries(names.map((name) => [`BANCADA_ENV_${name}`, extra[name]!])) };

@@ -90,7 +90,13 @@ export async function isMounted(mountPoint: string): Promise<boolean> {
 export async function mountPoints(): Promise<Set<string>> {
   const text = await readFile("/proc/self/mountinfo", "utf8");
   const decode = (field: string) => field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
-  return new Set(text.split("\n").map((line) => line.split(" ")[4]).filter((field): field is string => Boolean(field)).map(decode));
+  return new Set(
+    text
+      .split("\n")
+      .map((line) => line.split(" ")[4])
+      .filter((field): field is string => Boolean(field))
+      .map(decode),
+  );
 }
 
 async function makeImage(image: string, dataGiB: number, uid: number): Promise<void> {

@@ -40,7 +40,8 @@ async function elfInterpreter(program: string): Promise<string> {
   try {
     const header = Buffer.alloc(64);
     await file.read(header, 0, 64, 0);
-    if (header.readUInt32BE(0) !== 0x7f454c46 || header[4] !== 2 || header[5] !== 1) throw new Error(`${program} is not a 64-bit little-endian ELF program`);
+    if (header.readUInt32BE(0) !== 0x7f454c46 || header[4] !== 2 || header[5] !== 1)
+      throw new Error(`${program} is not a 64-bit little-endian ELF program`);
     const tableAt = Number(header.readBigUInt64LE(0x20));
     const entrySize = header.readUInt16LE(0x36);
     const entries = header.readUInt16LE(0x38);

@@ -76,9 +76,15 @@ function exitProbe(code: number): JobProbe {
   return { state: "exited", exitCode: code, signal: null };
 }
 
-export async function readLog(jobDir: string, range: { offset: number; maxBytes: number } | { tailLines: number; maxBytes: number }): Promise<LogChunk> {
+export async function readLog(
+  jobDir: string,
+  range: { offset: number; maxBytes: number } | { tailLines: number; maxBytes: number },
+): Promise<LogChunk> {
   const file = path.join(jobDir, "log");
-  const size = await stat(file).then((info) => info.size, () => 0);
+  const size = await stat(file).then(
+    (info) => info.size,
+    () => 0,
+  );
   if ("offset" in range) {
     const start = Math.min(range.offset, size);
     const end = Math.min(size, start + range.maxBytes);
@@ -145,7 +151,13 @@ export async function jobIds(jobsDir: string): Promise<string[]> {
 async function waitForFile(file: string, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
-    if (await stat(file).then(() => true, () => false)) return;
+    if (
+      await stat(file).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

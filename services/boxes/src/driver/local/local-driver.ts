@@ -11,7 +11,22 @@ import { hostname } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@bancada/service-kit";
-import type { BoxDriver, BoxHandle, BoxLiveness, BoxResources, BoxSpec, Enforcement, ExecOutcome, ExecRequest, FileRead, FileWrite, FileWriteOutcome, JobProbe, JobRequest, LogChunk } from "../box-driver.js";
+import type {
+  BoxDriver,
+  BoxHandle,
+  BoxLiveness,
+  BoxResources,
+  BoxSpec,
+  Enforcement,
+  ExecOutcome,
+  ExecRequest,
+  FileRead,
+  FileWrite,
+  FileWriteOutcome,
+  JobProbe,
+  JobRequest,
+  LogChunk,
+} from "../box-driver.js";
 import { DriverError } from "../driver-error.js";
 import { boxPaths, hostOsVersion, makeDisk, prepareDataDir, prepareRun, sharedFromHost, usrLinks, type BoxPaths } from "./box-disk.js";
 import { readArgsFor, readOutcome, writeArgs, writeOutcome } from "./box-files.js";
@@ -53,7 +68,12 @@ interface HostSetup {
 export async function createLocalDriver(options: LocalDriverOptions): Promise<LocalDriver> {
   const bwrapPath = options.bwrapPath ?? "/usr/bin/bwrap";
   const nsenterPath = options.nsenterPath ?? "/usr/bin/nsenter";
-  const tools = [["bubblewrap (bwrap)", bwrapPath], ["nsenter (util-linux)", nsenterPath], ["setpriv (util-linux)", "/usr/bin/setpriv"], ["unshare (util-linux)", "/usr/bin/unshare"]] as const;
+  const tools = [
+    ["bubblewrap (bwrap)", bwrapPath],
+    ["nsenter (util-linux)", nsenterPath],
+    ["setpriv (util-linux)", "/usr/bin/setpriv"],
+    ["unshare (util-linux)", "/usr/bin/unshare"],
+  ] as const;
   for (const [tool, file] of tools) {
     await access(file, constants.X_OK).catch(() => {
       throw new Error(`The local box driver needs ${tool} at ${file}: install it (Debian: apt-get install bubblewrap util-linux).`);
@@ -63,10 +83,22 @@ export async function createLocalDriver(options: LocalDriverOptions): Promise<Lo
   const support: CgroupSupport = options.cgroups === "none" ? { tree: null, limits: {} } : await detectCgroups();
   const links = await usrLinks();
   await probeSandbox(bwrapPath, links, options.probeUid ?? 100_000, path.join(options.dataDir, "mnt"));
-  const disks = options.disks === "directory" ? { kind: "directory" as const, reason: "disk images turned off" } : await detectDiskKind(path.join(options.dataDir, "state"));
+  const disks =
+    options.disks === "directory"
+      ? { kind: "directory" as const, reason: "disk images turned off" }
+      : await detectDiskKind(path.join(options.dataDir, "state"));
   if (disks.reason) options.log.warn({ reason: disks.reason }, "box disks are plain folders: dataGiB is not enforced");
-  const setup: HostSetup = { support, version: await hostOsVersion(), links, disks: disks.kind, loader: await hostLoader("/usr/bin/setpriv") };
-  options.log.info({ tree: support.tree?.version ?? null, limits: Object.keys(support.limits), disks: disks.kind }, "local box driver ready");
+  const setup: HostSetup = {
+    support,
+    version: await hostOsVersion(),
+    links,
+    disks: disks.kind,
+    loader: await hostLoader("/usr/bin/setpriv"),
+  };
+  options.log.info(
+    { tree: support.tree?.version ?? null, limits: Object.keys(support.limits), disks: disks.kind },
+    "local box driver ready",
+  );
   return new LocalDriver(options, setup, bwrapPath, nsenterPath);
 }
 
@@ -130,9 +162,22 @@ export class LocalDriver implements BoxDriver {
   }
 
   async #boot(spec: BoxSpec, paths: BoxPaths, uid: number): Promise<LocalRuntime> {
-    const groups = await cgroups.createBoxGroups(this.#support, spec.id, { pidsMax: this.#pidsMax, memBytes: spec.memMiB * 1024 * 1024, vcpus: spec.vcpus });
+    const groups = await cgroups.createBoxGroups(this.#support, spec.id, {
+      pidsMax: this.#pidsMax,
+      memBytes: spec.memMiB * 1024 * 1024,
+      vcpus: spec.vcpus,
+    });
     try {
-      return await startSandbox({ boxId: spec.id, paths, hostname: spec.name, groups, uid, usrLinks: this.#links, sharedEtc: this.#sharedEtc, bwrapPath: this.#bwrapPath });
+      return await startSandbox({
+        boxId: spec.id,
+        paths,
+        hostname: spec.name,
+        groups,
+        uid,
+        usrLinks: this.#links,
+        sharedEtc: this.#sharedEtc,
+        bwrapPath: this.#bwrapPath,
+      });
     } catch (error) {
       await cgroups.removeBoxGroups(groups);
       throw error;
@@ -210,14 +255,19 @@ export class LocalDriver implements BoxDriver {
     // The waiter's child is the job's nsenter: spared so that it reaps the job's main process (see cgroups.ts).
     const nsenter = await childPids(waiter.pid);
     if (live.groups.tree) await cgroups.killCommandGroup(live.groups, `j-${jobId}`, nsenter[0] ?? -1);
-    else for (const pid of await pidsInProcessGroup(waiter.pid)) if (pid !== waiter.pid && !nsenter.includes(pid)) sendSignal(pid, "SIGKILL");
+    else
+      for (const pid of await pidsInProcessGroup(waiter.pid)) if (pid !== waiter.pid && !nsenter.includes(pid)) sendSignal(pid, "SIGKILL");
   }
 
   probeJob(box: BoxHandle, jobId: string, runtime: unknown): Promise<JobProbe> {
     return probeJob(path.join(this.#paths(box.id).jobs, jobId), (runtime as JobRuntime | null) ?? null);
   }
 
-  readJobLog(box: BoxHandle, jobId: string, range: { offset: number; maxBytes: number } | { tailLines: number; maxBytes: number }): Promise<LogChunk> {
+  readJobLog(
+    box: BoxHandle,
+    jobId: string,
+    range: { offset: number; maxBytes: number } | { tailLines: number; maxBytes: number },
+  ): Promise<LogChunk> {
     return readLog(path.join(this.#paths(box.id).jobs, jobId), range);
   }
 
@@ -255,7 +305,11 @@ export class LocalDriver implements BoxDriver {
   }
 
   /** Runs one command in its own group: at the deadline the whole group (or process group) is killed. */
-  async #run(box: BoxHandle, build: (options: LaunchOptions) => Launch, run: { timeoutMs: number; maxOutputBytes: number; stdin?: Buffer; signal?: AbortSignal }): Promise<RunResult> {
+  async #run(
+    box: BoxHandle,
+    build: (options: LaunchOptions) => Launch,
+    run: { timeoutMs: number; maxOutputBytes: number; stdin?: Buffer; signal?: AbortSignal },
+  ): Promise<RunResult> {
     const runtime = await this.#alive(box);
     const group = runtime.groups.tree ? `x-${randomBytes(6).toString("hex")}` : undefined;
     if (group) await cgroups.createCommandGroup(runtime.groups, group);
@@ -286,7 +340,8 @@ export class LocalDriver implements BoxDriver {
     const runtime = asRuntime(box);
     if (!runtime) throw new DriverError("gone", "the box has no running sandbox");
     // Boxes of earlier versions ran as host root: nothing enters them any more (delete_box still removes them).
-    if (typeof runtime.uid !== "number" || runtime.uid <= 0) throw new DriverError("gone", "the box was made by an earlier version that ran it as host root; delete it and create another");
+    if (typeof runtime.uid !== "number" || runtime.uid <= 0)
+      throw new DriverError("gone", "the box was made by an earlier version that ran it as host root; delete it and create another");
     return runtime;
   }
 
@@ -296,7 +351,8 @@ export class LocalDriver implements BoxDriver {
 }
 
 function boxUid(spec: BoxSpec): number {
-  if (!Number.isInteger(spec.hostUid) || spec.hostUid <= 0) throw new DriverError("start_failed", "the box has no host user of its own (hostUid)");
+  if (!Number.isInteger(spec.hostUid) || spec.hostUid <= 0)
+    throw new DriverError("start_failed", "the box has no host user of its own (hostUid)");
   return spec.hostUid;
 }
 

@@ -109,6 +109,7 @@ export async function continueNamespace(namespace: string): Promise<void> {
   for (const pid of await pidsInNamespace(namespace)) {
     sendSignal(pid, "SIGCONT");
     const parent = (await readStat(pid))?.parent;
-    if (parent && parent > 1 && (await readStat(parent))?.state === "T" && (await pidNamespace(parent)) !== namespace) sendSignal(parent, "SIGCONT");
+    if (parent && parent > 1 && (await readStat(parent))?.state === "T" && (await pidNamespace(parent)) !== namespace)
+      sendSignal(parent, "SIGCONT");
   }
 }

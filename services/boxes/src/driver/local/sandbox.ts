@@ -58,8 +58,20 @@ const userNamespaceScript = 'echo 0 > /proc/sys/user/max_user_namespaces || exit
 /** Host programs only, as the box's uid from the first exec on; the new user namespace maps root to it. */
 export function asBoxUser(uid: number): string[] {
   return [
-    "/usr/bin/setpriv", `--reuid=${uid}`, `--regid=${uid}`, "--clear-groups", "--no-new-privs", "--",
-    "/usr/bin/unshare", "--user", "--map-root-user", "--", "/bin/sh", "-c", userNamespaceScript, "bancada-userns",
+    "/usr/bin/setpriv",
+    `--reuid=${uid}`,
+    `--regid=${uid}`,
+    "--clear-groups",
+    "--no-new-privs",
+    "--",
+    "/usr/bin/unshare",
+    "--user",
+    "--map-root-user",
+    "--",
+    "/bin/sh",
+    "-c",
+    userNamespaceScript,
+    "bancada-userns",
   ];
 }
 
@@ -94,7 +106,15 @@ export async function startSandbox(options: SandboxOptions): Promise<LocalRuntim
     // The box's pid 1 and its bwrap parent must survive the box's own out-of-memory kills.
     await writeFile(`/proc/${childPid}/oom_score_adj`, "-1000").catch(() => {});
     await writeFile(`/proc/${bwrap.pid}/oom_score_adj`, "-1000").catch(() => {});
-    const runtime: LocalRuntime = { root: paths.state, hostname: options.hostname, bwrap, init, pidNamespace: namespace, groups: options.groups, uid: options.uid };
+    const runtime: LocalRuntime = {
+      root: paths.state,
+      hostname: options.hostname,
+      bwrap,
+      init,
+      pidNamespace: namespace,
+      groups: options.groups,
+      uid: options.uid,
+    };
     await writeFile(path.join(paths.run, "runtime.json"), JSON.stringify(runtime));
     return runtime;
   } catch (error) {
@@ -113,7 +133,8 @@ const isolation = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare
 /** The host's /usr read-only, the bin/lib links into it (or the directories themselves), a fresh /proc (/proc/sys read-only) and /dev. */
 function systemArgs(links: SandboxOptions["usrLinks"]): string[] {
   const args = ["--ro-bind", "/usr", "/usr"];
-  for (const link of links) args.push(...(link.target === null ? ["--ro-bind", `/${link.name}`, `/${link.name}`] : ["--symlink", link.target, `/${link.name}`]));
+  for (const link of links)
+    args.push(...(link.target === null ? ["--ro-bind", `/${link.name}`, `/${link.name}`] : ["--symlink", link.target, `/${link.name}`]));
   return [...args, "--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys", "--dev", "/dev"];
 }
 
@@ -144,7 +165,9 @@ export async function probeSandbox(bwrapPath: string, links: SandboxOptions["usr
     child.on("close", (code) => resolve(code === 0 ? null : stderr.trim() || `exit ${code}`));
   });
   if (!failure) return;
-  const crossing = /Can't find source path/.test(failure) ? ` (every folder above ${mountDir} must let other users cross it: chmod o+x)` : "";
+  const crossing = /Can't find source path/.test(failure)
+    ? ` (every folder above ${mountDir} must let other users cross it: chmod o+x)`
+    : "";
   throw new Error(`bubblewrap cannot make a sandbox on this machine: ${failure}${crossing}`);
 }
 

@@ -29,12 +29,16 @@ export function firstParagraph(markdown: string, max: number): string | undefine
 
 // Frequent short words of each language; words both languages use ("a", "do", "no", "as") are left out.
 const portuguese = new Set(
-  ("de da das dos que para com não nao uma um os em na é por mais como você voce ser está esta são sao ao seu sua pelo pela isso " +
-    "este também tambem qual quais quando onde porque eu meu minha nós nos esse essa").split(" "),
+  (
+    "de da das dos que para com não nao uma um os em na é por mais como você voce ser está esta são sao ao seu sua pelo pela isso " +
+    "este também tambem qual quais quando onde porque eu meu minha nós nos esse essa"
+  ).split(" "),
 );
 const english = new Set(
-  ("the and of to is for with that you this are be on it by can an in from or your if use not how what when where why which who " +
-    "does did i my we our they there have has was were will would should could about into than then them these those").split(" "),
+  (
+    "the and of to is for with that you this are be on it by can an in from or your if use not how what when where why which who " +
+    "does did i my we our they there have has was were will would should could about into than then them these those"
+  ).split(" "),
 );
 
 export type Language = "en" | "pt";
@@ -45,7 +49,10 @@ export function languageOf(declared: string | undefined, text: string): Language
   if (tag?.startsWith("en")) return "en";
   let pt = 0;
   let en = 0;
-  for (const match of text.slice(0, 6_000).toLowerCase().matchAll(/[\p{L}]+/gu)) {
+  for (const match of text
+    .slice(0, 6_000)
+    .toLowerCase()
+    .matchAll(/[\p{L}]+/gu)) {
     if (portuguese.has(match[0])) pt++;
     else if (english.has(match[0])) en++;
   }

@@ -16,7 +16,9 @@ function plainProse(text: string): string {
 export function inlineToPlain(markdown: string, keepCode = false): string {
   return markdown
     .split(/(`+[^`]+`+)/)
-    .map((part, index) => (index % 2 === 1 ? (keepCode ? `\`${part.replace(/^`+|`+$/g, "")}\`` : part.replace(/^`+|`+$/g, "")) : plainProse(part)))
+    .map((part, index) =>
+      index % 2 === 1 ? (keepCode ? `\`${part.replace(/^`+|`+$/g, "")}\`` : part.replace(/^`+|`+$/g, "")) : plainProse(part),
+    )
     .join("")
     .replace(/\s+/g, " ")
     .trim();
