@@ -128,7 +128,7 @@ export default tseslint.config(
       "no-useless-assignment": "warn",
       "@typescript-eslint/triple-slash-reference": "off",
       "max-len": [
-        "warn",
+        "error",
         {
           code: 140,
           ignoreComments: true,

@@ -17,7 +17,7 @@ export function bearerToken(header: string | undefined): string | undefined {
 export function authenticate(resolver: KeyResolver): RequestHandler {
   return async (req, res, next) => {
     const token = bearerToken(req.headers.authorization);
-    let principal: Principal | null = null;
+    let principal: Principal | null;
     try {
       principal = token ? await resolver.resolve(token) : null;
     } catch (error) {

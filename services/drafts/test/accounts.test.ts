@@ -15,7 +15,6 @@ import { draftsFactory, startDraftsStack } from "./stack.js";
 import {
   callOverBus,
   closeAll,
-  createDraft,
   expectRestError,
   fails,
   ok,
