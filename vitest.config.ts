@@ -2,7 +2,13 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["packages/*/test/**/*.test.ts", "services/*/test/**/*.test.ts", "gateway/test/**/*.test.ts", "cli/test/**/*.test.ts"],
+    include: [
+      "packages/*/test/**/*.test.ts",
+      "services/*/test/**/*.test.ts",
+      "gateway/test/**/*.test.ts",
+      "cli/test/**/*.test.ts",
+      "infra/test/**/*.test.ts",
+    ],
     globalSetup: ["./vitest.global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,

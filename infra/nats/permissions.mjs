@@ -1,0 +1,119 @@
+/**
+ * The one source of the NATS users and their permissions: every component (the gateway and each service of
+ * cli/src/services.ts) connects as its own user, allowed exactly the subjects its code publishes and
+ * subscribes to (packages/contracts/src/subjects.ts names them). Everything not listed is refused.
+ *
+ * - Only the gateway publishes calls and cancellations (`<root>.<service>.call|cancel`) and asks for catalogs.
+ * - A service subscribes to its own call and catalog subjects in its queue group (`<root>.<service>`), hears
+ *   its own cancellations, announces its catalog (`<root>.catalog.changed`), publishes progress, and answers
+ *   through the reply subject it was given (`allow_responses`).
+ * - `<root>.auth.resolve`: services publish it (their REST routes resolve API keys through the gateway); only
+ *   the gateway subscribes to it, in its queue group.
+ * - `_INBOX.>`: replies arrive on inboxes, and a body larger than the server's max_payload crosses in parts
+ *   (packages/service-kit/src/bus/nats-bus.ts): the sender subscribes to a fresh inbox offering them, the
+ *   receiver requests each part on that inbox. Every component may receive such a body (a tool's arguments are
+ *   checked by the service, after they crossed), so every component subscribes and publishes there.
+ *
+ * `node infra/nats/render.mjs` writes infra/k8s/base/nats/auth.conf from this file; infra/local renders the
+ * same users with generated passwords for the rehearsal.
+ */
+import { readFileSync } from "node:fs";
+
+const servicesFile = new URL("../../cli/src/services.ts", import.meta.url);
+
+/** The services the CLI runs, in the order of its list (`served(scriptsService, …)` → scripts). */
+export function serviceNames(source = readFileSync(servicesFile, "utf8")) {
+  const list = source.slice(source.indexOf("export const services"));
+  const names = [...list.matchAll(/served\(\s*(\w+)Service\b/g)].map((match) => match[1]);
+  if (names.length === 0) throw new Error("no services found in cli/src/services.ts");
+  return names;
+}
+
+export const defaultRoot = "bancada";
+
+/** What a service publishes beyond every service's subjects. */
+const servicePublishes = {
+  // the submission pipeline's event relay: `<root>.drafts.events.<type>` (services/drafts/src/service.ts)
+  drafts: (root) => [`${root}.drafts.events.>`],
+};
+
+/** Every component and its permissions: `[{ component, publish, subscribe, allowResponses }]`. */
+export function permissionTable({ root = defaultRoot, services = serviceNames() } = {}) {
+  if (!/^[A-Za-z0-9_-]+$/.test(root)) throw new Error(`bad subject root ${root}`);
+  const gateway = {
+    component: "gateway",
+    publish: [
+      ...services.flatMap((service) => [`${root}.${service}.call`, `${root}.${service}.cancel`, `${root}.${service}.catalog`]),
+      `${root}.gateway.cancel`,
+      "_INBOX.>",
+    ],
+    subscribe: [
+      `${root}.auth.resolve ${root}.gateway`,
+      `${root}.catalog.changed`,
+      `${root}.gateway.cancel`,
+      `${root}.progress.*`,
+      "_INBOX.>",
+    ],
+    allowResponses: true,
+  };
+  const perService = services.map((service) => ({
+    component: service,
+    publish: [
+      `${root}.auth.resolve`,
+      `${root}.catalog.changed`,
+      `${root}.progress.*`,
+      ...(servicePublishes[service]?.(root) ?? []),
+      "_INBOX.>",
+    ],
+    subscribe: [
+      `${root}.${service}.call ${root}.${service}`,
+      `${root}.${service}.catalog ${root}.${service}`,
+      `${root}.${service}.cancel`,
+      "_INBOX.>",
+    ],
+    allowResponses: true,
+  }));
+  return [gateway, ...perService];
+}
+
+/** The environment variable holding a component's password in the deployment (`BANCADA_NATS_GATEWAY_PASSWORD`). */
+export function passwordVariable(component) {
+  return `BANCADA_NATS_${component.toUpperCase().replaceAll("-", "_")}_PASSWORD`;
+}
+
+/**
+ * The `authorization { users = [ … ] }` block of a nats-server configuration. `password(component)` gives a
+ * literal password; without it each password is the nats-server environment reference `$BANCADA_NATS_<C>_PASSWORD`.
+ */
+export function renderAuthorization({ root = defaultRoot, services = serviceNames(), password } = {}) {
+  const quote = (value) => JSON.stringify(value);
+  const list = (values) => `[${values.map(quote).join(", ")}]`;
+  const users = permissionTable({ root, services }).map((entry) => {
+    const secret = password ? quote(password(entry.component)) : `$${passwordVariable(entry.component)}`;
+    return [
+      "    {",
+      `      user: ${quote(entry.component)}`,
+      `      password: ${secret}`,
+      "      permissions: {",
+      `        publish: { allow: ${list(entry.publish)} }`,
+      `        subscribe: { allow: ${list(entry.subscribe)} }`,
+      ...(entry.allowResponses ? ["        allow_responses: true"] : []),
+      "      }",
+      "    }",
+    ].join("\n");
+  });
+  return `authorization {\n  users = [\n${users.join("\n")}\n  ]\n}\n`;
+}
+
+export const header = (root) =>
+  [
+    `# NATS users and permissions of Bancada (subject root \`${root}\`): one user per component.`,
+    "# Rendered by `node infra/nats/render.mjs` from infra/nats/permissions.mjs: edit that file, not this one.",
+    "# Each password is read from the nats-server's environment (BANCADA_NATS_<COMPONENT>_PASSWORD).",
+    "",
+  ].join("\n");
+
+/** The committed infra/k8s/base/nats/auth.conf. */
+export function renderK8sAuth({ root = defaultRoot } = {}) {
+  return `${header(root)}${renderAuthorization({ root })}`;
+}
