@@ -1,0 +1,275 @@
+// Renders every overlay with `kubectl kustomize` and checks each object: against the Kubernetes OpenAPI schemas
+// (kubernetes-models' validators: types, required fields, enums, formats; unknown fields are not caught), the
+// CloudNativePG Cluster structurally (no CRD schema ships in a package), and the rules of infra/README.md.
+import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { parseAllDocuments } from "yaml";
+import { describe, expect, it } from "vitest";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const overlaysDir = path.join(root, "infra/k8s/overlays");
+const overlays = readdirSync(overlaysDir, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/** Why the render tests cannot run here, or undefined when kubectl (with its kustomize) is installed. */
+function kubectlMissing(): string | undefined {
+  const probe = spawnSync("kubectl", ["version", "--client"], { encoding: "utf8" });
+  if (probe.error) return `kubectl is not installed (${probe.error.message}); .ci/run installs it`;
+  if (probe.status !== 0) return `kubectl version --client failed: ${probe.stderr.trim()}`;
+  // the overlays use kustomize 4+ fields (labels, patches with targets); an older kubectl cannot render them
+  const kustomize = /Kustomize Version: v(\d+)/.exec(probe.stdout)?.[1];
+  return kustomize && Number(kustomize) < 4 ? `kubectl's kustomize is v${kustomize}; the overlays need v4 or later` : undefined;
+}
+const missing = kubectlMissing();
+if (missing) console.warn(`infra/test/k8s.test.ts skipped: ${missing}`);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Manifest = Record<string, any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Container = Record<string, any>;
+
+function render(overlay: string): Manifest[] {
+  const result = spawnSync("kubectl", ["kustomize", path.join(overlaysDir, overlay)], { encoding: "utf8", maxBuffer: 64 << 20 });
+  if (result.status !== 0) throw new Error(`kubectl kustomize ${overlay} failed:\n${result.stderr}`);
+  const objects = parseAllDocuments(result.stdout)
+    .map((document) => document.toJS() as Manifest)
+    .filter(Boolean);
+  // kustomize folds long base64 values over lines; the API server's decoder skips the line breaks, so does this
+  for (const object of objects)
+    if (object.kind === "Secret" && object.data)
+      for (const key of Object.keys(object.data)) object.data[key] = String(object.data[key]).replace(/\s+/g, "");
+  return objects;
+}
+
+/** The kubernetes-models class of an object (`apps/v1` + `Deployment` → kubernetes-models/apps/v1/Deployment). */
+async function modelOf(apiVersion: string, kind: string): Promise<(new (data: Manifest) => { validate(): void }) | undefined> {
+  const specifier = `kubernetes-models/${apiVersion}/${kind}`;
+  const module = (await import(/* @vite-ignore */ specifier).catch(() => undefined)) as Record<string, unknown> | undefined;
+  return module?.[kind] as (new (data: Manifest) => { validate(): void }) | undefined;
+}
+
+/** What the CNPG operator would refuse outright: the fields this repository sets, with their types. */
+function checkCnpgCluster(cluster: Manifest): string[] {
+  const problems: string[] = [];
+  const spec = cluster.spec ?? {};
+  if (!cluster.metadata?.name) problems.push("metadata.name missing");
+  if (!Number.isInteger(spec.instances) || spec.instances < 1) problems.push("spec.instances must be an integer ≥ 1");
+  if (typeof spec.storage?.size !== "string" || !/^\d+(Ki|Mi|Gi|Ti)$/.test(spec.storage.size))
+    problems.push("spec.storage.size must be a quantity");
+  if (spec.imageName !== undefined && typeof spec.imageName !== "string") problems.push("spec.imageName must be a string");
+  const initdb = spec.bootstrap?.initdb;
+  if (!initdb || typeof initdb.database !== "string" || typeof initdb.owner !== "string")
+    problems.push("spec.bootstrap.initdb needs database and owner");
+  if (initdb?.postInitApplicationSQL && !initdb.postInitApplicationSQL.every((line: unknown) => typeof line === "string"))
+    problems.push("postInitApplicationSQL must be strings");
+  const known = [
+    "instances",
+    "imageName",
+    "primaryUpdateStrategy",
+    "storage",
+    "resources",
+    "bootstrap",
+    "postgresql",
+    "monitoring",
+    "backup",
+    "affinity",
+  ];
+  for (const field of Object.keys(spec)) if (!known.includes(field)) problems.push(`spec.${field} is not a field this test knows`);
+  return problems;
+}
+
+const workloadKinds = new Set(["Deployment", "StatefulSet", "DaemonSet", "Job", "CronJob"]);
+const workloads = (objects: Manifest[]) => objects.filter((object) => workloadKinds.has(object.kind));
+const named = (objects: Manifest[], kind: string, name: string) =>
+  objects.find((object) => object.kind === kind && object.metadata?.name === name);
+const containersOf = (workload: Manifest): Container[] => [
+  ...(workload.spec.template.spec.initContainers ?? []),
+  ...workload.spec.template.spec.containers,
+];
+
+describe.skipIf(missing !== undefined)("infra/k8s overlays (kubectl kustomize)", () => {
+  it("has a dev and a prod overlay", () => {
+    expect(overlays).toEqual(expect.arrayContaining(["dev", "prod"]));
+  });
+
+  describe.each(overlays)("overlay %s", (overlay) => {
+    const objects = missing ? [] : render(overlay);
+
+    it("renders objects that all pass their Kubernetes schema (CNPG Cluster structurally)", async () => {
+      expect(objects.length).toBeGreaterThan(20);
+      const failures: string[] = [];
+      for (const object of objects) {
+        const id = `${object.kind}/${object.metadata?.name}`;
+        if (object.apiVersion === "postgresql.cnpg.io/v1" && object.kind === "Cluster") {
+          failures.push(...checkCnpgCluster(object).map((problem) => `${id}: ${problem}`));
+          continue;
+        }
+        const Model = await modelOf(object.apiVersion, object.kind);
+        if (!Model) {
+          failures.push(`${id}: no schema for ${object.apiVersion}`);
+          continue;
+        }
+        try {
+          new Model(object).validate();
+        } catch (error) {
+          failures.push(`${id}: ${(error as Error).message}`);
+        }
+      }
+      expect(failures).toEqual([]);
+    });
+
+    it("names a namespace for every namespaced object, the same one", () => {
+      const namespaces = new Set(objects.filter((object) => object.kind !== "Namespace").map((object) => object.metadata.namespace));
+      expect([...namespaces]).toEqual(["bancada"]);
+    });
+
+    it("gives every container resource requests and limits", () => {
+      for (const workload of workloads(objects))
+        for (const container of containersOf(workload)) {
+          const where = `${workload.metadata.name}/${container.name}`;
+          expect(container.resources?.requests?.cpu, where).toBeDefined();
+          expect(container.resources?.requests?.memory, where).toBeDefined();
+          expect(container.resources?.limits?.memory, where).toBeDefined();
+        }
+    });
+
+    it("runs every pod but boxes as non-root, with no privilege escalation and a read-only root", () => {
+      for (const workload of workloads(objects)) {
+        if (workload.metadata.name === "boxes") continue;
+        const pod = workload.spec.template.spec;
+        expect(pod.securityContext?.runAsNonRoot, workload.metadata.name).toBe(true);
+        expect(pod.securityContext?.runAsUser, workload.metadata.name).toBeGreaterThan(0);
+        expect(pod.automountServiceAccountToken, workload.metadata.name).toBe(false);
+        for (const container of containersOf(workload)) {
+          const where = `${workload.metadata.name}/${container.name}`;
+          expect(container.securityContext?.privileged ?? false, where).toBe(false);
+          expect(container.securityContext?.allowPrivilegeEscalation, where).toBe(false);
+          expect(container.securityContext?.readOnlyRootFilesystem, where).toBe(true);
+          expect(container.securityContext?.capabilities?.drop, where).toEqual(["ALL"]);
+        }
+      }
+    });
+
+    it("makes boxes, and only boxes, privileged: a StatefulSet with a volume per replica", () => {
+      const privileged = workloads(objects).filter((workload) =>
+        containersOf(workload).some((container) => container.securityContext?.privileged === true),
+      );
+      expect(privileged.map((workload) => `${workload.kind}/${workload.metadata.name}`)).toEqual(["StatefulSet/boxes"]);
+      const boxes = privileged[0]!;
+      expect(boxes.spec.volumeClaimTemplates.map((claim: Manifest) => claim.metadata.name)).toEqual(["data"]);
+      expect(boxes.spec.template.spec.hostPID ?? false).toBe(false);
+      expect(boxes.spec.template.spec.hostNetwork ?? false).toBe(false);
+    });
+
+    it("scales the gateway to two or more replicas, with a disruption budget and its probes on /readyz and /healthz", () => {
+      const hpa = named(objects, "HorizontalPodAutoscaler", "gateway");
+      expect(hpa?.spec.scaleTargetRef).toMatchObject({ kind: "Deployment", name: "gateway" });
+      expect(hpa?.spec.minReplicas).toBeGreaterThanOrEqual(2);
+      const pdb = named(objects, "PodDisruptionBudget", "gateway");
+      expect(pdb?.spec.selector.matchLabels).toEqual({ "app.kubernetes.io/name": "gateway" });
+      const gateway = named(objects, "Deployment", "gateway")!.spec.template.spec.containers[0];
+      expect(gateway.readinessProbe.httpGet.path).toBe("/readyz");
+      expect(gateway.livenessProbe.httpGet.path).toBe("/healthz");
+      for (const workload of workloads(objects).filter((object) => object.metadata.name !== "nats"))
+        for (const container of workload.spec.template.spec.containers) {
+          expect(container.readinessProbe?.httpGet?.path, workload.metadata.name).toMatch(/^\/(readyz|healthz)$/);
+          expect(container.livenessProbe?.httpGet?.path, workload.metadata.name).toBe("/healthz");
+        }
+    });
+
+    it("runs one workload per component, each starting the image of its own name", () => {
+      const images = Object.fromEntries(
+        workloads(objects).map((workload) => [workload.metadata.name, workload.spec.template.spec.containers[0].image as string]),
+      );
+      for (const component of ["gateway", "scripts", "boards", "docs", "drafts", "boxes"])
+        expect(images[component], component).toMatch(new RegExp(`(^|/)bancada/${component}(:|@|$)`));
+      expect(images.nats).toMatch(/^nats:2\./);
+    });
+
+    it("runs NATS as a three-node JetStream cluster that includes auth.conf and reads its passwords from a Secret", () => {
+      const nats = named(objects, "StatefulSet", "nats")!;
+      expect(nats.spec.replicas).toBe(3);
+      expect(named(objects, "Service", nats.spec.serviceName)?.spec.clusterIP).toBe("None");
+      expect(nats.spec.volumeClaimTemplates[0].metadata.name).toBe("data");
+      const config = objects.find((object) => object.kind === "ConfigMap" && object.metadata.name.startsWith("nats-config"))!;
+      expect(config.data["nats.conf"]).toMatch(/^include \.\/auth\.conf$/m);
+      expect(config.data["nats.conf"]).toMatch(/jetstream \{[^}]*store_dir: \/data/);
+      for (const pod of [0, 1, 2]) expect(config.data["nats.conf"]).toContain(`nats://nats-${pod}.nats-headless:6222`);
+      expect(config.data["auth.conf"]).toMatch(/authorization\s*\{/);
+      const passwords = [...(config.data["auth.conf"] as string).matchAll(/password:\s*\$(\w+)/g)].map((match) => match[1]);
+      expect(passwords.length).toBeGreaterThan(0);
+      const container = nats.spec.template.spec.containers[0];
+      const secret = container.envFrom.find((source: Manifest) => source.secretRef)?.secretRef.name;
+      expect(secret).toMatch(/^bancada-nats-users/);
+      const generated = named(objects, "Secret", secret);
+      // where the overlay makes the Secret, it holds every password auth.conf reads
+      if (generated) for (const name of passwords) expect(Object.keys(generated.data ?? {}), name).toContain(name);
+    });
+
+    it("gives the bus signing key to the gateway only, and every service the verify key", () => {
+      for (const workload of workloads(objects).filter((object) => object.metadata.name !== "nats")) {
+        const env: Manifest[] = workload.spec.template.spec.containers[0].env ?? [];
+        const names = env.map((variable) => variable.name);
+        if (workload.metadata.name === "gateway") {
+          expect(names).toEqual(expect.arrayContaining(["BANCADA_BUS_SIGNING_KEY", "BANCADA_KEY_PEPPER", "DATABASE_URL"]));
+          expect(names).not.toContain("BANCADA_BUS_VERIFY_KEY");
+        } else {
+          expect(names, workload.metadata.name).toEqual(expect.arrayContaining(["BANCADA_BUS_VERIFY_KEY", "DATABASE_URL"]));
+          expect(names, workload.metadata.name).not.toContain("BANCADA_BUS_SIGNING_KEY");
+          expect(names, workload.metadata.name).not.toContain("BANCADA_KEY_PEPPER");
+        }
+        for (const variable of env.filter((item) => /KEY|PEPPER|PASSWORD|DATABASE_URL|TOKEN/.test(item.name)))
+          expect(variable.valueFrom?.secretKeyRef?.name, `${workload.metadata.name} ${variable.name}`).toBeDefined();
+      }
+    });
+
+    it("denies all traffic by default and lets components reach NATS", () => {
+      const deny = named(objects, "NetworkPolicy", "default-deny");
+      expect(deny?.spec).toEqual({ podSelector: {}, policyTypes: ["Ingress", "Egress"] });
+      expect(named(objects, "NetworkPolicy", "gateway-from-ingress")).toBeDefined();
+      expect(named(objects, "NetworkPolicy", "components-to-nats")).toBeDefined();
+      expect(named(objects, "NetworkPolicy", "components-to-postgres")).toBeDefined();
+      expect(named(objects, "NetworkPolicy", "nats")?.spec.egress[0].ports).toEqual([{ protocol: "TCP", port: 6222 }]);
+    });
+
+    it("routes /mcp, /.well-known and the /v1 REST prefixes through the Ingress", () => {
+      const ingress = named(objects, "Ingress", "bancada")!;
+      const paths = ingress.spec.rules[0].http.paths.map((route: Manifest) => `${route.path}→${route.backend.service.name}`);
+      expect(paths).toEqual(expect.arrayContaining(["/mcp→gateway", "/.well-known→gateway", "/v1/scripts→scripts", "/v1/boxes→boxes"]));
+    });
+  });
+
+  it("prod renders no Secret and no literal secret value, and takes PostgreSQL from a CloudNativePG Cluster", () => {
+    const objects = render("prod");
+    expect(objects.filter((object) => object.kind === "Secret")).toEqual([]);
+    for (const workload of workloads(objects))
+      for (const container of containersOf(workload))
+        for (const variable of container.env ?? [])
+          expect(String(variable.value ?? ""), `${workload.metadata.name} ${variable.name}`).not.toMatch(
+            /postgres(ql)?:\/\/[^@\s]*:[^@\s]*@|PRIVATE KEY|^MC4C/,
+          );
+    const cluster = objects.find((object) => object.kind === "Cluster");
+    expect(cluster?.apiVersion).toBe("postgresql.cnpg.io/v1");
+    const urls = workloads(objects)
+      .filter((workload) => workload.metadata.name !== "nats")
+      .map((workload) => workload.spec.template.spec.containers[0].env.find((variable: Manifest) => variable.name === "DATABASE_URL"));
+    for (const url of urls) expect(url.valueFrom.secretKeyRef).toEqual({ name: `${cluster!.metadata.name}-app`, key: "uri" });
+  });
+
+  it("dev generates its Secrets from values that say they are for development", () => {
+    const secrets = render("dev").filter((object) => object.kind === "Secret");
+    expect(secrets.map((secret) => secret.metadata.name.replace(/-[a-z0-9]{10}$/, "")).sort()).toEqual([
+      "bancada-bus-verify",
+      "bancada-database",
+      "bancada-gateway",
+      "bancada-nats-users",
+    ]);
+    for (const secret of secrets)
+      for (const [key, value] of Object.entries(secret.data as Record<string, string>)) {
+        const text = Buffer.from(value, "base64").toString();
+        if (!/BUS_(SIGNING|VERIFY)_KEY/.test(key)) expect(text, key).toMatch(/dev-only/);
+      }
+  });
+});
