@@ -1,7 +1,7 @@
 export { BusFailure, BusRequestError, encodeJson, decodeJson } from "./bus/bus.js";
 export type { Bus, BusMessage, BusHandler, BusListener, BusSubscription, RequestOptions } from "./bus/bus.js";
 export { MemoryBus } from "./bus/memory-bus.js";
-export { NatsBus, connectNatsBus } from "./bus/nats-bus.js";
+export { NatsAuthError, NatsBus, connectNatsBus, natsReconnect, natsServers } from "./bus/nats-bus.js";
 export { BusKeys, BusKeyError } from "./bus/bus-keys.js";
 export type { BusKeySource } from "./bus/bus-keys.js";
 export {
@@ -14,7 +14,7 @@ export {
   maxClockSkewMs,
 } from "./bus/bus-signature.js";
 export type { SignOptions, SignatureProblem } from "./bus/bus-signature.js";
-export type { NatsBusOptions } from "./bus/nats-bus.js";
+export type { NatsBusLog, NatsBusOptions } from "./bus/nats-bus.js";
 export { defineTool, describeTool } from "./define-tool.js";
 export type { Tool, ToolContext, ToolDefinition } from "./define-tool.js";
 export { hostTools, maxReplyBytes } from "./tool-host.js";

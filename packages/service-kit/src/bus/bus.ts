@@ -30,6 +30,10 @@ export const BusFailure = {
   cancelled: "cancelled",
   closed: "closed",
   handlerFailed: "handler_failed",
+  /** No answer is coming: a body's parts can no longer be pulled (their peer is gone), or the connection failed under the request. */
+  lost: "lost",
+  /** NATS refused the message: this component's NATS user may not publish to the subject. */
+  refused: "refused",
 } as const;
 export type BusFailure = (typeof BusFailure)[keyof typeof BusFailure];
 
