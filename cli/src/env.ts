@@ -1,6 +1,7 @@
 /** The only place that reads process.env: validated once at start, failing fast with a clear message. */
+import { accessSync, constants, statSync } from "node:fs";
 import { z } from "zod";
-import { BusKeys } from "@bancada/service-kit";
+import { BusKeys, natsServers } from "@bancada/service-kit";
 import { services, type ServiceName } from "./services.js";
 
 const flag = z
@@ -18,6 +19,18 @@ const list = z
   );
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
 const busKey = z.string().trim().min(40, "an Ed25519 key from 'pnpm bancada bus-keys create'");
+const natsServerPattern = /^(nats|tls):\/\/[^\s,/]+(:\d+)?\/?$/;
+const readableFile = z
+  .string()
+  .min(1)
+  .refine((file) => {
+    try {
+      accessSync(file, constants.R_OK);
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  }, "must name a file this process can read");
 const postgresUrl = z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL");
 
 type ServiceFields = { [N in ServiceName as `${Uppercase<N>}_DATABASE_URL`]: ReturnType<typeof postgresUrl.optional> } & {
@@ -41,10 +54,20 @@ const sharedFields = z.object({
   DOCS_INGEST_ACCOUNTS: list,
   DOCS_DEMO_CORPUS: flag,
   BANCADA_PG_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
+  /** One NATS server or several of one cluster, comma-separated. */
   NATS_URL: z
     .string()
-    .regex(/^(nats|tls):\/\//, "must be a nats:// URL")
+    .refine((value) => {
+      const servers = natsServers(value);
+      return servers.length > 0 && servers.every((server) => natsServerPattern.test(server));
+    }, "must be one nats:// (or tls://) URL or several separated by commas, e.g. nats://nats-0:4222,nats://nats-1:4222")
     .optional(),
+  /** This component's NATS user and password, or NATS_CREDS: a .creds file (user JWT and nkey seed). */
+  NATS_USER: z.string().min(1).optional(),
+  NATS_PASSWORD: z.string().min(1).optional(),
+  NATS_CREDS: readableFile.optional(),
+  /** A CA certificate (PEM file) the NATS servers' TLS certificates must chain to; TLS is then required. */
+  NATS_TLS_CA: readableFile.optional(),
   HOST: z.string().default("127.0.0.1"),
   PORT: port(8787),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -75,6 +98,7 @@ const envFields = sharedFields.extend(serviceFields());
 
 /** The bus keys must parse and, when both are given, be one pair: a bad key fails at start, not at the first call. */
 export const envSchema = envFields.superRefine((env, ctx) => {
+  natsCredentials(env, ctx);
   if (!env.BANCADA_BUS_SIGNING_KEY && !env.BANCADA_BUS_VERIFY_KEY) return;
   try {
     BusKeys.from({ signingKey: env.BANCADA_BUS_SIGNING_KEY, verifyKey: env.BANCADA_BUS_VERIFY_KEY });
@@ -87,6 +111,20 @@ export const envSchema = envFields.superRefine((env, ctx) => {
   }
 });
 export type Env = z.infer<typeof envSchema>;
+
+/** NATS credentials are a user with its password, or a creds file: one way, given whole, and only with NATS_URL. */
+function natsCredentials(env: z.infer<typeof envFields>, ctx: z.RefinementCtx): void {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+  if (env.NATS_USER !== undefined && env.NATS_PASSWORD === undefined) issue("NATS_PASSWORD", "must be set with NATS_USER");
+  if (env.NATS_PASSWORD !== undefined && env.NATS_USER === undefined) issue("NATS_USER", "must be set with NATS_PASSWORD");
+  if (env.NATS_CREDS !== undefined && env.NATS_USER !== undefined)
+    issue("NATS_CREDS", "give either NATS_CREDS or NATS_USER/NATS_PASSWORD, not both");
+  if (!env.NATS_URL) {
+    for (const name of ["NATS_USER", "NATS_PASSWORD", "NATS_CREDS", "NATS_TLS_CA"] as const) {
+      if (env[name] !== undefined) issue(name, "is used only with NATS_URL, which is not set");
+    }
+  }
+}
 
 /** The variable that holds the REST port of a service run without the gateway (`--only boards` → BOARDS_PORT). */
 export function servicePortVariable(service: string): keyof Env & `${string}_PORT` {

@@ -8,6 +8,7 @@ import express from "express";
 import { subjects as makeSubjects } from "@bancada/contracts";
 import {
   MemoryBus,
+  NatsAuthError,
   busKeyResolver,
   connectNatsBus,
   createLogger,
@@ -22,6 +23,9 @@ import { openDatabases } from "./database.js";
 import { busKeysFor } from "./bus-keys.js";
 import { UsageError, keyPepper, servicePortVariable, type Env } from "./env.js";
 import { serviceNamed, serviceNames, type RunningService } from "./services.js";
+
+/** How long a process waits at start for a NATS server that refuses connections (not one that refuses its credentials). */
+const natsStartupWaitMs = 10_000;
 
 export interface RuntimeOptions {
   env: Env;
@@ -60,8 +64,16 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         url: env.NATS_URL,
         name: `bancada-${components.join("+")}`,
         keys: keys!,
+        user: env.NATS_USER,
+        password: env.NATS_PASSWORD,
+        credsFile: env.NATS_CREDS,
+        tlsCaFile: env.NATS_TLS_CA,
+        // a process started with (or just before) NATS waits for it a little, as a pod does for its cluster
+        firstConnectWithinMs: natsStartupWaitMs,
+        log: log.child({ component: "nats" }),
         onError: (err) => log.warn({ err }, "nats"),
       }).catch((error: Error) => {
+        if (error instanceof NatsAuthError) throw new UsageError(`Cannot connect to NATS at ${env.NATS_URL}: ${error.message}`);
         throw new UsageError(`Cannot connect to NATS at ${env.NATS_URL}: ${error.message}. Is nats-server running?`);
       })
     : new MemoryBus(keys);
