@@ -35,7 +35,9 @@ export async function applyMigrations(target: MigrationTarget): Promise<string[]
   await client.connect();
   try {
     const schema = quoteIdent(target.schema);
-    await client.query(`SELECT pg_advisory_lock(hashtext($1))`, [`bancada-migrate:${target.schema}`]);
+    // One lock for every component, not one per schema: migrations also create database-wide objects
+    // (extensions), and two components creating the same extension at once collide in pg_extension.
+    await client.query(`SELECT pg_advisory_lock(hashtext('bancada-migrate'))`);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await client.query(`SET search_path TO ${schema}, public`);
     await client.query(bookkeeping);
@@ -64,7 +66,7 @@ export async function applyMigrations(target: MigrationTarget): Promise<string[]
     }
     return applied;
   } finally {
-    await client.query(`SELECT pg_advisory_unlock(hashtext($1))`, [`bancada-migrate:${target.schema}`]).catch(() => {});
+    await client.query(`SELECT pg_advisory_unlock(hashtext('bancada-migrate'))`).catch(() => {});
     await client.end();
   }
 }

@@ -58,4 +58,22 @@ describe("applyMigrations", () => {
     expect(results.flat().sort()).toEqual(["20260101000000_init", "20260201000000_add_title"]);
     expect(await query(`SELECT count(*)::int AS n FROM twin._prisma_migrations`)).toEqual([{ n: 2 }]);
   });
+
+  it("when two components that create the same extension start at once, then both apply (one lock for every schema)", async () => {
+    const shared = await mkdtemp(path.join(tmpdir(), "migrations-extension-"));
+    try {
+      // The sleep keeps the first creator's pg_extension row uncommitted while the second one tries: with a lock
+      // per schema the second waits for it and then fails on pg_extension's unique index.
+      await mkdir(path.join(shared, "20260301000000_extension"), { recursive: true });
+      await writeFile(
+        path.join(shared, "20260301000000_extension", "migration.sql"),
+        `CREATE EXTENSION IF NOT EXISTS btree_gin WITH SCHEMA public; SELECT pg_sleep(0.3);`,
+      );
+      const applyShared = (schema: string) => applyMigrations({ connectionString: database.url, schema, migrationsDir: shared });
+      const results = await Promise.all([applyShared("first_component"), applyShared("second_component")]);
+      expect(results).toEqual([["20260301000000_extension"], ["20260301000000_extension"]]);
+    } finally {
+      await rm(shared, { recursive: true, force: true });
+    }
+  });
 });
