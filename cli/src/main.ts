@@ -1,4 +1,4 @@
-/** The `bancada` command: start, keys, gateway --stdio. */
+/** The `bancada` command: start, migrate, keys, bus-keys, docs, gateway --stdio. */
 import { parseArgs } from "node:util";
 import { docsUsage, migrationsDir as docsMigrations, runDocsCommand } from "@bancada/docs";
 import { serveStdio } from "@bancada/gateway";
@@ -9,6 +9,7 @@ import { clientConfiguration, developmentKey } from "./dev-key.js";
 import { UsageError, loadEnv, type Env } from "./env.js";
 import { keysUsage, runKeys } from "./keys.js";
 import { busKeysUsage, runBusKeys } from "./bus-keys.js";
+import { migrateUsage, runMigrate } from "./migrate.js";
 import { startRuntime, type Runtime } from "./runtime.js";
 
 const usage = `Bancada: one MCP endpoint for scripts, boards, docs, drafts and boxes.
@@ -16,6 +17,7 @@ const usage = `Bancada: one MCP endpoint for scripts, boards, docs, drafts and b
 Usage:
   bancada start [--only gateway,scripts]   run Bancada (all components in one process by default)
   bancada gateway --stdio                  serve MCP over stdio with BANCADA_API_KEY
+${migrateUsage.replace("Usage:\n", "")}
 ${keysUsage.replace("Usage:\n", "")}
 ${busKeysUsage.replace("Usage:\n", "")}
 ${docsUsage}`;
@@ -47,6 +49,8 @@ async function main(argv: string[]): Promise<void> {
       );
       return untilSignal(runtime);
     }
+    case "migrate":
+      return runMigrate(env, rest, print);
     case "keys":
       return runKeys(env, rest, print);
     case "bus-keys":
