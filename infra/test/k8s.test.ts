@@ -188,6 +188,18 @@ describe.skipIf(missing !== undefined)("infra/k8s overlays (kubectl kustomize)",
       expect(images.nats).toMatch(/^nats:2\./);
     });
 
+    it("migrates each component in an init container of its own image before it serves, with the database the component uses", () => {
+      for (const component of ["gateway", "scripts", "boards", "docs", "drafts", "boxes"]) {
+        const pod = workloads(objects).find((workload) => workload.metadata.name === component)!.spec.template.spec;
+        const migrate = (pod.initContainers ?? []).find((container: Container) => container.name === "migrate");
+        expect(migrate?.command, component).toEqual(["node", "cli/bin/bancada.mjs", "migrate", "--only", component]);
+        expect(migrate.image).toBe(pod.containers[0].image);
+        const database = (variables: Manifest[]) => variables.find((variable) => variable.name === "DATABASE_URL")?.valueFrom;
+        expect(database(migrate.env), component).toEqual(database(pod.containers[0].env));
+        expect(migrate.securityContext?.privileged ?? false).toBe(false);
+      }
+    });
+
     it("runs NATS as a three-node JetStream cluster that includes auth.conf and reads its passwords from a Secret", () => {
       const nats = named(objects, "StatefulSet", "nats")!;
       expect(nats.spec.replicas).toBe(3);
