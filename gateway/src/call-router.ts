@@ -34,6 +34,7 @@ import {
 } from "@bancada/service-kit";
 import type { ErrorObject } from "ajv";
 import type { AuditTrail } from "./audit.js";
+import type { CallWatch } from "./call-watch.js";
 import type { Catalog } from "./catalog.js";
 import type { RateLimiter } from "./rate-limit.js";
 
@@ -47,6 +48,8 @@ export interface CallRouterOptions {
   metrics?: ToolMetrics;
   /** Added to a tool's own maximum duration to make the gateway's deadline. */
   deadlineMarginMs?: number;
+  /** Gives up calls whose replica stopped naming them (call-watch.ts). */
+  callWatch?: CallWatch;
 }
 
 export interface CallOptions {
@@ -166,20 +169,22 @@ export class CallRouter {
     const progress = onProgress
       ? bus.subscribe(subjects.progress(callId), (message) => onProgress(decodeJson(message.data) as ProgressUpdate))
       : undefined;
+    const watch = this.#o.callWatch?.watch(callId);
+    const signal = watch && options.signal ? AbortSignal.any([options.signal, watch.lost]) : (watch?.lost ?? options.signal);
     try {
-      const reply = await bus.request(subjects.call(service), data, {
-        timeoutMs,
-        headers,
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
+      const reply = await bus.request(subjects.call(service), data, { timeoutMs, headers, ...(signal ? { signal } : {}) });
       return decodeJson(reply.data) as CallReply;
     } catch (error) {
       if (!(error instanceof BusRequestError)) throw error;
       if (error.reason === BusFailure.cancelled || error.reason === BusFailure.timeout) {
         this.#publishSigned(subjects.cancel(service), new Uint8Array(), { [Header.callId]: callId });
       }
+      if (error.reason === BusFailure.cancelled && watch?.lost.aborted && !options.signal?.aborted) {
+        return { ok: false, error: lostCallBody(service) };
+      }
       return { ok: false, error: busFailureBody(service, error.reason, timeoutMs) };
     } finally {
+      watch?.done();
       progress?.unsubscribe();
     }
   }
@@ -187,6 +192,14 @@ export class CallRouter {
   #publishSigned(subject: string, data: Uint8Array, headers: Record<string, string>): void {
     this.#o.bus.publish(subject, data, signBusMessage(this.#o.bus.keys, subject, headers, data));
   }
+}
+
+function lostCallBody(service: string): ErrorBody {
+  return {
+    code: ErrorCode.unavailable,
+    message: `The ${service} service stopped answering for this call (the replica running it is gone or unreachable); retry it, with the same idempotency key for a write.`,
+    details: { service, lost: true },
+  };
 }
 
 function busFailureBody(service: string, reason: BusFailure, timeoutMs: number): ErrorBody {

@@ -5,6 +5,7 @@ import type { Subjects } from "@bancada/contracts";
 import { applyMigrations, createToolMetrics, type Bus, type Logger, type ToolMetrics } from "@bancada/service-kit";
 import type { Express, RequestHandler } from "express";
 import { AuditTrail } from "./audit.js";
+import { CallWatch } from "./call-watch.js";
 import { CallRouter } from "./call-router.js";
 import { Catalog } from "./catalog.js";
 import { createGatewayDb, postgresSchema, type GatewayDb } from "./db/client.js";
@@ -29,6 +30,8 @@ export interface GatewayOptions {
   adminToken?: string;
   /** Added to each tool's own maximum duration to make the call's deadline (default 5 s). */
   deadlineMarginMs?: number;
+  /** A call no service replica has named as running for this long is answered `unavailable` (default 10 s). */
+  callLostAfterMs?: number;
   metrics?: ToolMetrics;
   /** Handlers mounted after the gateway's routes (the services' REST in single-process mode). */
   extra?: RequestHandler[];
@@ -65,7 +68,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   registerCatalogGauge(metrics, catalog);
   const audit = new AuditTrail(db, log);
   const rateLimit = options.rateLimit ?? { burst: 200, perSecond: 100 };
+  const callWatch = new CallWatch(options.callLostAfterMs ?? 10_000);
+  callWatch.start(options.bus, options.subjects);
   const router = new CallRouter({
+    callWatch,
     bus: options.bus,
     subjects: options.subjects,
     catalog,
@@ -103,6 +109,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     async stop() {
       authResponder.unsubscribe();
       cancellations.unsubscribe();
+      callWatch.stop();
       catalog.stop();
       await audit.stop();
       await db.$disconnect();
