@@ -1,4 +1,4 @@
-/** The boxes service: its driver, the recovery of existing boxes, its tools on the bus, REST routes, watching and expiry. */
+/** The boxes service: its driver, the recovery of existing boxes, its tools on the bus, REST routes, watching, reaping and expiry. */
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import path from "node:path";
@@ -12,6 +12,7 @@ import { Background } from "./domain/background.js";
 import type { BoxesRuntime } from "./domain/context.js";
 import { expireKeys } from "./domain/idempotency.js";
 import type { PlanName } from "./domain/plans.js";
+import { reapBoxes } from "./domain/reaper.js";
 import { recoverBoxes, watchBoxes } from "./domain/reconcile.js";
 import { boxesRoutes } from "./http/routes.js";
 import { boxesInstructions, boxesTools } from "./tools/index.js";
@@ -32,6 +33,8 @@ export interface BoxesServiceOptions extends ServiceOptions, BoxesConfigOptions 
   maxReplyBytes?: number;
   /** How often dead boxes and ended jobs are looked for (default 2 s). */
   watchIntervalMs?: number;
+  /** How often the reapers (idle sleep, run limit, deleteAfterSeconds) look for due boxes (default 5 s). */
+  reapIntervalMs?: number;
   /** "directory": box disks are plain folders, dataGiB not enforced (default: images where loop devices work). */
   disks?: "auto" | "directory";
 }
@@ -77,6 +80,7 @@ export const boxesService = defineService<BoxesServiceOptions>()({
   jobs: (runtime, { options }) => [
     { name: "expiring idempotency keys", intervalMs: 3600_000, run: () => expireKeys(runtime.db), runNow: true },
     runtime.driver.available && { name: "watching boxes", intervalMs: options.watchIntervalMs ?? 2_000, run: () => watchBoxes(runtime) },
+    runtime.driver.available && { name: "reaping boxes", intervalMs: options.reapIntervalMs ?? 5_000, run: () => reapBoxes(runtime) },
   ],
   async stop(runtime) {
     await runtime.background.settled();

@@ -106,11 +106,14 @@ describe("catalog against the boxes contract", () => {
     expect(props("write_file").parents).toMatchObject({ default: true });
   });
 
-  it("when a policy or source is not acted on in this version, then its description says so instead of promising it", () => {
+  it("when a source is not acted on in this version, then its description says so; the enforced policies say what happens", () => {
     const create = catalog.get("create_box")!;
-    expect(create.description).not.toMatch(/goes to sleep by itself/);
+    expect(create.description).toContain("resume_box wakes it");
+    expect(String(props("create_box").autoSuspendSeconds!.description)).toContain("goes to sleeping");
+    expect(String(props("create_box").maxRunMinutes!.description)).toContain("only resume_box wakes it");
+    expect(String(props("create_box").deleteAfterSeconds!.description)).toContain("deleted as delete_box does");
     for (const field of ["autoSuspendSeconds", "maxRunMinutes", "deleteAfterSeconds"])
-      expect(String(props("create_box")[field]!.description)).toMatch(/does not yet/);
+      expect(String(props("create_box")[field]!.description)).not.toMatch(/does not yet/);
     for (const field of ["snapshotId", "secrets"])
       expect(String(props("create_box")[field]!.description)).toMatch(/no (snapshots|workspace secrets) yet/);
   });

@@ -46,8 +46,10 @@ describeBoxes("box lifecycle", () => {
     expect(box.enforcement.disk).toBe(
       existsSync("/dev/loop-control") ? "20 GiB ext4 image on a loop device (writes past it fail with ENOSPC)" : null,
     );
-    // The idle, run-time and delete reapers are not built yet (docs/boxes.md#not-built-yet): the policies are shown as recorded, not enforced.
-    expect(box.enforcement).toMatchObject({ autoSuspend: null, maxRun: null, deleteAfter: null });
+    // The reapers (reapers.test.ts) say how they act on the policies.
+    expect(String(box.enforcement.autoSuspend)).toContain("after 300 s");
+    expect(String(box.enforcement.maxRun)).toContain("after 240 minutes");
+    expect(String(box.enforcement.deleteAfter)).toContain("never deleted automatically");
     expect(String(box.enforcement.network)).toContain("loopback only");
   });
 
@@ -89,7 +91,7 @@ describeBoxes("box lifecycle", () => {
   });
 
   it("when a box is asleep from idleness, then exec wakes it with its processes, and suspend_box turns sleep into a pause", async () => {
-    // Idle sleep will be set by the idle reaper (not built yet, docs/boxes.md#not-built-yet); here the box is put to sleep the way it will: frozen, state sleeping.
+    // Put to sleep the way the idle reaper does (reapers.test.ts runs the reaper itself): frozen, state sleeping.
     const service = boxes.service();
     const row = await service.db.box.findUniqueOrThrow({ where: { id: box.id } });
     await service.driver.suspend({ id: row.id, runtime: row.runtime });

@@ -5,7 +5,7 @@
  */
 import type { BoxRow } from "../db/client.js";
 import { operationOf } from "./box-view.js";
-import type { BoxesContext } from "./context.js";
+import type { BoxesContext, BoxesRuntime } from "./context.js";
 import { findBox } from "./find-box.js";
 import { wakeBox } from "./power.js";
 import { preconditionError } from "./transitions.js";
@@ -16,10 +16,13 @@ export async function awakeBox(ctx: BoxesContext, ref: string, action: string): 
   let box = await findBox(ctx, ref);
   if (box.state === "sleeping" && !operationOf(box)) box = await wakeBox(ctx, box);
   if (box.state !== "running" || operationOf(box)) throw preconditionError(box, action);
-  // Activity keeps a box from idling to sleep (the auto-suspend policy); recorded at most every 10 s.
-  const now = Date.now();
-  if (now - box.lastActivityAt.getTime() > activityResolutionMs) {
-    void ctx.db.box.update({ where: { id: box.id }, data: { lastActivityAt: new Date(now) } }).catch(() => {});
-  }
+  // Activity keeps a box from idling to sleep (the auto-suspend policy, reaper.ts); recorded at most every 10 s,
+  // before the call acts, so that the reaper's next round sees it.
+  if (Date.now() - box.lastActivityAt.getTime() > activityResolutionMs) await recordActivity(ctx, box.id);
   return box;
+}
+
+/** Moves the box's last activity to now (also while a long exec runs, and when it ends). */
+export async function recordActivity(rt: BoxesRuntime, boxId: string): Promise<void> {
+  await rt.db.box.update({ where: { id: boxId }, data: { lastActivityAt: new Date() } }).catch(() => {});
 }

@@ -7,6 +7,8 @@ export interface Operation {
   startedAt: string;
   /** The service instance running it. */
   instance: string;
+  /** A suspend by the idle reaper (reaper.ts) freezes the box into `sleeping`, not `suspended`. */
+  frozenState?: "sleeping";
 }
 export type OperationKind = "create" | "suspend" | "resume" | "start" | "delete";
 
@@ -36,13 +38,10 @@ export function toBoxView(row: BoxRow): BoxView {
     setupJobId: row.setupJobId,
     taskJobId: row.taskJobId,
     driver: row.driver,
-    // Idle auto-suspend, maxRunMinutes and deleteAfterSeconds need the reapers of a later version: recorded, not enforced.
     enforcement: {
       ...(row.enforcement as unknown as Enforcement),
       user: (row.enforcement as { user?: string }).user ?? null,
-      autoSuspend: null,
-      maxRun: null,
-      deleteAfter: null,
+      ...policyEnforcement(row),
     },
     sshCommand: null,
     createdAt: row.createdAt.toISOString(),
@@ -53,3 +52,24 @@ export function toBoxView(row: BoxRow): BoxView {
     deletedAt: row.deletedAt?.toISOString() ?? null,
   };
 }
+
+/** How the reapers (reaper.ts) act on the box's policies, in words. */
+export function policyEnforcement(row: Pick<BoxRow, "autoSuspendSeconds" | "maxRunMinutes" | "deleteAfterSeconds">) {
+  return {
+    autoSuspend:
+      row.autoSuspendSeconds === 0
+        ? "never sleeps (autoSuspendSeconds 0)"
+        : `sleeps (state sleeping, processes frozen) after ${row.autoSuspendSeconds} s with no exec, job or file call while no job runs; exec, start_job and the file tools wake it`,
+    maxRun:
+      row.maxRunMinutes === -1
+        ? "unlimited (maxRunMinutes -1)"
+        : `paused (state suspended, processes kept) after ${row.maxRunMinutes} minutes running since it last started, resumed or woke; only resume_box wakes it`,
+    deleteAfter:
+      row.deleteAfterSeconds === null
+        ? "never deleted automatically (no deleteAfterSeconds); delete_box deletes it"
+        : `deleted ${row.deleteAfterSeconds} s after it was created, in any state, as delete_box does`,
+  };
+}
+
+/** The state a box frozen by `row`'s operation is in: `sleeping` for the idle reaper's, `suspended` otherwise. */
+export const frozenStateOf = (row: Pick<BoxRow, "operation">): "sleeping" | "suspended" => operationOf(row)?.frozenState ?? "suspended";

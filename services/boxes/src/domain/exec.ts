@@ -6,7 +6,7 @@
  */
 import { DomainError, ErrorCode, type ProgressUpdate } from "@bancada/contracts";
 import type { ExecOutcome } from "../driver/box-driver.js";
-import { awakeBox } from "./awake.js";
+import { awakeBox, recordActivity } from "./awake.js";
 import type { BoxesContext } from "./context.js";
 import { driverFailure } from "./driver-errors.js";
 import { boxHandle } from "./find-box.js";
@@ -17,6 +17,7 @@ import type { ExecInput, ExecResult } from "./schemas/exec.js";
 import { fitTexts, wholeCharacters } from "./text-output.js";
 
 const progressEveryMs = 5_000;
+const activityEveryMs = 60_000;
 
 export async function execCommand(
   ctx: BoxesContext,
@@ -33,6 +34,8 @@ export async function execCommand(
         progressEveryMs,
       )
     : undefined;
+  // A command running longer than autoSuspendSeconds is activity all along: recorded every minute and at its end.
+  const active = setInterval(() => void recordActivity(ctx, box.id), activityEveryMs);
   ctx.inFlight.exec++;
   let outcome: ExecOutcome;
   try {
@@ -46,10 +49,13 @@ export async function execCommand(
       ...(signal ? { signal } : {}),
     });
   } catch (error) {
-    return driverFailure(ctx, box, error);
+    // Awaited here, before the finally block's own await, so its rejection is never left unhandled meanwhile.
+    return await driverFailure(ctx, box, error);
   } finally {
     clearInterval(ticker);
+    clearInterval(active);
     ctx.inFlight.exec--;
+    await recordActivity(ctx, box.id);
   }
   if (outcome.cancelled) {
     throw new DomainError(ErrorCode.deadlineExceeded, "The call was cancelled; the command and everything it started were killed.", {

@@ -5,8 +5,8 @@
  */
 import type { BoxesTx, BoxRow } from "../db/client.js";
 import { DriverError } from "../driver/driver-error.js";
-import { toBoxView, type OperationKind } from "./box-view.js";
-import type { BoxesContext } from "./context.js";
+import { frozenStateOf, toBoxView, type OperationKind } from "./box-view.js";
+import type { BoxesContext, BoxesRuntime } from "./context.js";
 import { goneReason } from "./driver-errors.js";
 import { boxHandle, boxSpec, findBox } from "./find-box.js";
 import { endRunningJobs } from "./end-jobs.js";
@@ -82,7 +82,7 @@ async function startFresh(ctx: BoxesContext, box: BoxRow): Promise<StateChange> 
  * when it is done (or after 60 s, showing the operation still in progress).
  */
 export async function runOperation(
-  ctx: BoxesContext,
+  ctx: BoxesRuntime,
   box: BoxRow,
   kind: OperationKind,
   wait: boolean,
@@ -103,13 +103,13 @@ export async function runOperation(
   return toBoxView(finished ?? (await ctx.db.box.findUniqueOrThrow({ where: { id: box.id } })));
 }
 
-async function failedChange(ctx: BoxesContext, box: BoxRow, kind: OperationKind, error: unknown): Promise<StateChange> {
+async function failedChange(ctx: BoxesRuntime, box: BoxRow, kind: OperationKind, error: unknown): Promise<StateChange> {
   ctx.log.warn({ err: error, boxId: box.id, kind }, "box operation failed");
   if (kind === "delete") return { state: "deleting", reason: `deleting failed (${(error as Error).message}); call delete_box again` };
   if (kind === "start") return { state: "stopped", reason: `could not start: ${(error as Error).message}`, runtime: null };
   const liveness = await ctx.driver.inspect(boxHandle(box)).catch(() => "gone" as const);
   if (liveness === "gone" || error instanceof DriverError) return { state: "stopped", reason: goneReason, runtime: null };
-  const state: BoxState = liveness === "frozen" ? "suspended" : "running";
+  const state: BoxState = liveness === "frozen" ? frozenStateOf(box) : "running";
   return { state, reason: `${kind} failed: ${(error as Error).message}` };
 }
 

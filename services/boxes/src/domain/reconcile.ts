@@ -8,7 +8,7 @@
 import type { BoxRow } from "../db/client.js";
 import { Prisma } from "../db/generated/client.js";
 import { boxHandle } from "./find-box.js";
-import { operationOf } from "./box-view.js";
+import { frozenStateOf, operationOf } from "./box-view.js";
 import type { BoxesRuntime } from "./context.js";
 import { goneReason } from "./driver-errors.js";
 import { endRunningJobs } from "./end-jobs.js";
@@ -44,7 +44,7 @@ async function recoverBox(rt: BoxesRuntime, box: BoxRow): Promise<void> {
     await endRunningJobs(rt, box, "the box's processes were gone after a restart of the service");
     change = { state: "stopped", reason: interrupted ?? `${goneReason} (found after a restart of the service)`, runtime: null };
   } else if (operation) {
-    change = { state: liveness === "frozen" ? "suspended" : "running", reason: interrupted };
+    change = { state: liveness === "frozen" ? frozenStateOf(box) : "running", reason: interrupted };
   } else {
     // No operation: Postgres is right about the state; bring the processes back in line with it.
     const wantsFrozen = box.state === "suspended" || box.state === "sleeping";

@@ -124,7 +124,9 @@ export function preconditionError(box: BoxRow, action: string): DomainError {
 export function stateSentence(box: Pick<BoxRow, "state" | "stateReason">): string {
   switch (box.state) {
     case "suspended":
-      return "The box was paused with suspend_box; only resume_box wakes it";
+      // Paused with suspend_box, or by the run limit (reaper.ts): the reason says which.
+      if (box.stateReason?.includes("resume_box")) return `The box is suspended: ${box.stateReason}`;
+      return `The box is suspended${box.stateReason ? ` (${box.stateReason})` : ""}; only resume_box wakes it`;
     case "stopped":
       return `The box is stopped${box.stateReason ? ` (${box.stateReason})` : ""}; resume_box starts it again from its disk`;
     case "creating":

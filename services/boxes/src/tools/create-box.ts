@@ -11,7 +11,7 @@ export const createBoxTool = (rt: BoxesRuntime) =>
     description:
       "Creates a box (a Linux computer). By default waits until it is running (up to 120 s); with wait: false, poll get_box. " +
       "Delete it with delete_box when done. Use metadata.kind for the kind of task (e.g. render, tests). " +
-      "autoSuspendSeconds, maxRunMinutes and deleteAfterSeconds are validated and recorded, but this version does not act on them yet (get_box: enforcement). " +
+      "It sleeps after autoSuspendSeconds without exec, job or file calls (those wake it), is suspended after maxRunMinutes running (resume_box wakes it) and is deleted deleteAfterSeconds after creation (get_box: enforcement). " +
       "`setup` runs once before the box counts as running (job 'setup'); `task` starts as a background job once it runs. " +
       "Pass an idempotencyKey so that a retry returns the same box instead of creating a second one.",
     input: createBoxInput,

@@ -89,7 +89,7 @@ export const createBoxInput = z
       })
       .default(limits.autoSuspendMin)
       .describe(
-        "Sleep after this many idle seconds: 0 (never, paid plans only) or 300–1800 in whole minutes. Default 300. Recorded and validated; this version does not yet put idle boxes to sleep (enforcement.autoSuspend is null).",
+        "Sleep after this many idle seconds: 0 (never, paid plans only) or 300–1800 in whole minutes. Default 300. A running box with no exec, job or file call for that long, and no job running, goes to sleeping; exec, start_job and the file tools wake it.",
       ),
     maxRunMinutes: z
       .number()
@@ -101,7 +101,7 @@ export const createBoxInput = z
       })
       .default(240)
       .describe(
-        "Pause after running this many minutes (-1 unlimited, paid plans only). Default 240. Recorded and validated; this version does not yet stop boxes for it (enforcement.maxRun is null).",
+        "Pause after running this many minutes (-1 unlimited, paid plans only). Default 240. Counted from when the box last entered running; then it is suspended with its processes kept, and only resume_box wakes it.",
       ),
     deleteAfterSeconds: z
       .number()
@@ -110,7 +110,7 @@ export const createBoxInput = z
       .max(limits.deleteAfterMax)
       .optional()
       .describe(
-        "Delete itself after this many seconds (60–86400). Recorded and validated; this version does not yet delete boxes for it (enforcement.deleteAfter is null).",
+        "Delete itself after this many seconds (60–86400). Counted from creation, in any state; then the box is deleted as delete_box does.",
       ),
     metadata: metadata
       .default({})
@@ -184,15 +184,9 @@ export const boxView = z.object({
         .string()
         .nullable()
         .describe("Whom root in the box is on the host machine; null for boxes made before boxes had host users of their own."),
-      autoSuspend: z
-        .string()
-        .nullable()
-        .describe("How autoSuspendSeconds is acted on; null: recorded only (no idle reaper in this version)."),
-      maxRun: z.string().nullable().describe("How maxRunMinutes is acted on; null: recorded only (no run-time reaper in this version)."),
-      deleteAfter: z
-        .string()
-        .nullable()
-        .describe("How deleteAfterSeconds is acted on; null: recorded only (no delete reaper in this version)."),
+      autoSuspend: z.string().nullable().describe("How autoSuspendSeconds is acted on (idle sleep)."),
+      maxRun: z.string().nullable().describe("How maxRunMinutes is acted on (the run limit)."),
+      deleteAfter: z.string().nullable().describe("How deleteAfterSeconds is acted on (automatic deletion)."),
     })
     .describe("Which requested resources and policies are enforced for this box, and how (null: recorded and shown, not enforced)."),
   sshCommand: z.string().nullable().describe("How to open a shell over SSH; null when the driver offers no SSH (local boxes: use exec)."),
