@@ -129,19 +129,25 @@ const makers: [string, () => Promise<Bus>][] = [["memory", async () => new Memor
 const natsUrl = process.env.NATS_URL;
 if (natsUrl) makers.push(["nats", () => connectNatsBus({ url: natsUrl, name: "bus-signature", keys: BusKeys.generate() })]);
 
+/** The echo tool served on a fresh subject root of `bus`. */
+function echoHost(bus: Bus) {
+  const root = makeSubjects(`sig${randomUUID().slice(0, 8)}`);
+  const host = hostTools({
+    bus,
+    subjects: root,
+    service: "echo",
+    version: "1",
+    instructions: "",
+    tools: [echo],
+    log: createLogger("t", "silent"),
+  });
+  return { root, host };
+}
+
 describe.each(makers)("the tool host on the %s bus", (_name, makeBus) => {
   it("when a call is unsigned, then it answers unauthenticated; a signed one runs once, its repeat is refused", async () => {
     const bus = await makeBus();
-    const root = makeSubjects(`sig${randomUUID().slice(0, 8)}`);
-    const host = hostTools({
-      bus,
-      subjects: root,
-      service: "echo",
-      version: "1",
-      instructions: "",
-      tools: [echo],
-      log: createLogger("t", "silent"),
-    });
+    const { root, host } = echoHost(bus);
     const ask = async (headers: Record<string, string>, data = body) =>
       decodeJson((await bus.request(root.call("echo"), data, { timeoutMs: 5_000, headers })).data) as CallReply;
     expect(await ask(plain())).toMatchObject({ ok: false, error: { code: "unauthenticated", details: { reason: "unsigned" } } });
@@ -154,16 +160,7 @@ describe.each(makers)("the tool host on the %s bus", (_name, makeBus) => {
 
   it("when a body is larger than one NATS message, then the signature covers the whole reassembled body", async () => {
     const bus = await makeBus();
-    const root = makeSubjects(`sig${randomUUID().slice(0, 8)}`);
-    const host = hostTools({
-      bus,
-      subjects: root,
-      service: "echo",
-      version: "1",
-      instructions: "",
-      tools: [echo],
-      log: createLogger("t", "silent"),
-    });
+    const { root, host } = echoHost(bus);
     const big = (letter: string) => encodeJson({ kind: "tool", tool: "echo", args: { message: letter.repeat(2_500_000) } });
     const ask = async (data: Uint8Array, headers: Record<string, string>) =>
       decodeJson((await bus.request(root.call("echo"), data, { timeoutMs: 20_000, headers })).data) as CallReply;
