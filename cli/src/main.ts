@@ -8,6 +8,7 @@ import path from "node:path";
 import { clientConfiguration, developmentKey } from "./dev-key.js";
 import { UsageError, loadEnv, type Env } from "./env.js";
 import { keysUsage, runKeys } from "./keys.js";
+import { auditUsage, runAudit } from "./audit.js";
 import { busKeysUsage, runBusKeys } from "./bus-keys.js";
 import { migrateUsage, runMigrate } from "./migrate.js";
 import { startRuntime, type Runtime } from "./runtime.js";
@@ -19,6 +20,7 @@ Usage:
   bancada gateway --stdio                  serve MCP over stdio with BANCADA_API_KEY
 ${migrateUsage.replace("Usage:\n", "")}
 ${keysUsage.replace("Usage:\n", "")}
+${auditUsage.replace("Usage:\n", "")}
 ${busKeysUsage.replace("Usage:\n", "")}
 ${docsUsage}`;
 
@@ -53,6 +55,8 @@ async function main(argv: string[]): Promise<void> {
       return runMigrate(env, rest, print);
     case "keys":
       return runKeys(env, rest, print);
+    case "audit":
+      return runAudit(env, rest, print);
     case "bus-keys":
       return runBusKeys(rest, print);
     case "docs": {

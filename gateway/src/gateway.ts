@@ -88,6 +88,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     catalog,
     router,
     keys,
+    db,
+    audit,
     log,
     metrics,
     outputSchemas,

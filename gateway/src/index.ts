@@ -4,3 +4,5 @@ export { serveStdio } from "./stdio.js";
 export { KeyStore } from "./keys/api-keys.js";
 export type { CreateKeyInput, KeyRecord } from "./keys/api-keys.js";
 export { createGatewayDb } from "./db/client.js";
+export { readAudit, parseSince, auditPageMax } from "./audit-query.js";
+export type { AuditCall, AuditPage, AuditFilter } from "./audit-query.js";

@@ -1,6 +1,7 @@
 /** The gateway's HTTP surface: /mcp, health, readiness, metrics, and the OAuth discovery hints. */
 import express, { type Express, type RequestHandler } from "express";
 import {
+  authenticate,
   hostGuard,
   notFoundRoute,
   originGuard,
@@ -9,14 +10,20 @@ import {
   type Logger,
   type ToolMetrics,
 } from "@bancada/service-kit";
+import type { AuditTrail } from "../audit.js";
 import type { Catalog } from "../catalog.js";
+import type { GatewayDb } from "../db/client.js";
 import { adminRoutes } from "./admin-routes.js";
+import { auditRoute } from "./audit-route.js";
 import { mcpRoute, type McpRouteOptions } from "./mcp-route.js";
 
 export interface GatewayAppOptions extends McpRouteOptions, GuardOptions {
   catalog: Catalog;
   metrics: ToolMetrics;
   log: Logger;
+  /** The gateway's database and audit trail, for `GET /v1/audit`. */
+  db: GatewayDb;
+  audit?: AuditTrail;
   /** Enables the admin REST API for keys (`/admin/keys`) with this bearer token. */
   adminToken?: string;
   /** Mounted after the gateway's own routes (the single-process mode serves the services' REST here too). */
@@ -49,6 +56,8 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   app.use(["/mcp", "/admin"], hostGuard(options), originGuard(options));
   app.use(mcpRoute(options));
   app.use(adminRoutes(options.keys, options.adminToken));
+  app.use("/v1/audit", hostGuard(options), originGuard(options), authenticate({ resolve: (token) => options.keys.resolve(token, "full") }));
+  app.use(auditRoute(options.db, options.audit));
   for (const handler of options.extra ?? []) app.use(handler);
   app.use(notFoundRoute());
   app.use(restErrorHandler(options.log));

@@ -12,6 +12,7 @@ export const scopes = [
   "boards:read",
   "boards:write",
   "docs:read",
+  "audit:read",
 ] as const;
 export type Scope = (typeof scopes)[number];
 

@@ -1,0 +1,90 @@
+/**
+ * Reading the audit trail: newest first, one account (or, for the admin CLI, every account), optionally one
+ * tool and a time window, in pages. The REST route and `bancada audit` share it, so they can never disagree.
+ */
+import { z } from "zod";
+import { DomainError, ErrorCode } from "@bancada/contracts";
+import type { GatewayDb } from "./db/client.js";
+
+export const auditPageMax = 500;
+export const auditPageDefault = 50;
+
+/** What a reader may see of one call: never the arguments, the result or anything secret. */
+export interface AuditCall {
+  id: string;
+  at: string;
+  tool: string;
+  outcome: string;
+  durationMs: number;
+  keyId: string;
+  agentId: string;
+  personId: string;
+  accountId: string;
+}
+
+export interface AuditPage {
+  calls: AuditCall[];
+  /** Pass as `cursor` for the next (older) page; null when this page is the last. */
+  nextCursor: string | null;
+}
+
+export interface AuditFilter {
+  /** Required by the REST route (the caller's account); the admin CLI may read every account. */
+  accountId?: string;
+  tool?: string;
+  since?: Date;
+  limit: number;
+  /** The `nextCursor` of the previous page. */
+  cursor?: string;
+}
+
+const durationUnits = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** `30s`, `30m`, `1h`, `7d` (that long ago) or an ISO 8601 date-time. */
+export function parseSince(value: string, now = Date.now()): Date {
+  const relative = /^(\d{1,6})([smhd])$/.exec(value.trim());
+  if (relative) return new Date(now - Number(relative[1]) * durationUnits[relative[2] as keyof typeof durationUnits]);
+  if (z.iso.datetime({ offset: true }).safeParse(value).success || z.iso.date().safeParse(value).success) return new Date(value);
+  throw new DomainError(ErrorCode.invalidArgument, "since takes a duration (30s, 30m, 1h, 7d) or an ISO 8601 date-time.", {
+    issues: [{ path: "since", message: "a duration like 1h or an ISO 8601 date-time" }],
+  });
+}
+
+/** The query string of `GET /v1/audit`. */
+export const auditQuerySchema = z.strictObject({
+  tool: z.string().min(1).max(200).optional(),
+  since: z.string().min(1).max(64).optional(),
+  limit: z.coerce.number().int().min(1).max(auditPageMax).default(auditPageDefault),
+  cursor: z
+    .string()
+    .regex(/^[1-9]\d{0,18}$/, "a nextCursor from a previous page")
+    .optional(),
+});
+
+export async function readAudit(db: GatewayDb, filter: AuditFilter): Promise<AuditPage> {
+  const rows = await db.toolCall.findMany({
+    where: {
+      ...(filter.accountId !== undefined ? { accountId: filter.accountId } : {}),
+      ...(filter.tool !== undefined ? { tool: filter.tool } : {}),
+      ...(filter.since ? { at: { gte: filter.since } } : {}),
+      ...(filter.cursor ? { id: { lt: BigInt(filter.cursor) } } : {}),
+    },
+    orderBy: { id: "desc" },
+    take: filter.limit + 1,
+  });
+  const page = rows.slice(0, filter.limit);
+  return {
+    calls: page.map((row) => ({
+      id: row.id.toString(),
+      at: row.at.toISOString(),
+      tool: row.tool,
+      outcome: row.outcome,
+      durationMs: row.durationMs,
+      keyId: row.keyId,
+      agentId: row.agentId,
+      personId: row.personId,
+      accountId: row.accountId,
+    })),
+    nextCursor: rows.length > filter.limit ? page.at(-1)!.id.toString() : null,
+  };
+}
