@@ -5,7 +5,7 @@
  */
 import { DomainError, ErrorCode } from "./errors.js";
 import type { Principal, Transport } from "./principal.js";
-import type { Scope } from "./scopes.js";
+import { noScope, type Scope } from "./scopes.js";
 
 /** The fields authorization reads of a tool: a service's declaration and the gateway's catalog descriptor both have them. */
 export interface ToolAccess {
@@ -39,7 +39,7 @@ type Refusal = "scope" | "transport" | "writes";
 
 /** The first rule the principal breaks, in the order callers have always been told: scope, transport, writes. */
 function refusalOf(access: Access, principal: Principal, surface: Surface): Refusal | undefined {
-  if (!principal.scopes.includes(access.scope)) return "scope";
+  if (access.scope !== noScope && !principal.scopes.includes(access.scope)) return "scope";
   // tool transports are MCP transports; REST is its own surface and a tool's REST route serves it there
   if (surface !== "rest" && "transports" in access && !access.transports.includes(surface)) return "transport";
   const writes = "writes" in access ? access.writes : !access.annotations.readOnlyHint;

@@ -13,8 +13,8 @@ export {
 export type { ErrorBody, ErrorEnvelope, ValidationIssue } from "./errors.js";
 export { Profile, principalSchema, Transport } from "./principal.js";
 export type { Principal } from "./principal.js";
-export { scopes, isScope } from "./scopes.js";
-export type { Scope } from "./scopes.js";
+export { scopes, isScope, noScope } from "./scopes.js";
+export type { Scope, ToolScope } from "./scopes.js";
 export { authorize, permits, restAccess } from "./authorize.js";
 export type { Access, Authorization, RouteAccess, Surface, ToolAccess } from "./authorize.js";
 export { subjects, Header } from "./subjects.js";

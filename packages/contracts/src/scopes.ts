@@ -19,3 +19,11 @@ export type Scope = (typeof scopes)[number];
 export function isScope(value: string): value is Scope {
   return (scopes as readonly string[]).includes(value);
 }
+
+/**
+ * What a tool declares when any key of the account may call it, whatever its scopes (a tool that only reports
+ * on the caller's own account, such as its usage). Never a scope a key can hold: `isScope` refuses it.
+ */
+export const noScope = "none" as const;
+/** A tool's declared scope: one a key must hold, or `noScope`. */
+export type ToolScope = Scope | typeof noScope;

@@ -3,7 +3,7 @@
  * catalog the gateway serves in `tools/list` (JSON Schema made from the zod schemas), and REST parsing.
  */
 import { z } from "zod";
-import type { Principal, Profile, ProgressUpdate, Scope, ToolAnnotations, ToolDescriptor, Transport } from "@bancada/contracts";
+import type { Principal, Profile, ProgressUpdate, ToolAnnotations, ToolDescriptor, ToolScope, Transport } from "@bancada/contracts";
 import type { Logger } from "./logger.js";
 
 export interface ToolContext {
@@ -24,7 +24,8 @@ export interface ToolDefinition<I extends z.ZodType, O extends z.ZodType> {
   input: I;
   output: O;
   annotations: Omit<ToolAnnotations, "title">;
-  scope: Scope;
+  /** The scope a key must hold, or `noScope` (any key of the account). */
+  scope: ToolScope;
   profile?: Profile;
   transports?: Transport[];
   maxDurationMs?: number;

@@ -8,12 +8,16 @@
  *   BOXES_VCPU_OVERCOMMIT      vCPUs handed out per core (default 4): CPU is shared, memory never is
  *   BOXES_UID_BASE             the first host uid given to a box (default 100000)
  *   BOXES_UID_COUNT            how many uids boxes may use from there (default 1000000)
+ *   BOXES_PRICE_VCPU_SECOND, BOXES_PRICE_MIB_SECOND, BOXES_PRICE_DISK_GIB_MONTH, BOXES_PRICE_SNAPSHOT_GIB_MONTH
+ *                              the price table in reais as decimal text (domain/usage/prices.ts has the defaults)
  */
 import { availableParallelism, totalmem } from "node:os";
+import { priceTable, type PriceTable, type PriceText } from "./domain/usage/prices.js";
 
 export interface BoxesConfig {
   capacity: HostCapacity;
   uids: UidRange;
+  prices: PriceTable;
 }
 
 /** What this machine may hold in boxes, all accounts together (host admission, see domain/capacity.ts). */
@@ -42,6 +46,8 @@ export interface BoxesConfigOptions {
   vcpuOvercommit?: number;
   uidBase?: number;
   uidCount?: number;
+  /** Prices in reais as decimal text, over their variables. */
+  prices?: Partial<PriceText>;
 }
 
 export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.ProcessEnv = process.env): BoxesConfig {
@@ -71,5 +77,6 @@ export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.Proces
       overcommit,
     },
     uids: { base, count },
+    prices: priceTable(options.prices ?? {}, env),
   };
 }

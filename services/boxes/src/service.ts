@@ -37,6 +37,8 @@ export interface BoxesServiceOptions extends ServiceOptions, BoxesConfigOptions 
   reapIntervalMs?: number;
   /** "directory": box disks are plain folders, dataGiB not enforced (default: images where loop devices work). */
   disks?: "auto" | "directory";
+  /** The clock state changes and usage go by (default: the system's); tests simulate a month with it. */
+  clock?: () => Date;
 }
 
 /** `stop()` stops serving; boxes and their jobs keep running (a new service finds them). */
@@ -69,6 +71,8 @@ export const boxesService = defineService<BoxesServiceOptions>()({
       defaultPlan: options.defaultPlan ?? "free",
       capacity: config.capacity,
       uids: config.uids,
+      prices: config.prices,
+      now: options.clock ?? (() => new Date()),
       inFlight: { exec: 0, jobWait: 0 },
     };
   },

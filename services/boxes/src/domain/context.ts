@@ -4,6 +4,7 @@ import type { BoxesDb } from "../db/client.js";
 import type { BoxDriver } from "../driver/box-driver.js";
 import type { Background } from "./background.js";
 import type { PlanName } from "./plans.js";
+import type { PriceTable } from "./usage/prices.js";
 
 /** What every use case of this service instance shares. */
 export interface BoxesRuntime {
@@ -20,6 +21,10 @@ export interface BoxesRuntime {
   capacity: HostCapacity;
   /** The host uids boxes run as. */
   uids: UidRange;
+  /** The price table of usage and box costs (config.ts). */
+  prices: PriceTable;
+  /** The clock state changes and usage are stamped and counted by (tests move it to simulate a month). */
+  now: () => Date;
   /** Calls waiting right now (exec, job_wait), for tests and metrics. */
   inFlight: { exec: number; jobWait: number };
 }

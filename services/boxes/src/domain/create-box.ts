@@ -101,7 +101,7 @@ async function recordBox(ctx: BoxesContext, input: CreateBoxInput, plan: Plan): 
 async function insertBox(tx: BoxesTx, ctx: BoxesContext, input: CreateBoxInput): Promise<BoxRow> {
   if (input.name && (await tx.box.findFirst({ where: { accountId: ctx.accountId, liveName: input.name } })))
     throw await nameTaken(ctx, input.name);
-  const now = new Date();
+  const now = ctx.now();
   const operation: Operation = { kind: "create", startedAt: now.toISOString(), instance: ctx.instance };
   const resources = { vcpus: input.vcpus, memMiB: input.memMiB, dataGiB: input.dataGiB };
   const name = input.name ?? (await freeName(tx, ctx.accountId));

@@ -1,10 +1,11 @@
-/** list_boxes: newest first, filtered by state and by metadata pairs (all must match), keyset pages. */
+/** list_boxes: newest first, filtered by state and by metadata pairs (all must match), keyset pages; each box with this month's cost. */
 import { invalidArgument } from "@bancada/contracts";
 import { Prisma } from "../db/generated/client.js";
 import { toBoxView } from "./box-view.js";
 import type { BoxesContext } from "./context.js";
 import { decodeCursor, encodeCursor } from "./ids.js";
 import type { ListBoxesInput, ListBoxesResult } from "./schemas/box.js";
+import { costsThisMonth } from "./usage/get-usage.js";
 
 export async function listBoxes(ctx: BoxesContext, input: ListBoxesInput): Promise<ListBoxesResult> {
   const cursor = input.cursor === undefined ? null : decodeCursor(input.cursor);
@@ -25,8 +26,13 @@ export async function listBoxes(ctx: BoxesContext, input: ListBoxesInput): Promi
   });
   const page = rows.slice(0, input.limit);
   const last = page.at(-1);
+  const costs = await costsThisMonth(
+    ctx,
+    ctx.accountId,
+    page.map((row) => row.id),
+  );
   return {
-    boxes: page.map(toBoxView),
+    boxes: page.map((row) => ({ ...toBoxView(row), costCentavos: costs.get(row.id)! })),
     nextCursor: rows.length > input.limit && last ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }) : null,
   };
 }

@@ -52,7 +52,7 @@ export async function changeState(rt: BoxesRuntime, boxId: string, change: State
   return rt.db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT 1 FROM boxes WHERE id = ${boxId} FOR UPDATE`;
     const row = await tx.box.findUniqueOrThrow({ where: { id: boxId } });
-    const now = new Date();
+    const now = rt.now();
     const moved = row.state !== change.state;
     if (moved) await moveInterval(tx, row, change, now);
     return tx.box.update({

@@ -17,12 +17,15 @@ import { jobWait } from "../domain/job-wait.js";
 import { listBoxes } from "../domain/list-boxes.js";
 import { resumeBox, suspendBox } from "../domain/power.js";
 import { startJob } from "../domain/start-job.js";
+import { getUsage } from "../domain/usage/get-usage.js";
+import { getUsageInput } from "../domain/usage/schemas.js";
 import { boxRefInput, createBoxInput, deleteBoxInput, listBoxesInput, powerInput } from "../domain/schemas/box.js";
 import { execInput, jobLogsInput, jobWaitInput, readFileInput, startJobInput, writeFileInput } from "../domain/schemas/exec.js";
 import { createBoxTool } from "../tools/create-box.js";
 import { deleteBoxTool } from "../tools/delete-box.js";
 import { execTool } from "../tools/exec.js";
 import { getBoxTool } from "../tools/get-box.js";
+import { getUsageTool } from "../tools/get-usage.js";
 import { jobLogsTool } from "../tools/job-logs.js";
 import { jobWaitTool } from "../tools/job-wait.js";
 import { listBoxesTool } from "../tools/list-boxes.js";
@@ -51,6 +54,7 @@ export function boxesRoutes(rt: BoxesRuntime): Router {
     jobWait: jobWaitTool(rt),
     readFile: readFileTool(rt),
     writeFile: writeFileTool(rt),
+    usage: getUsageTool(rt),
   };
 
   router.get("/v1/boxes", async (req, res) => {
@@ -118,6 +122,11 @@ export function boxesRoutes(rt: BoxesRuntime): Router {
   router.put("/v1/boxes/:boxId/files", async (req, res) => {
     const ctx = context(req, tools.writeFile);
     res.json(await writeBoxFile(ctx, writeFileInput.parse({ ...body(req), boxId: req.params.boxId })));
+  });
+
+  router.get("/v1/usage", async (req, res) => {
+    const ctx = context(req, tools.usage);
+    res.json(await getUsage(ctx, getUsageInput.parse(typeof req.query.period === "string" ? { period: req.query.period } : {})));
   });
 
   return router;

@@ -4,6 +4,7 @@ import { createBoxTool } from "./create-box.js";
 import { deleteBoxTool } from "./delete-box.js";
 import { execTool } from "./exec.js";
 import { getBoxTool } from "./get-box.js";
+import { getUsageTool } from "./get-usage.js";
 import { jobLogsTool } from "./job-logs.js";
 import { jobWaitTool } from "./job-wait.js";
 import { listBoxesTool } from "./list-boxes.js";
@@ -27,6 +28,7 @@ export function boxesTools(rt: BoxesRuntime): Tool[] {
     jobWaitTool,
     readFileTool,
     writeFileTool,
+    getUsageTool,
   ].map((make) => make(rt));
 }
 

@@ -189,6 +189,11 @@ export const boxView = z.object({
       deleteAfter: z.string().nullable().describe("How deleteAfterSeconds is acted on (automatic deletion)."),
     })
     .describe("Which requested resources and policies are enforced for this box, and how (null: recorded and shown, not enforced)."),
+  costCentavos: z
+    .number()
+    .int()
+    .optional()
+    .describe("What the box cost this month so far, in centavos (get_box and list_boxes; get_usage has the month's detail)."),
   sshCommand: z.string().nullable().describe("How to open a shell over SSH; null when the driver offers no SSH (local boxes: use exec)."),
   createdAt: isoDate,
   createdBy: z.string(),
