@@ -71,6 +71,8 @@ const sharedFields = z.object({
   HOST: z.string().default("127.0.0.1"),
   PORT: port(8787),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** json (one JSON object a line, for machines) or pretty (for a terminal). */
+  LOG_FORMAT: z.enum(["json", "pretty"]).default("json"),
   BANCADA_DATA_DIR: z.string().default(".data"),
   BANCADA_SUBJECT_ROOT: z
     .string()

@@ -54,7 +54,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const allInOne = components.length === serviceNames.length + 1;
   if (!allInOne && !env.NATS_URL) throw new UsageError("--only needs NATS_URL: separate processes find each other over NATS.");
 
-  const log = createLogger("bancada", env.LOG_LEVEL, options.logToStderr ? 2 : 1);
+  const log = createLogger("bancada", env.LOG_LEVEL, options.logToStderr ? 2 : 1, env.LOG_FORMAT);
   const subjects = makeSubjects(env.BANCADA_SUBJECT_ROOT);
   // configuration problems first: nothing is started for a process that would refuse to run
   const pepper = components.includes("gateway") ? keyPepper(env) : undefined;

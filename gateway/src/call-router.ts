@@ -26,8 +26,10 @@ import {
   checkBusSignature,
   decodeJson,
   encodeJson,
+  newTraceparent,
   signBusMessage,
   toErrorBody,
+  traceIdOf,
   type Bus,
   type Logger,
   type ToolMetrics,
@@ -101,9 +103,11 @@ export class CallRouter {
     const key = options.requestId !== undefined ? `${principal.keyId}:${String(options.requestId)}` : undefined;
     if (key) this.#inFlight.set(key, controller);
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+    // the client's trace when it sent one, else a fresh one: the service's lines and spans join it either way
+    const traceparent = traceIdOf(options.traceparent) ? options.traceparent! : newTraceparent();
     let reply: CallReply;
     try {
-      reply = await this.#route(principal, name, args ?? {}, callId, { ...options, signal });
+      reply = await this.#route(principal, name, args ?? {}, callId, { ...options, signal, traceparent });
     } catch (error) {
       reply = { ok: false, error: toErrorBody(error, this.#o.log, callId) };
     } finally {
@@ -112,6 +116,20 @@ export class CallRouter {
     const durationMs = performance.now() - started;
     const outcome = reply.ok ? "ok" : reply.error.code;
     this.#o.metrics?.observe(name, outcome, durationMs);
+    // one line per call, never its arguments or result
+    this.#o.log.info(
+      {
+        tool: name,
+        keyId: principal.keyId,
+        agentId: principal.agentId,
+        transport: options.transport,
+        outcome,
+        durationMs: Math.round(durationMs),
+        traceId: traceIdOf(traceparent),
+        callId,
+      },
+      "tool call",
+    );
     this.#o.audit?.record({
       at: new Date(),
       keyId: principal.keyId,

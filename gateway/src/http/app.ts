@@ -5,6 +5,7 @@ import {
   hostGuard,
   notFoundRoute,
   originGuard,
+  requestLog,
   restErrorHandler,
   type GuardOptions,
   type Logger,
@@ -34,6 +35,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", "loopback");
+  app.use(["/v1", "/admin"], requestLog(options.log));
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
   app.get("/readyz", readiness(options.catalog));
   app.get("/metrics", async (_req, res) => {

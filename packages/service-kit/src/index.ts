@@ -21,14 +21,25 @@ export { hostTools, maxReplyBytes, runningHeartbeatMs } from "./tool-host.js";
 export type { ToolHost, ToolHostOptions, PromptDefinition } from "./tool-host.js";
 export { toErrorBody } from "./error-body.js";
 export { createLogger } from "./logger.js";
-export type { Logger } from "./logger.js";
+export type { Logger, LogFormat } from "./logger.js";
 export { createToolMetrics } from "./metrics.js";
 export type { ToolMetrics } from "./metrics.js";
 export { busKeyResolver, apiKeyDigest } from "./key-resolver.js";
 export type { KeyResolver, AuthResolveRequest, AuthResolveReply } from "./key-resolver.js";
 export { hostGuard, originGuard, isLoopback } from "./http-guards.js";
 export type { GuardOptions } from "./http-guards.js";
-export { authenticate, principalOf, authorizedPrincipal, restErrorHandler, notFoundRoute, jsonBody, bearerToken } from "./rest.js";
+export { requestLog } from "./request-log.js";
+export { traceIdOf, newTraceparent } from "./trace-context.js";
+export {
+  authenticate,
+  maybePrincipalOf,
+  principalOf,
+  authorizedPrincipal,
+  restErrorHandler,
+  notFoundRoute,
+  jsonBody,
+  bearerToken,
+} from "./rest.js";
 export { applyMigrations, quoteIdent } from "./migrations.js";
 export type { MigrationTarget } from "./migrations.js";
 export { createServiceApp } from "./service-app.js";

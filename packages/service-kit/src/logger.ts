@@ -1,14 +1,26 @@
 import { pino, type Logger, type LevelWithSilent } from "pino";
+import { PinoPretty } from "pino-pretty";
 
 export type { Logger };
+
+export type LogFormat = "json" | "pretty";
 
 /**
  * Structured JSON logs: `name` is the process, and each component's child logger adds `svc` (set once, so a
  * line never carries the same key twice). On the stdio transport stdout carries the protocol, so logs go
- * to stderr (fd 2).
+ * to stderr (fd 2). `pretty` (LOG_FORMAT=pretty) renders the same lines for a terminal.
  */
-export function createLogger(name: string, level: LevelWithSilent = "info", fd: 1 | 2 | NodeJS.WritableStream = 1): Logger {
+export function createLogger(
+  name: string,
+  level: LevelWithSilent = "info",
+  fd: 1 | 2 | NodeJS.WritableStream = 1,
+  format: LogFormat = "json",
+): Logger {
   // a stream instead of a descriptor: tests read what was logged
   const destination = typeof fd === "number" ? pino.destination({ fd, sync: false }) : fd;
-  return pino({ name, level, base: { pid: process.pid } }, destination);
+  const stream =
+    format === "pretty"
+      ? PinoPretty({ destination, colorize: typeof fd === "number" && Boolean(process[fd === 1 ? "stdout" : "stderr"].isTTY), sync: false })
+      : destination;
+  return pino({ name, level, base: { pid: process.pid } }, stream);
 }

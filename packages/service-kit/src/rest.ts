@@ -1,6 +1,6 @@
 /** What every service's REST API shares: bearer auth through the gateway, `authorize` before each route, one error handler. */
 import { randomUUID } from "node:crypto";
-import express, { type ErrorRequestHandler, type Request, type RequestHandler } from "express";
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
 import { DomainError, ErrorCode, authorize, httpStatusOf, type Access, type Principal } from "@bancada/contracts";
 import { BusRequestError } from "./bus/bus.js";
 import { toErrorBody } from "./error-body.js";
@@ -40,6 +40,11 @@ export function authenticate(resolver: KeyResolver): RequestHandler {
   };
 }
 
+/** The caller, when `authenticate` let one in (for logging: never throws). */
+export function maybePrincipalOf(req: Request): Principal | undefined {
+  return (req as unknown as Record<symbol, Principal | undefined>)[principalKey];
+}
+
 export function principalOf(req: Request): Principal {
   const principal = (req as unknown as Record<symbol, Principal | undefined>)[principalKey];
   if (!principal) throw new DomainError(ErrorCode.unauthenticated, "Not authenticated.");
@@ -59,9 +64,17 @@ export function authorizedPrincipal(req: Request, access: Access): Principal {
   return principal;
 }
 
+const errorCodeKey = "bancadaErrorCode";
+
+/** The error code the error handler answered with (for the request's log line), if any. */
+export function errorCodeOf(res: Response): string | undefined {
+  return res.locals[errorCodeKey] as string | undefined;
+}
+
 export function restErrorHandler(log: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
     const body = toErrorBody(bodyParserError(error) ?? error, log, randomUUID());
+    res.locals[errorCodeKey] = body.code;
     if (body.code === ErrorCode.permissionDenied && body.details?.requiredScope) {
       res.setHeader("WWW-Authenticate", `Bearer error="insufficient_scope", scope="${String(body.details.requiredScope)}"`);
     }

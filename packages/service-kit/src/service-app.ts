@@ -7,6 +7,7 @@ import { hostGuard, originGuard, type GuardOptions } from "./http-guards.js";
 import type { KeyResolver } from "./key-resolver.js";
 import type { Logger } from "./logger.js";
 import type { ToolMetrics } from "./metrics.js";
+import { requestLog } from "./request-log.js";
 import { authenticate, jsonBody, notFoundRoute, restErrorHandler } from "./rest.js";
 
 export interface ServiceAppOptions {
@@ -28,6 +29,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     const registry = options.metrics.registry;
     app.get("/metrics", async (_req, res) => void res.type(registry.contentType).send(await registry.metrics()));
   }
+  app.use("/v1", requestLog(options.log));
   app.use("/v1", hostGuard(options.guards), originGuard(options.guards), jsonBody(), authenticate(options.resolver));
   for (const router of options.routes) app.use(router);
   if (options.terminal !== false) app.use(notFoundRoute());
