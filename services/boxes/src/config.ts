@@ -10,6 +10,10 @@
  *   BOXES_UID_COUNT            how many uids boxes may use from there (default 1000000)
  *   BOXES_PRICE_VCPU_SECOND, BOXES_PRICE_MIB_SECOND, BOXES_PRICE_DISK_GIB_MONTH, BOXES_PRICE_SNAPSHOT_GIB_MONTH
  *                              the price table in reais as decimal text (domain/usage/prices.ts has the defaults)
+ *   BOXES_PUBLIC_URL           where clients reach the REST API, the start of transfer URLs (default
+ *                              http://HOST:PORT, the gateway's address in one process)
+ *   BOXES_SIGNING_KEY          the key transfer URLs are signed with, ≥ 32 characters, the same for every
+ *                              replica (default: one made once and kept in the data folder)
  */
 import { availableParallelism, totalmem } from "node:os";
 import { priceTable, type PriceTable, type PriceText } from "./domain/usage/prices.js";
@@ -18,6 +22,9 @@ export interface BoxesConfig {
   capacity: HostCapacity;
   uids: UidRange;
   prices: PriceTable;
+  publicUrl: string;
+  /** null: made once and kept in the data folder (service.ts). */
+  signingKey: string | null;
 }
 
 /** What this machine may hold in boxes, all accounts together (host admission, see domain/capacity.ts). */
@@ -48,6 +55,8 @@ export interface BoxesConfigOptions {
   uidCount?: number;
   /** Prices in reais as decimal text, over their variables. */
   prices?: Partial<PriceText>;
+  publicUrl?: string;
+  signingKey?: string;
 }
 
 export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.ProcessEnv = process.env): BoxesConfig {
@@ -67,7 +76,16 @@ export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.Proces
   const count = Math.floor(read("BOXES_UID_COUNT", options.uidCount, 1_000_000, 1));
   // Stored as a Postgres integer; Linux uids go further, but two billion boxes will do.
   if (base + count > 2 ** 31 - 1) throw new Error("BOXES_UID_BASE + BOXES_UID_COUNT must stay below 2147483647");
+  const publicUrl = (options.publicUrl ?? env.BOXES_PUBLIC_URL ?? `http://${displayHost(env.HOST)}:${env.PORT || 8787}`).replace(
+    /\/+$/,
+    "",
+  );
+  if (!/^https?:\/\/[^/\s]+(\/\S*)?$/.test(publicUrl)) throw new Error(`BOXES_PUBLIC_URL must be an http(s) URL (got '${publicUrl}')`);
+  const signingKey = options.signingKey ?? (env.BOXES_SIGNING_KEY || null);
+  if (signingKey !== null && signingKey.length < 32) throw new Error("BOXES_SIGNING_KEY must be at least 32 characters");
   return {
+    publicUrl,
+    signingKey,
     capacity: {
       memMiB: Math.max(0, hostMemMiB - reserveMiB),
       vcpus: Math.floor(cores * overcommit),
@@ -79,4 +97,10 @@ export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.Proces
     uids: { base, count },
     prices: priceTable(options.prices ?? {}, env),
   };
+}
+
+/** The address a client dials for a bind address: a wildcard bind is reached on loopback from this machine. */
+function displayHost(host: string | undefined): string {
+  if (!host || host === "0.0.0.0" || host === "::") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
 }

@@ -13,6 +13,8 @@ import type { BoxesRuntime } from "./domain/context.js";
 import { expireKeys } from "./domain/idempotency.js";
 import type { PlanName } from "./domain/plans.js";
 import { reapBoxes } from "./domain/reaper.js";
+import { keptSigningKey } from "./domain/transfers/signing-key.js";
+import { transferLimits } from "./domain/transfers/settings.js";
 import { recoverBoxes, watchBoxes } from "./domain/reconcile.js";
 import { boxesRoutes } from "./http/routes.js";
 import { boxesInstructions, boxesTools } from "./tools/index.js";
@@ -39,6 +41,9 @@ export interface BoxesServiceOptions extends ServiceOptions, BoxesConfigOptions 
   disks?: "auto" | "directory";
   /** The clock state changes and usage go by (default: the system's); tests simulate a month with it. */
   clock?: () => Date;
+  /** Lower transfer limits than the product's 5 GB upload / 2 GB archive (tests reach the edges with them). */
+  maxUploadBytes?: number;
+  maxArchiveBytes?: number;
 }
 
 /** `stop()` stops serving; boxes and their jobs keep running (a new service finds them). */
@@ -60,6 +65,7 @@ export const boxesService = defineService<BoxesServiceOptions>()({
   prisma: { schema: postgresSchema, migrationsDir, createClient: createBoxesDb },
   async context({ db, options, log }): Promise<BoxesRuntime> {
     const config = boxesConfig(options);
+    const dataDir = path.resolve(options.dataDir ?? ".data/boxes");
     const driver = options.driver ?? (await localDriverOrUnavailable(options, log, config.uids.base));
     return {
       db,
@@ -74,6 +80,13 @@ export const boxesService = defineService<BoxesServiceOptions>()({
       prices: config.prices,
       now: options.clock ?? (() => new Date()),
       inFlight: { exec: 0, jobWait: 0 },
+      transfers: {
+        publicUrl: config.publicUrl,
+        signingKey: config.signingKey ? Buffer.from(config.signingKey) : await keptSigningKey(dataDir),
+        now: () => (options.clock ? options.clock().getTime() : Date.now()),
+        maxUploadBytes: options.maxUploadBytes ?? transferLimits.uploadBytes,
+        maxArchiveBytes: options.maxArchiveBytes ?? transferLimits.archiveBytes,
+      },
     };
   },
   async start(runtime) {

@@ -1,7 +1,7 @@
 /**
  * The tool catalog against the product contract (docs/boxes.md#tools-built), item by item: names, every
  * parameter (and nothing more), ranges and defaults, scopes and the annotations its labels map to.
- * Its other seven tools are not built yet (docs/boxes.md#not-built-yet) and must be absent, not half-present.
+ * Its other tools are not built yet (docs/boxes.md#not-built-yet) and must be absent, not half-present.
  * Declarations only: no handler runs, so the runtime is never touched.
  */
 import { describe, expect, it } from "vitest";
@@ -62,10 +62,12 @@ const seed: Record<string, { scope: string; hints: Record<string, boolean>; para
     params: ["boxId!", "path!", "content!", "encoding", "mode", "parents"],
   },
   get_usage: { scope: "none", hints: readsOnly, params: ["period"] },
+  get_upload_url: { scope: "boxes:write", hints: createsOrChanges, params: ["boxId!", "path!", "mode"] },
+  get_download_url: { scope: "boxes:read", hints: readsOnly, params: ["boxId!", "path!", "archive"] },
 };
 
-/** The contract's tools not built yet (fork, snapshots, transfer URLs, ports, usage; docs/boxes.md#not-built-yet). */
-const later = ["fork_box", "get_upload_url", "get_download_url", "publish_port", "save_snapshot", "list_snapshots"];
+/** The contract's tools not built yet (fork, snapshots, ports; docs/boxes.md#not-built-yet). */
+const later = ["fork_box", "publish_port", "save_snapshot", "list_snapshots"];
 
 const catalog = new Map(boxesTools({} as BoxesRuntime).map((tool) => [tool.name, describeTool(tool)]));
 const props = (tool: string) => (catalog.get(tool)!.inputSchema as { properties: Record<string, Record<string, unknown>> }).properties;
@@ -105,6 +107,8 @@ describe("catalog against the boxes contract", () => {
     expect(props("write_file").encoding).toMatchObject({ enum: ["utf8", "base64"], default: "utf8" });
     expect(props("write_file").mode).toMatchObject({ default: "0644" });
     expect(props("write_file").parents).toMatchObject({ default: true });
+    expect(props("get_upload_url").mode).toMatchObject({ default: "0644" });
+    expect(props("get_download_url").archive).toMatchObject({ default: false });
   });
 
   it("when a source is not acted on in this version, then its description says so; the enforced policies say what happens", () => {

@@ -5,6 +5,7 @@ import type { BoxDriver } from "../driver/box-driver.js";
 import type { Background } from "./background.js";
 import type { PlanName } from "./plans.js";
 import type { PriceTable } from "./usage/prices.js";
+import type { TransferSettings } from "./transfers/settings.js";
 
 /** What every use case of this service instance shares. */
 export interface BoxesRuntime {
@@ -25,6 +26,8 @@ export interface BoxesRuntime {
   prices: PriceTable;
   /** The clock state changes and usage are stamped and counted by (tests move it to simulate a month). */
   now: () => Date;
+  /** Transfer URLs: public address, signing key, clock, limits. */
+  transfers: TransferSettings;
   /** Calls waiting right now (exec, job_wait), for tests and metrics. */
   inFlight: { exec: number; jobWait: number };
 }

@@ -5,6 +5,7 @@
  * find its boxes again. `local` runs boxes as bubblewrap sandboxes on this machine; a Kubernetes
  * driver can implement the same interface with Pods.
  */
+import type { Readable } from "node:stream";
 
 /** What a driver needs to find a box: its id and the runtime handle it returned last. */
 export interface BoxHandle {
@@ -97,6 +98,38 @@ export interface FileWrite {
 export type FileWriteOutcome =
   { kind: "written" } | { kind: "missing_parent" } | { kind: "directory" } | { kind: "failed"; message: string };
 
+/** What a path in the box is, for the transfer URLs (a folder's bytes only when asked: it walks the tree). */
+export type PathInfo =
+  { kind: "file"; size: number } | { kind: "directory"; bytes: number | null } | { kind: "missing" } | { kind: "special" };
+
+export interface UploadRequest {
+  path: string;
+  mode: number;
+  parents: boolean;
+  /** The bytes, streamed (with backpressure) into a temporary file beside `path`. */
+  source: Readable;
+  /** More bytes than this from `source`: nothing is written (too_large). */
+  maxBytes: number;
+}
+
+/** written: renamed over `path`; every other outcome leaves the box's files as they were. */
+export type UploadOutcome =
+  | { kind: "written"; size: number }
+  | { kind: "too_large" }
+  | { kind: "interrupted"; message: string }
+  | { kind: "missing_parent" }
+  | { kind: "directory" }
+  | { kind: "failed"; message: string };
+
+/** A file's bytes (all, or `range`), or a folder as tar.zst. */
+export type DownloadRequest = { path: string; range?: { start: number; length: number } } | { path: string; archive: true };
+
+/** Destroying `stream` ends the reading in the box; `ended` says whether it ran to its end. */
+export interface DownloadStream {
+  stream: Readable;
+  ended: Promise<{ ok: boolean; message: string }>;
+}
+
 export interface BoxDriver {
   readonly kind: string;
   /** False when the driver could not start here; its calls then answer `unavailable`. */
@@ -130,6 +163,9 @@ export interface BoxDriver {
   jobChanged(box: BoxHandle, jobId: string, maxMs: number, signal?: AbortSignal): Promise<void>;
   readFile(box: BoxHandle, path: string, maxBytes: number): Promise<FileRead>;
   writeFile(box: BoxHandle, write: FileWrite): Promise<FileWriteOutcome>;
+  inspectPath(box: BoxHandle, path: string, options: { folderBytes: boolean }): Promise<PathInfo>;
+  upload(box: BoxHandle, request: UploadRequest): Promise<UploadOutcome>;
+  download(box: BoxHandle, request: DownloadRequest): Promise<DownloadStream>;
   /** Periodic housekeeping (e.g. empty per-command cgroups); cheap, never throws. */
   sweep(box: BoxHandle): Promise<void>;
   /** When the service stops: releases what the driver holds for itself (never the boxes). */

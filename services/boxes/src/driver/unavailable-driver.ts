@@ -32,6 +32,9 @@ export function unavailableDriver(kind: string, node: string, reason: string): B
     jobChanged: refuseAsync,
     readFile: refuseAsync,
     writeFile: refuseAsync,
+    inspectPath: refuseAsync,
+    upload: refuseAsync,
+    download: refuseAsync,
     sweep: async () => {},
     close: async () => {},
   };

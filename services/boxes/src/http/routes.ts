@@ -5,7 +5,6 @@
  */
 import { Router, type Request, type Response } from "express";
 import type { ToolAccess } from "@bancada/contracts";
-import { authorizedPrincipal } from "@bancada/service-kit";
 import type { BoxesContext, BoxesRuntime } from "../domain/context.js";
 import { createBox } from "../domain/create-box.js";
 import { deleteBox } from "../domain/delete-box.js";
@@ -32,15 +31,15 @@ import { listBoxesTool } from "../tools/list-boxes.js";
 import { readFileTool } from "../tools/read-file.js";
 import { resumeBoxTool } from "../tools/resume-box.js";
 import { startJobTool } from "../tools/start-job.js";
+import { requestContext } from "./request-context.js";
+import { transferRoutes } from "./transfer-routes.js";
 import { suspendBoxTool } from "../tools/suspend-box.js";
 import { writeFileTool } from "../tools/write-file.js";
 
 export function boxesRoutes(rt: BoxesRuntime): Router {
   const router = Router();
-  const context = (req: Request, tool: ToolAccess): BoxesContext => {
-    const principal = authorizedPrincipal(req, tool);
-    return { ...rt, accountId: principal.accountId, personId: principal.personId, agentId: principal.agentId };
-  };
+  router.use(transferRoutes(rt));
+  const context = (req: Request, tool: ToolAccess): BoxesContext => requestContext(rt, req, tool);
   const tools = {
     list: listBoxesTool(rt),
     get: getBoxTool(rt),

@@ -13,6 +13,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@bancada/service-kit";
 import type {
   BoxDriver,
+  DownloadRequest,
+  DownloadStream,
+  PathInfo,
+  UploadOutcome,
+  UploadRequest,
   BoxHandle,
   BoxLiveness,
   BoxResources,
@@ -30,6 +35,7 @@ import type {
 import { DriverError } from "../driver-error.js";
 import { boxPaths, hostOsVersion, makeDisk, prepareDataDir, prepareRun, sharedFromHost, usrLinks, type BoxPaths } from "./box-disk.js";
 import { readArgsFor, readOutcome, writeArgs, writeOutcome } from "./box-files.js";
+import * as transfers from "./box-transfers.js";
 import { detectCgroups, type CgroupSupport } from "./cgroup-detect.js";
 import * as cgroups from "./cgroups.js";
 import { launch, launchProgram, type Launch, type LaunchOptions } from "./command.js";
@@ -294,6 +300,18 @@ export class LocalDriver implements BoxDriver {
     return writeOutcome(result);
   }
 
+  inspectPath(box: BoxHandle, filePath: string, options: { folderBytes: boolean }): Promise<PathInfo> {
+    return transfers.inspectPath(this.#spawner(box), filePath, options.folderBytes);
+  }
+
+  upload(box: BoxHandle, request: UploadRequest): Promise<UploadOutcome> {
+    return transfers.upload(this.#spawner(box), request);
+  }
+
+  download(box: BoxHandle, request: DownloadRequest): Promise<DownloadStream> {
+    return transfers.download(this.#spawner(box), request);
+  }
+
   async sweep(box: BoxHandle): Promise<void> {
     const runtime = asRuntime(box);
     if (runtime) await cgroups.sweepCommandGroups(runtime.groups).catch(() => {});
@@ -324,6 +342,34 @@ export class LocalDriver implements BoxDriver {
     } finally {
       if (group) await cgroups.removeCommandGroup(runtime.groups, group);
     }
+  }
+
+  /** Streaming in-box programs (transfers): each in its own group, killed with everything it started on release. */
+  #spawner(box: BoxHandle): transfers.InBoxSpawner {
+    return async (program, stdio) => {
+      const runtime = await this.#alive(box);
+      const group = runtime.groups.tree ? `t-${randomBytes(6).toString("hex")}` : undefined;
+      if (group) await cgroups.createCommandGroup(runtime.groups, group);
+      const child = transfers.spawnLaunch(launchProgram(this.#launchOptions(box.id, runtime, group), "/", program), stdio);
+      child.on("error", () => {});
+      const exited = new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) resolve();
+        child.once("exit", () => resolve());
+        child.once("error", () => resolve());
+      });
+      let released: Promise<void> | undefined;
+      // The host-side nsenter (the child itself: sh execs it) is spared so that it reaps what it started (see cgroups.ts).
+      const release = () =>
+        (released ??= (async () => {
+          if (group) await cgroups.killCommandGroup(runtime.groups, group, child.pid ?? -1).catch(() => {});
+          else if (child.pid !== undefined)
+            for (const pid of await pidsInProcessGroup(child.pid)) if (pid !== child.pid) sendSignal(pid, "SIGKILL");
+          await Promise.race([exited, sleep(2_000)]);
+          if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+          if (group) await cgroups.removeCommandGroup(runtime.groups, group).catch(() => {});
+        })());
+      return { child, release };
+    };
   }
 
   #launchOptions(boxId: string, runtime: LocalRuntime, group: string | undefined): LaunchOptions {

@@ -1,0 +1,50 @@
+/**
+ * The use of a transfer URL: its signature and expiry are checked before anything else happens (403 either way,
+ * with nothing read or written), then the box is found by the id the URL was signed for, in the account it was
+ * signed for, and woken like exec would wake it.
+ */
+import { DomainError, ErrorCode } from "@bancada/contracts";
+import type { BoxRow } from "../../db/client.js";
+import { awakeBox, recordActivity } from "../awake.js";
+import type { BoxesContext, BoxesRuntime } from "../context.js";
+import { signatureMatches, type TransferOp } from "./signing.js";
+
+export interface TransferRequest {
+  op: TransferOp;
+  boxId: string;
+  path: string;
+  variant: string;
+  expires: number;
+  signature: string;
+}
+
+export async function openTransfer(rt: BoxesRuntime, request: TransferRequest): Promise<{ ctx: BoxesContext; box: BoxRow }> {
+  const tool = request.op === "upload" ? "get_upload_url" : "get_download_url";
+  const found = await rt.db.box.findUnique({ where: { id: request.boxId } });
+  const grant = { ...request, accountId: found?.accountId ?? "" };
+  if (!found || !signatureMatches(rt.transfers.signingKey, grant, request.signature))
+    throw new DomainError(
+      ErrorCode.permissionDenied,
+      `This transfer URL's signature does not match: use the URL exactly as ${tool} gave it, or ask ${tool} for a new one.`,
+    );
+  if (request.expires * 1000 <= rt.transfers.now())
+    throw new DomainError(
+      ErrorCode.permissionDenied,
+      `This transfer URL expired at ${new Date(request.expires * 1000).toISOString()}; ask ${tool} for a new one.`,
+      { expiredAt: new Date(request.expires * 1000).toISOString() },
+    );
+  if (found.state === "deleted" || found.state === "deleting")
+    throw new DomainError(ErrorCode.notFound, `Box ${found.id} was deleted; its files are gone.`, { boxId: found.id });
+  const ctx: BoxesContext = { ...rt, accountId: found.accountId, personId: found.createdBy, agentId: "transfer-url" };
+  return { ctx, box: await awakeBox(ctx, found.id, request.op === "upload" ? "an upload" : "a download") };
+}
+
+/** A transfer is activity: the box must not fall asleep under a long upload or download (see reaper.ts). */
+export function keepAwake(rt: BoxesRuntime, boxId: string): () => void {
+  const timer = setInterval(() => void recordActivity(rt, boxId), 60_000);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    void recordActivity(rt, boxId);
+  };
+}
