@@ -5,7 +5,7 @@ import { prepareDocument } from "../src/domain/prepare-document.js";
 import { firstParagraph, languageOf } from "../src/domain/markdown/describe.js";
 import { inlineToPlain } from "../src/domain/markdown/inline.js";
 import { splitSections } from "../src/domain/markdown/sections.js";
-import { sentencesOf } from "../src/domain/compose-answer.js";
+import { proseOf, sentencesOf } from "../src/domain/compose-answer.js";
 import { uriOfFile } from "../src/ingest/source-files.js";
 
 describe("document names", () => {
@@ -65,7 +65,7 @@ describe("sections", () => {
   });
 
   it("when a page is empty, then it still has one (empty) chunk, so its title can be found", () => {
-    expect(splitSections("")).toEqual([{ ordinal: 0, headingPath: [], text: "" }]);
+    expect(splitSections("")).toEqual([{ ordinal: 0, headingPath: [], anchor: "", text: "" }]);
   });
 });
 
@@ -116,6 +116,60 @@ describe("sentences for answers", () => {
       "Item two",
       "Version 2.1 is out.",
       "Done.",
+    ]);
+  });
+});
+
+describe("HTML manuals and section anchors", () => {
+  const manual = `<html><head><title>11.8. Partial Indexes</title></head><body>
+    <div class="navheader"><table><tr><td><a href="a.html">Prev</a></td><td>Up</td><td>Next</td></tr></table><hr/></div>
+    <div class="toc"><dl><dt>11.8.1. An Example</dt></dl></div>
+    <div class="sect1" id="INDEXES-PARTIAL"><div class="titlepage"><div><div><h2 class="title">11.8. Partial Indexes</h2></div></div></div>
+    <p>A partial index covers a subset of a table.</p>
+    <div class="note"><h3 class="title">Note</h3><p>Partial indexes are not always cheaper.</p></div>
+    <div class="sect2" id="INDEXES-PARTIAL-EXAMPLE"><h3 class="title">11.8.1. An Example</h3>
+    <pre class="programlisting">CREATE INDEX i ON orders (nr)
+    WHERE billed is not true;</pre><h4>Details</h4><p>More.</p></div></div>
+    <div class="navfooter"><hr/>Home</div></body></html>`;
+
+  it("when a DocBook page is converted, then chrome is gone, numbers leave headings, notes are quotes, pre is fenced and headings keep anchors", () => {
+    const page = prepareDocument({ uri: "https://m.example/docs/indexes-partial.html", format: "html", content: manual });
+    expect(page.title).toBe("Partial Indexes");
+    expect(page.content).not.toMatch(/Prev|Next|Home|An Example\n\n.*An Example/s);
+    expect(page.content).toContain("## Partial Indexes {#INDEXES-PARTIAL}");
+    expect(page.content).toContain("### An Example {#INDEXES-PARTIAL-EXAMPLE}");
+    expect(page.content).toContain("> **Note:**\n> Partial indexes are not always cheaper.");
+    expect(page.content).toContain("```\nCREATE INDEX i ON orders (nr)\n    WHERE billed is not true;\n```");
+    expect(page.chunks.map((chunk) => [chunk.headingPath.join(" › "), chunk.anchor])).toEqual([
+      ["Partial Indexes", "INDEXES-PARTIAL"],
+      ["Partial Indexes › An Example", "INDEXES-PARTIAL-EXAMPLE"],
+      // A heading without an anchor of its own is reached through the section around it.
+      ["Partial Indexes › An Example › Details", "INDEXES-PARTIAL-EXAMPLE"],
+    ]);
+  });
+
+  it("when Markdown headings name no anchor, then each gets the slug a site generator gives it (repeats numbered); {#id} wins", () => {
+    const chunks = splitSections(
+      "# Guide\n\nIntro.\n\n## Set up: the CLI!\n\nA.\n\n## Options\n\nB.\n\n## Options\n\nC.\n\n## Mine {#own}\n\nD.",
+      { slugs: true },
+    );
+    expect(chunks.map((chunk) => [chunk.headingPath.at(-1), chunk.anchor])).toEqual([
+      ["Guide", "guide"],
+      ["Set up: the CLI!", "set-up-the-cli"],
+      ["Options", "options"],
+      ["Options", "options-1"],
+      ["Mine", "own"],
+    ]);
+    expect(splitSections("## Plain\n\nX.")[0]?.anchor).toBe("");
+  });
+
+  it("when a passage has notes, then their sentences are marked as notes and the label is dropped", () => {
+    expect(
+      proseOf("> **Note:** This command is unaware of workspaces.\n\nThis command updates the registry. Warning: it is slow."),
+    ).toEqual([
+      { text: "This command is unaware of workspaces.", note: true },
+      { text: "This command updates the registry.", note: false },
+      { text: "Warning: it is slow.", note: false },
     ]);
   });
 });

@@ -15,7 +15,7 @@ import { nameUri } from "./names.js";
 import { limits } from "./schemas.js";
 import { distinctWords } from "./words.js";
 
-export const indexVersion = "docs-index-1";
+export const indexVersion = "docs-index-2";
 const derivedDescriptionMax = 300;
 
 export interface DocumentSource {
@@ -73,7 +73,7 @@ export function prepareDocument(source: DocumentSource): PreparedDocument {
     content,
     lang,
     contentHash,
-    chunks: splitSections(content),
+    chunks: splitSections(content, { slugs: source.format === "markdown" }),
     words: [...distinctWords(`${title}\n${content}`)],
   };
 }

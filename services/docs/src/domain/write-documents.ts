@@ -60,11 +60,12 @@ async function replace(tx: DocsTx, changed: PreparedDocument[], existing: string
       lang = EXCLUDED.lang, content_hash = EXCLUDED.content_hash, chunk_count = EXCLUDED.chunk_count, head = EXCLUDED.head, updated_at = now()`;
   const chunks = changed.flatMap((document) => document.chunks.map((chunk) => ({ name: document.name, ...chunk })));
   await tx.$executeRaw`
-    INSERT INTO chunks (document_name, ordinal, heading_path, text, tsv)
-    SELECT v.n, v.o, p.path, v.t,
+    INSERT INTO chunks (document_name, ordinal, heading_path, anchor, text, tsv)
+    SELECT v.n, v.o, p.path, v.a, v.t,
            docs.chunk_tsv(d.title, array_to_string(p.path, ' '), CASE WHEN v.o = 0 THEN d.description ELSE '' END, v.t)
       FROM unnest(${chunks.map((c) => c.name)}::text[], ${chunks.map((c) => c.ordinal)}::int[],
-                  ${chunks.map((c) => JSON.stringify(c.headingPath))}::text[], ${chunks.map((c) => c.text)}::text[]) AS v(n, o, h, t)
+                  ${chunks.map((c) => JSON.stringify(c.headingPath))}::text[], ${chunks.map((c) => c.anchor)}::text[],
+                  ${chunks.map((c) => c.text)}::text[]) AS v(n, o, h, a, t)
       CROSS JOIN LATERAL (SELECT ARRAY(SELECT jsonb_array_elements_text(v.h::jsonb)) AS path) p
       JOIN documents d ON d.name = v.n`;
   for (const document of changed) lexicon.add(document.words, 1);

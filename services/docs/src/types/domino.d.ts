@@ -2,7 +2,10 @@
 declare module "@mixmark-io/domino" {
   export interface DominoElement {
     readonly tagName: string;
+    readonly nodeName: string;
     readonly textContent: string | null;
+    readonly parentElement: DominoElement | null;
+    readonly firstChild: DominoElement | null;
     getAttribute(name: string): string | null;
     querySelector(selector: string): DominoElement | null;
     querySelectorAll(selector: string): ArrayLike<DominoElement>;

@@ -5,7 +5,7 @@
 import { inlineToPlain } from "./inline.js";
 
 export type MarkdownLine =
-  | { kind: "heading"; level: number; text: string }
+  | { kind: "heading"; level: number; text: string; anchor?: string }
   | { kind: "code"; raw: string }
   | { kind: "blank"; raw: string }
   | { kind: "text"; raw: string };
@@ -35,18 +35,25 @@ export function readLines(markdown: string): MarkdownLine[] {
     }
     const heading = atx.exec(raw);
     if (heading?.[1]) {
-      out.push({ kind: "heading", level: heading[1].length, text: inlineToPlain(heading[2] ?? "") });
+      out.push({ kind: "heading", level: heading[1].length, ...headingText(heading[2] ?? "") });
       continue;
     }
     const underline = setextUnderline.exec(lines[i + 1] ?? "");
     if (underline?.[1] && raw.trim() && !blockStart.test(raw) && (out.at(-1)?.kind ?? "blank") !== "text") {
-      out.push({ kind: "heading", level: underline[1][0] === "=" ? 1 : 2, text: inlineToPlain(raw) });
+      out.push({ kind: "heading", level: underline[1][0] === "=" ? 1 : 2, ...headingText(raw) });
       i++;
       continue;
     }
     out.push(raw.trim() ? { kind: "text", raw } : { kind: "blank", raw });
   }
   return out;
+}
+
+/** A heading's text and its explicit anchor, written `## Title {#anchor}` (Pandoc, kramdown, and our HTML conversion). */
+function headingText(raw: string): { text: string; anchor?: string } {
+  const explicit = /\s*\{#([^\s{}#]+)\}\s*$/.exec(raw);
+  const text = inlineToPlain(explicit ? raw.slice(0, explicit.index) : raw);
+  return explicit?.[1] ? { text, anchor: explicit[1] } : { text };
 }
 
 /** A text line that begins a list, quote, table, HTML block or image rather than a paragraph. */
