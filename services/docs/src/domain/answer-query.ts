@@ -1,43 +1,60 @@
 /**
- * answer_query without a language model: find the passages that cover the question best, quote their
- * most relevant sentences with numbered citations, and say plainly when nothing covers enough of the
- * question (empty references) instead of guessing.
+ * answer_query without a language model: find the passages that cover the question best, rank them on
+ * their words, quote the most relevant sentences of the best pages with numbered citations, and say
+ * plainly when nothing covers enough of the question (empty references) instead of guessing.
  */
 import type { DocsDb } from "../db/client.js";
 import { composeAnswer } from "./compose-answer.js";
 import { languageOf } from "./markdown/describe.js";
-import { findPassages, type Passage } from "./passages.js";
-import { queryTerms } from "./query-terms.js";
+import { findPassages, headPassages } from "./passages.js";
+import { queryTerms, type QueryTerm } from "./query-terms.js";
+import { rankPassages, type RankedPassage } from "./rank-passages.js";
 import type { AnswerQueryInput, AnswerQueryResult } from "./schemas.js";
 
 /** The least share of the question's weight the best passage must hold for an answer to be given. */
 export const relevanceThreshold = 0.6;
-/** Further passages are quoted only when they come close to the best one. */
-const relativeFloor = 0.8;
-const passagesMax = 4;
-const perDocumentMax = 2;
+/**
+ * A page whose title names a term of the question may answer with less, counting its head: when every
+ * term it lacks is a word the corpus knows. A word no page holds ("Elasticsearch") says the question is
+ * about something else.
+ */
+export const headThreshold = 0.4;
+/** Further pages are cited only when their best passage comes close to the best one. */
+const relativeFloor = 0.75;
+const pagesMax = 3;
+const passagesPerPage = 2;
 
 export async function answerQuery(db: DocsDb, input: AnswerQueryInput): Promise<AnswerQueryResult> {
   const { terms, corpusSize } = await queryTerms(db, input.query);
-  const passages = terms.length ? await findPassages(db, terms, corpusSize, relevanceThreshold) : [];
-  const best = passages[0]?.coverage ?? 0;
-  if (best < relevanceThreshold) return nothingFound(input.query);
-  const floor = Math.max(relevanceThreshold, best * relativeFloor);
-  const result = composeAnswer(choose(passages.filter((passage) => passage.coverage >= floor)), terms);
+  if (!terms.some((term) => !term.filler)) return nothingFound(input.query);
+  const passages = await rankedPassages(db, terms, corpusSize);
+  const best = passages[0];
+  if (!best || best.coverage < (best.viaHead ? headThreshold : relevanceThreshold)) return nothingFound(input.query);
+  const result = composeAnswer(pagesOf(passages, best.score * relativeFloor), terms);
   return result.references.length ? result : nothingFound(input.query);
 }
 
-function choose(passages: Passage[]): Passage[] {
-  const perDocument = new Map<string, number>();
-  const chosen: Passage[] = [];
+/** Passages covering the question, and those of pages whose head names it, ranked on their words. */
+export async function rankedPassages(db: DocsDb, terms: QueryTerm[], corpusSize: number): Promise<RankedPassage[]> {
+  const [covering, headed] = await Promise.all([
+    findPassages(db, terms, corpusSize, relevanceThreshold),
+    terms.every((term) => term.documents > 0) ? headPassages(db, terms, headThreshold) : [],
+  ]);
+  const seen = new Set(covering.map((passage) => passage.id));
+  return rankPassages([...covering, ...headed.filter((passage) => !seen.has(passage.id))], terms);
+}
+
+/** The best pages (by their best passage), each with its passages that come close to the floor, best first. */
+function pagesOf(passages: RankedPassage[], floor: number): RankedPassage[][] {
+  const pages = new Map<string, RankedPassage[]>();
   for (const passage of passages) {
-    const count = perDocument.get(passage.name) ?? 0;
-    if (count >= perDocumentMax) continue;
-    perDocument.set(passage.name, count + 1);
-    chosen.push(passage);
-    if (chosen.length === passagesMax) break;
+    if (passage.score < floor) break;
+    const page = pages.get(passage.name);
+    if (page) {
+      if (page.length < passagesPerPage) page.push(passage);
+    } else if (pages.size < pagesMax) pages.set(passage.name, [passage]);
   }
-  return chosen;
+  return [...pages.values()];
 }
 
 function nothingFound(question: string): AnswerQueryResult {

@@ -47,7 +47,7 @@ export function blockingSets(weights: number[], threshold: number): number[][] {
 
 export function candidateQuery(terms: QueryTerm[], threshold: number): string {
   const sets = blockingSets(
-    terms.map((term) => term.idf),
+    terms.map((term) => term.weight),
     threshold,
   );
   if (!sets.length) return anyStem(terms);
@@ -59,15 +59,15 @@ export function candidateQuery(terms: QueryTerm[], threshold: number): string {
  * rarest terms, as few as possible, that a qualifying passage holds one of.
  */
 export function rankQuery(terms: QueryTerm[], threshold: number): string {
-  const total = terms.reduce((sum, term) => sum + term.idf, 0);
-  const mandatory = terms.filter((term) => total - term.idf < threshold * total);
+  const total = terms.reduce((sum, term) => sum + term.weight, 0);
+  const mandatory = terms.filter((term) => total - term.weight < threshold * total);
   if (mandatory.length) return mandatory.map((term) => `( ${anyStem([term])} )`).join(" & ");
-  const byWeight = [...terms].sort((a, b) => b.idf - a.idf);
+  const byWeight = [...terms].sort((a, b) => b.weight - a.weight);
   const necessary: QueryTerm[] = [];
   let left = total;
   for (const term of byWeight) {
     necessary.push(term);
-    left -= term.idf;
+    left -= term.weight;
     if (left < threshold * total) break;
   }
   return anyStem(necessary);

@@ -1,83 +1,179 @@
 /**
- * Builds an extractive answer: from each chosen passage, the one or two sentences that carry most of
- * the question's weight, quoted as written and followed by [n], the 1-based number of the cited
- * document in `references`. Nothing is paraphrased, so every statement is traceable to its source.
+ * Builds an extractive answer from ranked passages: the sentences that carry most of the question's
+ * weight, quoted as written, one paragraph per cited page ending with its [n] (the 1-based number of
+ * the page in `references`). Nothing is paraphrased, so every statement is traceable to its source.
+ * - No sentence is said twice: a sentence (nearly) equal to one already quoted, from the same page or
+ *   another (documentation repeats itself across pages), is left out, and a page left with nothing new
+ *   is not cited.
+ * - A page's sentences keep the page's order; the page that answers best comes first.
+ * - Notes and admonitions ("Note: …", "Warning: …") are quoted only when nothing else in the page matches.
+ * - A reference points at the section quoted first (`uri#anchor`) when the page names its sections.
  */
 import { readLines } from "./markdown/lines.js";
 import { clip, inlineToPlain } from "./markdown/inline.js";
-import type { Passage } from "./passages.js";
 import type { QueryTerm } from "./query-terms.js";
+import type { RankedPassage } from "./rank-passages.js";
 import type { Reference } from "./schemas.js";
 import { plainWords } from "./words.js";
 
-const sentencesPerPassage = 2;
+const sentencesPerPage = 2;
 const sentenceMax = 320;
 const excerptMax = 600;
+/** Two sentences sharing this share of their words say the same thing. */
+const sameSentence = 0.8;
 
-export function composeAnswer(passages: Passage[], terms: QueryTerm[]): { answer: string; references: Reference[] } {
+export interface Prose {
+  text: string;
+  /** Inside a note, tip or warning. */
+  note: boolean;
+}
+
+export function composeAnswer(pages: RankedPassage[][], terms: QueryTerm[]): { answer: string; references: Reference[] } {
   const references: Reference[] = [];
-  const quotes = new Map<string, string[]>();
   const paragraphs: string[] = [];
-  for (const passage of passages) {
-    const chosen = bestSentences(passage.text, terms);
+  const said: Set<string>[] = [];
+  for (const passages of pages) {
+    const chosen = pageSentences(passages, terms, said);
     if (!chosen.length) continue;
-    let number = references.findIndex((reference) => reference.name === passage.name) + 1;
-    if (number === 0) {
-      references.push({ name: passage.name, uri: passage.uri, title: passage.title, excerpt: "" });
-      number = references.length;
-    }
-    quotes.set(passage.name, [...(quotes.get(passage.name) ?? []), ...chosen]);
-    paragraphs.push(`${chosen.join(" ")} [${number}]`);
+    const first = passages.find((passage) => passage.id === chosen[0]!.passage) ?? passages[0]!;
+    references.push({
+      name: first.name,
+      uri: sectionUri(first),
+      title: first.title,
+      excerpt: clip(chosen.map((sentence) => sentence.text).join(" … "), excerptMax),
+    });
+    paragraphs.push(`${chosen.map((sentence) => sentence.text).join(" ")} [${references.length}]`);
   }
-  for (const reference of references) reference.excerpt = clip((quotes.get(reference.name) ?? []).join(" … "), excerptMax);
   return { answer: paragraphs.join("\n\n"), references };
+}
+
+/** The page's URI at the quoted section; the bare URI for the page's opening section (its title heading). */
+function sectionUri(passage: RankedPassage): string {
+  const opening = passage.headingPath.length <= 1 && plainWords(passage.headingPath[0] ?? passage.title) === plainWords(passage.title);
+  return passage.anchor && !opening ? `${passage.uri}#${passage.anchor}` : passage.uri;
+}
+
+interface Candidate {
+  text: string;
+  passage: string;
+  order: number;
+  weight: number;
+  note: boolean;
+  words: Set<string>;
+}
+
+/** The page's best sentences not yet said, in the page's order. */
+function pageSentences(passages: RankedPassage[], terms: QueryTerm[], said: Set<string>[]): Candidate[] {
+  const candidates: Candidate[] = [];
+  for (const passage of passages) {
+    proseOf(passage.text).forEach((sentence, index) => {
+      const text = clip(sentence.text, sentenceMax);
+      candidates.push({
+        text,
+        passage: passage.id,
+        order: passage.ordinal * 10_000 + index,
+        weight: weightOf(sentence.text, terms),
+        note: sentence.note,
+        words: new Set(plainWords(sentence.text).split(" ").filter(Boolean)),
+      });
+    });
+  }
+  const fresh = candidates.filter((candidate) => candidate.words.size && !said.some((words) => similar(words, candidate.words)));
+  const useful = fresh.filter((candidate) => candidate.weight > 0);
+  const plain = useful.filter((candidate) => !candidate.note);
+  const pool = plain.length ? plain : useful;
+  // A passage chosen for its title or headings alone still leads with its first sentence that is new.
+  const ranked = pool.length
+    ? [...pool].sort((a, b) => b.weight - a.weight || a.order - b.order)
+    : fresh.filter((candidate) => !candidate.note).slice(0, 1);
+  const chosen: Candidate[] = [];
+  for (const candidate of ranked) {
+    if (chosen.some((other) => similar(other.words, candidate.words))) continue;
+    chosen.push(candidate);
+    if (chosen.length === sentencesPerPage) break;
+  }
+  for (const candidate of chosen) said.push(candidate.words);
+  return chosen.sort((a, b) => a.order - b.order);
+}
+
+function similar(a: Set<string>, b: Set<string>): boolean {
+  let shared = 0;
+  for (const word of a) if (b.has(word)) shared++;
+  return shared / Math.min(a.size, b.size) >= sameSentence;
 }
 
 /** The passage's prose as sentences: code blocks and tables left out, list items one sentence each. */
 export function sentencesOf(markdown: string): string[] {
-  const blocks: string[] = [];
+  return proseOf(markdown).map((sentence) => sentence.text);
+}
+
+const labels = "note|tip|warning|caution|important|nota|aviso|atenção|atencao|dica";
+/** "**Note:**", "**Note**:", "**Note**" or "Note:" opening a line. */
+const noteLabel = new RegExp(`^(?:(?:\\*\\*|__)(?:${labels}):?(?:\\*\\*|__):?|(?:${labels}):)\\s*`, "i");
+
+/** Sentences with whether they stand in a note: a quoted block or a paragraph opening with "Note:", "Warning:" … */
+export function proseOf(markdown: string): Prose[] {
+  const blocks: Prose[] = [];
   let paragraph: string[] = [];
+  let note = false;
+  let quotedNote = false;
   const flush = () => {
-    if (paragraph.length) blocks.push(paragraph.join(" "));
+    if (paragraph.length) blocks.push({ text: paragraph.join(" "), note });
     paragraph = [];
+    note = false;
   };
   for (const line of readLines(markdown)) {
     if (line.kind !== "text" || /^\s*\|/.test(line.raw)) {
       flush();
+      quotedNote = false;
       continue;
     }
-    const item = /^\s*(?:[-*+]|\d+[.)])\s+(.*)$/.exec(line.raw);
+    const quoted = /^\s*>/.test(line.raw);
+    if (!quoted) quotedNote = false;
+    let raw = line.raw.replace(/^\s*>\s?/, "").trim();
+    const labelled = noteLabel.test(raw);
+    if (labelled) {
+      flush();
+      raw = raw.replace(noteLabel, "");
+      if (quoted) quotedNote = true;
+    }
+    const item = /^(?:[-*+]|\d+[.)])\s+(.*)$/.exec(raw);
     if (item) {
       flush();
+      note = quotedNote;
       paragraph.push(item[1] ?? "");
-    } else paragraph.push(line.raw.replace(/^\s*>\s?/, ""));
+      continue;
+    }
+    if (!raw) {
+      if (!labelled) flush();
+      continue;
+    }
+    if (!paragraph.length) note = quotedNote || labelled;
+    paragraph.push(raw);
   }
   flush();
   return blocks
-    .map((block) => inlineToPlain(block, true))
-    .flatMap((block) => block.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'`(])/u))
-    .map((sentence) => sentence.trim())
-    .filter((sentence) => sentence.length >= 3);
+    .flatMap((block) =>
+      inlineToPlain(block.text, true)
+        .split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'`(])/u)
+        .map((text) => ({ text: text.trim(), note: block.note })),
+    )
+    .filter((sentence) => sentence.text.length >= 3);
 }
 
-function bestSentences(text: string, terms: QueryTerm[]): string[] {
-  const sentences = sentencesOf(text);
-  const scored = sentences.map((sentence, index) => ({ sentence, index, weight: weightOf(sentence, terms) }));
-  const useful = scored.filter((entry) => entry.weight > 0).sort((a, b) => b.weight - a.weight || a.index - b.index);
-  // A passage chosen for its title or headings alone still leads with its first sentence.
-  const chosen = useful.length ? useful.slice(0, sentencesPerPassage) : scored.slice(0, 1);
-  return chosen.sort((a, b) => a.index - b.index).map((entry) => clip(entry.sentence, sentenceMax));
-}
-
-/** The question's weight (IDF) found in a sentence: a term matches by its words in sequence, or a word by a stem. */
+/** The question's weight found in a sentence: a term by its words in sequence, a synonym, or a word that inflects a stem. */
 function weightOf(sentence: string, terms: QueryTerm[]): number {
   const line = ` ${plainWords(sentence)} `;
-  const words = line.trim().split(" ");
   let weight = 0;
   for (const term of terms) {
-    const hit =
-      line.includes(` ${term.words} `) || words.some((word) => term.stems.some((stem) => stem.length >= 4 && word.startsWith(stem)));
-    if (hit) weight += term.idf;
+    if (line.includes(` ${term.words} `)) weight += term.weight;
+    else if (term.synonyms.some((synonym) => line.includes(` ${synonym.words} `))) weight += term.weight * 0.85;
+    else if (term.stems.some((stem) => stem.length >= 4 && new RegExp(` ${escape(plainWords(stem))}[a-z]{0,4} `).test(line)))
+      weight += term.weight * 0.7;
   }
   return weight;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

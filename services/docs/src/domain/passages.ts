@@ -1,10 +1,14 @@
 /**
- * The passages answer_query may quote: chunks holding the question's terms, scored by coverage (the
- * share of the question's weight, by IDF, that the chunk's title, headings and text contain) and then
- * by cover density; only passages that reach the threshold are returned. Only chunks that can reach it
- * are candidates (see candidate-query.ts); every term still counts in coverage. Terms no document holds
- * count in the question's weight and so lower every passage's coverage: that is how an unrelated
- * question fails.
+ * The passages answer_query may quote, found in two steps:
+ * 1. SQL (GIN index): chunks holding enough of the question's weight — coverage, the share of the terms'
+ *    weight the chunk's title, headings, description or text contain, at least the threshold. Only chunks
+ *    that can reach it are candidates (see candidate-query.ts); the best `candidatesMax` by a weighted
+ *    coverage (a term in the page's head, title/headings/description, counts twice a term in the body)
+ *    and cover density are read with their text.
+ * 2. rank-passages.ts scores those few on their words: exact words above stems, head above body, the
+ *    question's words close together above scattered ones.
+ * Terms no document holds count in the question's weight and so lower every passage's coverage: that is
+ * how an unrelated question fails.
  * Cost: each candidate's vector is detoasted once (`tsv || ''`) instead of once per term test, and
  * cover density is computed only for the chunks tied with the last of the top or above it.
  */
@@ -17,16 +21,22 @@ export interface Passage {
   name: string;
   title: string;
   uri: string;
+  description: string;
+  ordinal: number;
   headingPath: string[];
+  anchor: string;
   text: string;
+  /** Share of the question's weight the chunk holds anywhere (stems and synonyms included), 0–1. */
   coverage: number;
+  /** Found through its page's head (see headPassages): coverage counts the page's title, headings and description. */
+  viaHead: boolean;
 }
 
-const candidatesMax = 12;
+const candidatesMax = 40;
 
 export async function findPassages(db: DocsDb, terms: QueryTerm[], corpusSize: number, threshold: number): Promise<Passage[]> {
   if (!terms.length || corpusSize === 0) return [];
-  const total = terms.reduce((sum, term) => sum + term.idf, 0);
+  const total = terms.reduce((sum, term) => sum + term.weight, 0);
   const pick = candidateQuery(terms, threshold);
   const rank = rankQuery(terms, threshold);
   // Chunks holding every term have the highest coverage there is: when there are enough of them to
@@ -35,10 +45,23 @@ export async function findPassages(db: DocsDb, terms: QueryTerm[], corpusSize: n
   // Below this sum a chunk cannot qualify; the margin leaves the exact decision to `coverage` below.
   const least = threshold * total * (1 - 1e-9);
   const rows = await db.$queryRaw<
-    { id: string; name: string; title: string; uri: string; heading_path: string[]; text: string; covered: number }[]
+    {
+      id: string;
+      name: string;
+      title: string;
+      uri: string;
+      description: string;
+      ordinal: number;
+      heading_path: string[];
+      anchor: string;
+      text: string;
+      covered: number;
+    }[]
   >`
     WITH terms AS MATERIALIZED (
-      SELECT q::tsquery AS q, idf FROM unnest(${terms.map((term) => anyStem([term]))}::text[], ${terms.map((term) => term.idf)}::float8[]) AS t(q, idf)
+      SELECT q::tsquery AS q, h::tsquery AS h, w
+        FROM unnest(${terms.map((term) => anyStem([term]))}::text[], ${terms.map((term) => anyStem([term], "ABC"))}::text[],
+                    ${terms.map((term) => term.weight)}::float8[]) AS t(q, h, w)
     ),
     whole AS MATERIALIZED (SELECT c.id FROM chunks c WHERE c.tsv @@ ${everyTerm}::tsquery),
     enough AS MATERIALIZED (SELECT count(*) >= ${candidatesMax} AS yes FROM (SELECT 1 FROM whole LIMIT ${candidatesMax}) w),
@@ -48,26 +71,103 @@ export async function findPassages(db: DocsDb, terms: QueryTerm[], corpusSize: n
       SELECT c.id, c.tsv || ''::tsvector AS tsv FROM chunks c WHERE c.tsv @@ ${pick}::tsquery AND NOT (SELECT yes FROM enough)
     ),
     scored AS MATERIALIZED (
-      SELECT id, tsv, (SELECT coalesce(sum(t.idf), 0) FROM terms t WHERE candidates.tsv @@ t.q)::float8 AS covered
-        FROM candidates
+      SELECT id, tsv, s.covered, s.headed
+        FROM candidates CROSS JOIN LATERAL (
+          SELECT coalesce(sum(t.w), 0)::float8 AS covered, coalesce(sum(t.w) FILTER (WHERE candidates.tsv @@ t.h), 0)::float8 AS headed
+            FROM terms t WHERE candidates.tsv @@ t.q
+        ) s
     ),
-    qualified AS MATERIALIZED (SELECT id, tsv, covered FROM scored WHERE covered >= ${least}),
-    cut AS (SELECT covered FROM qualified ORDER BY covered DESC LIMIT 1 OFFSET ${candidatesMax - 1}),
+    qualified AS MATERIALIZED (SELECT id, tsv, covered, covered + headed AS weighted FROM scored WHERE covered >= ${least}),
+    cut AS (SELECT weighted FROM qualified ORDER BY weighted DESC LIMIT 1 OFFSET ${candidatesMax - 1}),
     top AS (
-      SELECT id, covered, ts_rank_cd('{0.1, 0.2, 0.4, 1.0}', tsv, ${rank}::tsquery, 1) AS r
-        FROM qualified WHERE covered >= coalesce((SELECT covered FROM cut), 0)
-       ORDER BY covered DESC, r DESC, id LIMIT ${candidatesMax}
+      SELECT id, covered, weighted, ts_rank_cd('{0.1, 0.2, 0.4, 1.0}', tsv, ${rank}::tsquery, 1) AS r
+        FROM qualified WHERE weighted >= coalesce((SELECT weighted FROM cut), 0)
+       ORDER BY weighted DESC, r DESC, id LIMIT ${candidatesMax}
     )
-    SELECT top.id::text AS id, c.document_name AS name, d.title, d.uri, c.heading_path, c.text, top.covered
+    SELECT top.id::text AS id, c.document_name AS name, d.title, d.uri, d.description, c.ordinal, c.heading_path, c.anchor, c.text, top.covered
       FROM top JOIN chunks c ON c.id = top.id JOIN documents d ON d.name = c.document_name
-     ORDER BY top.covered DESC, top.r DESC, top.id`;
+     ORDER BY top.weighted DESC, top.r DESC, top.id`;
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
     title: row.title,
     uri: row.uri,
+    description: row.description,
+    ordinal: row.ordinal,
     headingPath: row.heading_path,
+    anchor: row.anchor,
     text: row.text,
     coverage: total > 0 ? row.covered / total : 0,
+    viaHead: false,
+  }));
+}
+
+/** Pages whose head may answer though no single chunk holds enough of the question. */
+const headPagesMax = 5;
+const headChunksMax = 3;
+
+/**
+ * The passages of pages whose title names one of the question's terms and whose head (title, headings,
+ * description) with one of its sections holds at least `least` of the question's weight: a command's
+ * page ("npm-deprecate: Deprecate a version of a package") answers "how do I mark a published version
+ * as deprecated" while holding neither "mark" nor "published". Coverage here counts the page's head.
+ */
+export async function headPassages(db: DocsDb, terms: QueryTerm[], least: number): Promise<Passage[]> {
+  const content = terms.filter((term) => !term.filler);
+  if (!content.length) return [];
+  const total = terms.reduce((sum, term) => sum + term.weight, 0);
+  const rows = await db.$queryRaw<
+    {
+      id: string;
+      name: string;
+      title: string;
+      uri: string;
+      description: string;
+      ordinal: number;
+      heading_path: string[];
+      anchor: string;
+      text: string;
+      covered: number;
+    }[]
+  >`
+    WITH terms AS MATERIALIZED (
+      SELECT q::tsquery AS q, w FROM unnest(${terms.map((term) => anyStem([term]))}::text[], ${terms.map((term) => term.weight)}::float8[]) AS t(q, w)
+    ),
+    pages AS MATERIALIZED (
+      SELECT d.name, d.head || ''::tsvector AS head FROM documents d WHERE d.head @@ ${anyStem(content, "A")}::tsquery
+    ),
+    headed AS MATERIALIZED (
+      SELECT p.name, p.head, (SELECT coalesce(sum(t.w), 0) FROM terms t WHERE p.head @@ t.q)::float8 AS covered FROM pages p
+    ),
+    best AS (SELECT name, head FROM headed WHERE covered > 0 ORDER BY covered DESC, name LIMIT ${headPagesMax * 4}),
+    sections AS (
+      SELECT c.id, c.document_name, c.ordinal,
+             (SELECT coalesce(sum(t.w), 0) FROM terms t WHERE c.tsv @@ t.q OR b.head @@ t.q)::float8 AS covered
+        FROM best b JOIN chunks c ON c.document_name = b.name
+    ),
+    ranked AS (
+      SELECT id, document_name, covered, row_number() OVER (PARTITION BY document_name ORDER BY covered DESC, ordinal) AS n,
+             max(covered) OVER (PARTITION BY document_name) AS page_covered
+        FROM sections
+    ),
+    chosen AS (
+      SELECT id, covered FROM ranked
+       WHERE n <= ${headChunksMax} AND covered >= ${least * total * (1 - 1e-9)}
+         AND document_name IN (SELECT document_name FROM ranked WHERE n = 1 ORDER BY page_covered DESC, document_name LIMIT ${headPagesMax})
+    )
+    SELECT ch.id::text AS id, c.document_name AS name, d.title, d.uri, d.description, c.ordinal, c.heading_path, c.anchor, c.text, ch.covered
+      FROM chosen ch JOIN chunks c ON c.id = ch.id JOIN documents d ON d.name = c.document_name`;
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    title: row.title,
+    uri: row.uri,
+    description: row.description,
+    ordinal: row.ordinal,
+    headingPath: row.heading_path,
+    anchor: row.anchor,
+    text: row.text,
+    coverage: total > 0 ? row.covered / total : 0,
+    viaHead: true,
   }));
 }

@@ -1,33 +1,37 @@
 /**
  * The content words of a question, as answer_query weighs them. The question is read by the same text
  * parser as the documents (so "Pub/Sub", "cloud-native" or "8787" are the tokens the index holds), after
- * misspelt words were corrected against the lexicon. Tokens that are stop words in English or in
- * Portuguese ("how", "the", "como", "para") or mere question phrasing ("happens", "acontece") are
- * dropped; each remaining term gets its stems in both languages and an inverse document frequency
- * (rare words weigh more; a word no document holds weighs most).
+ * known phrases were joined ("sign in" → login) and misspelt words corrected against the lexicon.
+ * - Stop words of English or Portuguese ("how", "the", "como", "para") are dropped: no page indexes them.
+ * - Filler that phrases a question ("way", "want", "preciso") stays, at a small weight.
+ * - Each term has its stems in both languages, the synonyms documentation uses for it (with their
+ *   stems), and an inverse document frequency: rare words weigh more; a word no document holds weighs most.
  */
 import type { DocsDb } from "../db/client.js";
 import { correctQuery } from "./corrections.js";
-import { fold, plainWords } from "./words.js";
+import { isFiller, joinPhrases, synonymsOf } from "./question-words.js";
+import { plainWords } from "./words.js";
 
 export interface QueryTerm {
   /** The token's words, folded and joined by single spaces ("pub sub" for Pub/Sub). */
   words: string;
   stems: string[];
+  /** Synonyms a page may use instead (one word each), and their stems. */
+  synonyms: { words: string; stems: string[] }[];
   documents: number;
   idf: number;
+  /** What the term counts for in a passage's score: its idf, a fraction of it for filler. */
+  weight: number;
+  filler: boolean;
 }
 
-const phrasing = new Set(
-  (
-    "happen happens happened mean means please possible way ways tell explain want wants need needs " +
-    "acontece acontecer significa preciso precisa quero quer possivel jeito forma maneira explique explicar diga favor devo posso consigo"
-  ).split(" "),
-);
+/** Filler still counts, a little: a question of filler alone cannot match on it. */
+export const fillerShare = 0.15;
 const parts = new Set(["blank", "hword_part", "hword_asciipart", "hword_numpart"]);
 
 export async function queryTerms(db: DocsDb, question: string): Promise<{ terms: QueryTerm[]; corpusSize: number }> {
-  const text = (await correctQuery(db, question))?.query ?? question;
+  const joined = joinPhrases(question);
+  const text = (await correctQuery(db, joined))?.query ?? joined;
   const tokens = await db.$queryRaw<{ token: string; alias: string; en: string[] | null; pt: string[] | null }[]>`
     SELECT en.token, en.alias, en.lexemes AS en, pt.lexemes AS pt
       FROM ts_debug('docs.docs_en', ${text}) WITH ORDINALITY AS en(alias, description, token, dictionaries, dictionary, lexemes, i)
@@ -35,26 +39,42 @@ export async function queryTerms(db: DocsDb, question: string): Promise<{ terms:
   const content = new Map<string, { words: string; stems: string[] }>();
   for (const token of tokens) {
     const words = plainWords(token.token);
-    if (parts.has(token.alias) || !token.en?.length || !token.pt?.length || !words || phrasing.has(fold(token.token))) continue;
+    if (parts.has(token.alias) || !token.en?.length || !token.pt?.length || !words) continue;
     const entry = content.get(words) ?? { words, stems: [] };
     entry.stems = [...new Set([...entry.stems, ...token.en, ...token.pt])];
     content.set(words, entry);
   }
-  const all = [...new Set([...content.keys()].flatMap((words) => words.split(" ")))];
-  const [counts] = await db.$queryRaw<{ words: string[]; counts: number[]; corpus: number }[]>`
-    SELECT coalesce(array_agg(word), '{}') AS words, coalesce(array_agg(doc_count), '{}') AS counts, (SELECT count(*) FROM documents)::int AS corpus
+  const synonyms = [...new Set([...content.keys()].flatMap((words) => synonymsOf(words)))].filter((words) => !content.has(words));
+  const all = [...new Set([...content.keys(), ...synonyms].flatMap((words) => words.split(" ")))];
+  const [counts] = await db.$queryRaw<{ words: string[]; counts: number[]; corpus: number; synonyms: string[]; stems: string[] }[]>`
+    SELECT coalesce(array_agg(word), '{}') AS words, coalesce(array_agg(doc_count), '{}') AS counts, (SELECT count(*) FROM documents)::int AS corpus,
+           ${synonyms}::text[] AS synonyms,
+           ARRAY(SELECT array_to_string(tsvector_to_array(to_tsvector('docs.docs_en', s) || to_tsvector('docs.docs_pt', s)), ' ')
+                   FROM unnest(${synonyms}::text[]) WITH ORDINALITY AS u(s, i) ORDER BY i) AS stems
       FROM lexicon WHERE word = ANY(${all}::text[])`;
   const frequency = new Map((counts?.words ?? []).map((word, index) => [word, counts?.counts[index] ?? 0]));
+  const stemsOf = new Map(synonyms.map((words, index) => [words, (counts?.stems[index] ?? "").split(" ").filter(Boolean)]));
   const corpusSize = counts?.corpus ?? 0;
+  // A token of several words (Pub/Sub) is as rare as its rarest word.
+  const documentsOf = (words: string) => Math.min(...words.split(" ").map((word) => frequency.get(word) ?? 0));
   const terms = [...content.values()].map((term) => {
-    // A token of several words (Pub/Sub) is as rare as its rarest word.
-    const documents = Math.min(...term.words.split(" ").map((word) => frequency.get(word) ?? 0));
-    return { ...term, documents, idf: Math.max(0.1, Math.log((corpusSize + 1) / (documents + 0.5))) };
+    const alternatives = synonymsOf(term.words)
+      .filter((words) => !content.has(words))
+      .map((words) => ({ words, stems: stemsOf.get(words) ?? [] }))
+      .filter((alternative) => alternative.stems.length);
+    // A concept is as common as its most common spelling: pages saying "login" answer "sign in" too.
+    const documents = Math.max(documentsOf(term.words), ...alternatives.map((alternative) => documentsOf(alternative.words)));
+    const idf = Math.max(0.1, Math.log((corpusSize + 1) / (documents + 0.5)));
+    const filler = isFiller(term.words);
+    return { ...term, synonyms: alternatives, documents, idf, weight: filler ? idf * fillerShare : idf, filler };
   });
   return { terms, corpusSize };
 }
 
-/** A tsquery matching any stem of the terms; stems are single lexemes, quoted for tsquery syntax. */
-export function anyStem(terms: QueryTerm[]): string {
-  return terms.flatMap((term) => term.stems.map((stem) => `'${stem.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`)).join(" | ");
+/** A tsquery matching any stem of the terms (and of their synonyms); stems are single lexemes, quoted for tsquery syntax. */
+export function anyStem(terms: QueryTerm[], weights = ""): string {
+  return terms
+    .flatMap((term) => [...term.stems, ...term.synonyms.flatMap((synonym) => synonym.stems)])
+    .map((stem) => `'${stem.replace(/\\/g, "\\\\").replace(/'/g, "''")}'${weights ? `:${weights}` : ""}`)
+    .join(" | ");
 }

@@ -1,0 +1,25 @@
+/**
+ * Shows how answer_query reads one question on the evaluation database: its terms (weight, stems,
+ * synonyms), the ranked candidate passages, and the answer. Run: npx tsx services/docs/bench/debug-question.ts "question"
+ */
+import { answerQuery, rankedPassages } from "../src/domain/answer-query.js";
+import { queryTerms } from "../src/domain/query-terms.js";
+import { openEvalDb } from "./eval-corpus.js";
+
+const question = process.argv.slice(2).join(" ");
+const { db } = await openEvalDb();
+try {
+  const { terms, corpusSize } = await queryTerms(db, question);
+  for (const term of terms)
+    console.log(
+      `${term.words.padEnd(16)} weight ${term.weight.toFixed(2)} docs ${term.documents} stems ${term.stems.join(",")} synonyms ${term.synonyms.map((s) => s.words).join(",")}`,
+    );
+  const ranked = await rankedPassages(db, terms, corpusSize);
+  for (const passage of ranked.slice(0, 12))
+    console.log(
+      `${passage.score.toFixed(3)} cov ${passage.coverage.toFixed(2)}${passage.viaHead ? " head" : ""} ${passage.name.split("/").slice(-2).join("/")} #${passage.anchor} › ${passage.headingPath.join(" › ")}`,
+    );
+  console.log(JSON.stringify(await answerQuery(db, { query: question }), null, 1));
+} finally {
+  await db.$disconnect();
+}
