@@ -15,6 +15,7 @@ import {
   type ErrorBody,
   type Principal,
   type ProgressUpdate,
+  type PromptDescriptor,
   type Subjects,
   type Transport,
   type ValidationIssue,
@@ -145,7 +146,13 @@ export class CallRouter {
 
   async getPrompt(principal: Principal, name: string, args: Record<string, string>, options: CallOptions): Promise<CallReply> {
     const entry = this.#o.catalog.prompts().find((prompt) => prompt.descriptor.name === name);
-    if (!entry) return { ok: false, error: new DomainError(ErrorCode.notFound, `Unknown prompt '${name}'.`).toBody() };
+    if (!entry)
+      return {
+        ok: false,
+        error: new DomainError(ErrorCode.notFound, `Unknown prompt '${name}'; prompts/list names the prompts.`).toBody(),
+      };
+    const issues = promptArgumentIssues(entry.descriptor.arguments, args);
+    if (issues.length > 0) return { ok: false, error: invalidArgument(issues).toBody() };
     return this.#request(entry.service, { kind: "prompt", prompt: name, args }, principal, randomUUID(), 30_000, options);
   }
 
@@ -212,6 +219,18 @@ export class CallRouter {
   }
 }
 
+/** A prompt's arguments against its declaration: every required one present, none it does not declare. */
+function promptArgumentIssues(declared: PromptDescriptor["arguments"], args: Record<string, string>): ValidationIssue[] {
+  const names = declared.map((argument) => argument.name);
+  const issues: ValidationIssue[] = declared
+    .filter((argument) => argument.required && (args[argument.name] === undefined || args[argument.name] === ""))
+    .map((argument) => ({ path: argument.name, message: "required" }));
+  for (const key of Object.keys(args))
+    if (!names.includes(key))
+      issues.push({ path: key, message: `unknown argument '${key}' (this prompt takes: ${names.join(", ") || "no arguments"})` });
+  return issues;
+}
+
 function lostCallBody(service: string): ErrorBody {
   return {
     code: ErrorCode.unavailable,
@@ -238,28 +257,64 @@ function busFailureBody(service: string, reason: BusFailure, timeoutMs: number):
   };
 }
 
-/** Ajv's errors as the same `{ path, message }` issues the services produce from zod. */
+/** Ajv's errors as the same `{ path, message }` issues the services produce from zod, one per problem. */
 export function issuesOf(errors: ErrorObject[]): ValidationIssue[] {
-  return errors.map((error) => {
-    const base = error.instancePath
-      .replace(/^\//, "")
-      .replace(/\/(\d+)(?=\/|$)/g, "[$1]")
-      .replaceAll("/", ".");
-    const join = (child: string) => (base ? `${base}.${child}` : child);
-    switch (error.keyword) {
-      case "additionalProperties":
-        return {
-          path: join(String(error.params.additionalProperty)),
-          message: `unknown field '${String(error.params.additionalProperty)}'`,
-        };
-      case "required":
-        return { path: join(String(error.params.missingProperty)), message: "required" };
-      case "maxLength": {
-        const limit = Number(error.params.limit);
-        return { path: base, message: `must be at most ${limit} characters`, ...(limit >= sizeLimitThreshold ? { tooLarge: true } : {}) };
-      }
-      default:
-        return { path: base, message: error.message ?? error.keyword };
-    }
-  });
+  const issues: ValidationIssue[] = [];
+  const formatAt = new Set(errors.filter((error) => error.keyword === "format").map((error) => error.instancePath));
+  for (const error of errors) {
+    // a UUID or date field carries both a format and the regex behind it: say the format once, never the regex
+    if (error.keyword === "pattern" && formatAt.has(error.instancePath)) continue;
+    const issue = issueOf(error);
+    if (!issues.some((seen) => seen.path === issue.path && seen.message === issue.message)) issues.push(issue);
+  }
+  return issues;
 }
+
+function issueOf(error: ErrorObject): ValidationIssue {
+  const base = error.instancePath
+    .replace(/^\//, "")
+    .replace(/\/(\d+)(?=\/|$)/g, "[$1]")
+    .replaceAll("/", ".");
+  const join = (child: string) => (base ? `${base}.${child}` : child);
+  switch (error.keyword) {
+    case "additionalProperties":
+      return {
+        path: join(String(error.params.additionalProperty)),
+        message: `unknown field '${String(error.params.additionalProperty)}'`,
+      };
+    case "required":
+      return { path: join(String(error.params.missingProperty)), message: "required" };
+    case "maxLength": {
+      const limit = Number(error.params.limit);
+      return { path: base, message: `must be at most ${limit} characters`, ...(limit >= sizeLimitThreshold ? { tooLarge: true } : {}) };
+    }
+    case "enum":
+      return {
+        path: base,
+        message: `must be one of: ${(error.params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(", ")}`,
+      };
+    case "const":
+      return { path: base, message: `must be ${JSON.stringify(error.params.allowedValue)}` };
+    case "format":
+      return { path: base, message: formatMessages[String(error.params.format)] ?? `must be in the ${String(error.params.format)} format` };
+    case "pattern":
+      return { path: base, message: patternMessages[String(error.params.pattern)] ?? "is not in the form the tool's description gives" };
+    default:
+      return { path: base, message: error.message ?? error.keyword };
+  }
+}
+
+const formatMessages: Record<string, string> = {
+  uuid: "must be a UUID (like 123e4567-e89b-12d3-a456-426614174000)",
+  date: "must be a date as YYYY-MM-DD",
+  "date-time": "must be a date and time in ISO 8601 with an offset (like 2026-12-01T10:00:00Z)",
+  time: "must be a time as HH:MM:SS with an offset",
+  email: "must be an email address",
+  uri: "must be an absolute URI",
+  url: "must be an absolute URL",
+};
+
+const patternMessages: Record<string, string> = {
+  "\\S": "must not be blank",
+  "^[^\\u0000]*$": "must not contain NUL characters",
+};

@@ -83,6 +83,15 @@ export const echoFactory: ServiceFactory = async ({ bus, subjects, log }) => {
     version: "1",
     instructions: "Echo: for tests.",
     tools: [echo, slow, wait, count],
+    prompts: [
+      {
+        name: "greet",
+        description: "Greets someone by name.",
+        arguments: [{ name: "name", description: "Who to greet.", required: true }],
+        scope: "docs:read",
+        render: async (_ctx, args) => ({ messages: [{ role: "user", content: { type: "text", text: `Hello, ${args.name}!` } }] }),
+      },
+    ],
     log,
   });
   return { name: "echo", routes: Router(), stop: async () => host.stop() };

@@ -1,13 +1,18 @@
 /**
- * `POST /mcp`: Streamable HTTP, stateless (a fresh Server and transport per request, so any replica
- * can answer any request). GET/DELETE answer 405: there is no session stream to open or close.
+ * `POST /mcp`: Streamable HTTP for both protocol eras on one URL (the SDK's `createMcpHandler`: 2026-07-28
+ * requests carry their version in `_meta`, 2025-era requests are served statelessly), so any replica answers
+ * any request. The route authenticates the key, reads the body once, refuses duplicate keys and malformed
+ * tool/prompt params with a readable -32602, and hands the parsed message to the SDK. GET/DELETE answer 405:
+ * there is no session stream to open or close.
  */
-import express, { type Request, type RequestHandler, type Router } from "express";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { DomainError, ErrorCode, type Principal } from "@bancada/contracts";
+import express, { type Request, type RequestHandler, type Response, type Router } from "express";
+import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
+import { DomainError, ErrorCode } from "@bancada/contracts";
 import { bearerToken, type Logger } from "@bancada/service-kit";
 import type { KeyStore } from "../keys/api-keys.js";
-import { createMcpServer, type McpServerOptions } from "../mcp/server.js";
+import { duplicateKey, invalidParams, requestShapeProblem, type ShapeProblem } from "../mcp/request-shape.js";
+import { mcpServerFactory, type Caller, type CallerAuthInfo, type McpServerOptions, type View } from "../mcp/server.js";
+import { sendWebResponse, webRequestOf } from "./web-bridge.js";
 
 export interface McpRouteOptions extends McpServerOptions {
   keys: KeyStore;
@@ -15,41 +20,93 @@ export interface McpRouteOptions extends McpServerOptions {
   bodyLimit: string;
 }
 
-const principals = new WeakMap<Request, Principal>();
+const views: readonly View[] = ["core", "full", "search"];
+const callers = new WeakMap<Request, Caller>();
 
 export function mcpRoute(options: McpRouteOptions): Router {
   const router = express.Router();
-  router.post("/mcp", express.json({ limit: options.bodyLimit }), authenticateKey(options.keys), async (req, res) => {
-    const principal = principals.get(req)!;
-    const server = createMcpServer(options, principal, "http");
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on("close", () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+  const log = options.log.child({ route: "/mcp" });
+  const handler = createMcpHandler(mcpServerFactory(options), {
+    legacy: "stateless",
+    onerror: (error) => log.debug({ err: error }, "MCP request refused by the SDK"),
   });
+  router.post(
+    "/mcp",
+    authenticateKey(options.keys),
+    express.raw({ type: () => true, limit: options.bodyLimit }),
+    (req, res) => void serve(handler, req, res, log),
+  );
   const notAllowed: RequestHandler = (_req, res) => {
-    res.setHeader("Allow", "POST").status(405).json(jsonRpcError("Method not allowed: this server is stateless; use POST /mcp."));
+    res.setHeader("Allow", "POST").status(405).json(jsonRpcError(-32000, "Method not allowed: this server is stateless; use POST /mcp."));
   };
   router.get("/mcp", notAllowed);
   router.delete("/mcp", notAllowed);
   return router;
 }
 
+async function serve(handler: McpHttpHandler, req: Request, res: Response, log: Logger): Promise<void> {
+  const caller = callers.get(req)!;
+  const text = Buffer.isBuffer(req.body) ? req.body.toString("utf8") : "";
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON at all: the SDK answers it (-32700, or 415 for a wrong content type)
+  }
+  if (parsed !== undefined) {
+    const problem = bodyProblem(text, parsed);
+    if (problem) {
+      res.status(200).json(jsonRpcError(problem.code, problem.message, idOf(parsed)));
+      return;
+    }
+  }
+  const aborted = new AbortController();
+  res.on("close", () => aborted.abort());
+  const authInfo: CallerAuthInfo = { token: "", clientId: caller.principal.keyId, scopes: caller.principal.scopes, extra: { caller } };
+  try {
+    const response = await handler.fetch(webRequestOf(req, aborted.signal, parsed === undefined ? text : undefined), {
+      authInfo,
+      ...(parsed !== undefined ? { parsedBody: parsed } : {}),
+    });
+    await sendWebResponse(response, res);
+  } catch (error) {
+    log.error({ err: error }, "MCP request failed");
+    if (!res.headersSent) res.status(500).json(jsonRpcError(-32603, "Internal error; retry shortly.", idOf(parsed)));
+    else res.end();
+  }
+}
+
+/** Duplicate keys anywhere, or a malformed tools/call / prompts/get, in the message (or any message of a batch). */
+function bodyProblem(text: string, parsed: unknown): ShapeProblem | undefined {
+  const duplicate = duplicateKey(text);
+  if (duplicate !== undefined)
+    return { code: invalidParams, message: `The key '${duplicate}' appears twice in one object; send each key once.` };
+  for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
+    const problem = requestShapeProblem(message);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+function idOf(parsed: unknown): string | number | null {
+  const id = (parsed as { id?: unknown } | null)?.id;
+  return typeof id === "string" || typeof id === "number" ? id : null;
+}
+
 function authenticateKey(keys: KeyStore): RequestHandler {
   return async (req, res, next) => {
     const profile = req.query.profile ?? "full";
-    if (profile !== "core" && profile !== "full") {
+    if (typeof profile !== "string" || !views.includes(profile as View)) {
       return next(
-        new DomainError(ErrorCode.invalidArgument, "profile must be 'core' or 'full' (?profile=core).", {
-          issues: [{ path: "profile", message: "core or full" }],
+        new DomainError(ErrorCode.invalidArgument, "profile must be 'core', 'full' or 'search' (?profile=core).", {
+          issues: [{ path: "profile", message: "core, full or search" }],
         }),
       );
     }
+    const view = profile as View;
     const token = bearerToken(req.headers.authorization);
-    const principal = token ? await keys.resolve(token, profile) : null;
+    // the search view lists two tools but may find and call everything the key allows: the full profile
+    const principal = token ? await keys.resolve(token, view === "core" ? "core" : "full") : null;
     if (!principal) {
       const base = `${req.protocol}://${req.get("host") ?? "localhost"}`;
       res.setHeader("WWW-Authenticate", `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource"`);
@@ -62,11 +119,11 @@ function authenticateKey(keys: KeyStore): RequestHandler {
         ),
       );
     }
-    principals.set(req, principal);
+    callers.set(req, { principal, view, transport: "http" });
     next();
   };
 }
 
-function jsonRpcError(message: string) {
-  return { jsonrpc: "2.0", error: { code: -32000, message }, id: null };
+function jsonRpcError(code: number, message: string, id: string | number | null = null) {
+  return { jsonrpc: "2.0", error: { code, message }, id };
 }

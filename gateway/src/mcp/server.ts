@@ -1,23 +1,25 @@
 /**
- * One low-level MCP `Server` for one caller (docs/gateway.md#transports): created per HTTP request in
- * stateless mode, once per process on stdio. The catalog's JSON Schemas pass through untouched.
+ * The MCP server of the gateway (docs/gateway.md#transports), on the official SDK's v2 line: one factory that
+ * builds a low-level `Server` for one caller, for either protocol era (2026-07-28 per-request envelopes and
+ * 2025-era stateless requests over HTTP; one instance per connection on stdio). The SDK builds an instance
+ * per HTTP request, so everything costly (listed tools per access, the handlers, the validator) is made once
+ * and the factory only wires it.
  */
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import {
-  CallToolRequestSchema,
-  CancelledNotificationSchema,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListToolsRequestSchema,
-  SetLevelRequestSchema,
+  ProtocolError,
+  Server,
+  TRACEPARENT_META_KEY,
   type CallToolResult,
-  type Tool as McpTool,
-} from "@modelcontextprotocol/sdk/types.js";
-import { DomainError, permits, type Principal, type ProgressUpdate, type Transport } from "@bancada/contracts";
-import type { CallRouter } from "../call-router.js";
+  type McpRequestContext,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
+import { ErrorCode, permits, type ErrorBody, type Principal, type ProgressUpdate, type Transport } from "@bancada/contracts";
+import type { CallOptions, CallRouter } from "../call-router.js";
 import type { Catalog } from "../catalog.js";
-import { isListed } from "../visibility.js";
+import { ListedTools } from "./listed-tools.js";
+import { invalidParams } from "./request-shape.js";
+import { SearchTools } from "./search-tools.js";
 
 export interface McpServerOptions {
   catalog: Catalog;
@@ -27,91 +29,144 @@ export interface McpServerOptions {
   version: string;
 }
 
-/** One validator for every per-request Server: a new Ajv per request costs ~0.5 ms of CPU (bench/README.md). */
+/** What a client sees: `core`/`full` narrow tools/list; `search` lists only search_tools and call_tool. */
+export type View = "core" | "full" | "search";
+
+/** Who is asking, from where, with which view: fixed for a stdio process, from the key per HTTP request. */
+export interface Caller {
+  principal: Principal;
+  view: View;
+  transport: Transport;
+}
+
+/** How the HTTP route hands the caller to the factory (the SDK passes `authInfo` through untouched). */
+export interface CallerAuthInfo {
+  token: string;
+  clientId: string;
+  scopes: string[];
+  extra: { caller: Caller };
+}
+
+/** Tool-list results may be cached by a client for this long (2026-07-28 `ttlMs`); a key's list rarely changes. */
+const listTtlMs = 60_000;
+
+/** One validator for every Server: a new Ajv per request costs ~0.5 ms of CPU (bench/README.md). */
 const sharedValidator = new AjvJsonSchemaValidator();
 
-export function createMcpServer(options: McpServerOptions, principal: Principal, transport: Transport): Server {
+export type McpServerFactory = (context: McpRequestContext) => Server;
+
+/**
+ * The factory both transports serve from. `fixedCaller` is the stdio key's caller; over HTTP the caller
+ * comes from the request's `authInfo`, set by the route after the key check.
+ */
+export function mcpServerFactory(options: McpServerOptions, fixedCaller?: Caller): McpServerFactory {
   const { catalog, router } = options;
-  const server = new Server(
-    { name: "bancada", title: "Bancada", version: options.version },
-    {
-      capabilities: { tools: { listChanged: transport === "stdio" }, prompts: {}, logging: {} },
-      instructions: catalog.instructions(),
-      jsonSchemaValidator: sharedValidator,
-    },
-  );
+  const listed = new ListedTools(catalog, options.outputSchemas);
+  const search = new SearchTools(catalog);
+  const info = { name: "bancada", title: "Bancada", version: options.version };
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: catalog
-      .tools()
-      .filter((tool) => isListed(tool.descriptor, principal, transport))
-      .map(({ descriptor }): McpTool => ({
-        name: descriptor.name,
-        ...(descriptor.title ? { title: descriptor.title } : {}),
-        description: descriptor.description,
-        inputSchema: descriptor.inputSchema as McpTool["inputSchema"],
-        ...(options.outputSchemas && descriptor.outputSchema ? { outputSchema: descriptor.outputSchema as McpTool["outputSchema"] } : {}),
-        annotations: descriptor.annotations,
-      })),
-  }));
-
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const traceparent = headerOf(extra.requestInfo?.headers, "traceparent");
-    const progressToken = request.params._meta?.progressToken;
-    const reply = await router.callTool(principal, request.params.name, request.params.arguments, {
-      transport,
-      signal: extra.signal,
-      requestId: extra.requestId,
-      ...(progressToken !== undefined
-        ? {
-            onProgress: (update: ProgressUpdate) =>
-              void extra.sendNotification({ method: "notifications/progress", params: { progressToken, ...update } }).catch(() => {}),
-          }
-        : {}),
-      ...(traceparent ? { traceparent } : {}),
-    });
+  const callTool = async (caller: Caller, name: string, args: unknown, ctx: ServerContext): Promise<CallToolResult> => {
+    const reply = await router.callTool(caller.principal, name, args, callOptions(caller, ctx));
     if (reply.ok) {
       const result = reply.result as Record<string, unknown>;
       return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
     }
-    const error = { error: reply.error };
     // The error object goes in both places, except where an output schema is advertised: MCP clients check
     // structuredContent against it even on errors (the TS SDK answers -32602 instead of the error), so there
     // the envelope travels as the text alone, which every client shows.
-    const schemaAdvertised = options.outputSchemas && catalog.tool(request.params.name)?.descriptor.outputSchema !== undefined;
-    return {
-      content: [{ type: "text", text: JSON.stringify(error) }],
-      ...(schemaAdvertised ? {} : { structuredContent: error }),
-      isError: true,
-    };
-  });
+    const schemaAdvertised = options.outputSchemas && catalog.tool(name)?.descriptor.outputSchema !== undefined;
+    return errorResult(reply.error, !schemaAdvertised);
+  };
 
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({
-    prompts: catalog
-      .prompts()
-      // A prompt only reads (it guides the agent to tools that are checked on their own), so its scope is all it needs.
-      .filter(({ descriptor }) => !descriptor.scope || permits({ scope: descriptor.scope, writes: false }, principal, transport))
-      .map(({ descriptor: { scope: _scope, ...prompt } }) => prompt),
-  }));
-
-  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
-    const reply = await router.getPrompt(principal, request.params.name, request.params.arguments ?? {}, {
-      transport,
-      signal: extra.signal,
+  return (context) => {
+    const caller = fixedCaller ?? (context.authInfo as CallerAuthInfo | undefined)?.extra.caller;
+    if (!caller) throw new Error("The MCP route must authenticate the caller before the server is built.");
+    const server = new Server(info, {
+      capabilities: { tools: { listChanged: caller.transport === "stdio" }, prompts: {}, logging: {} },
+      instructions: catalog.instructions(),
+      jsonSchemaValidator: sharedValidator,
+      cacheHints: { "tools/list": { ttlMs: listTtlMs, cacheScope: "private" } },
     });
-    if (!reply.ok) throw DomainError.fromBody(reply.error);
-    return reply.result as { messages: [] };
-  });
 
-  server.setRequestHandler(SetLevelRequestSchema, () => ({}));
-  // Stateless HTTP: the cancellation arrives in its own POST, on a Server that never saw the call.
-  server.setNotificationHandler(CancelledNotificationSchema, (notification) => {
-    if (notification.params.requestId !== undefined) router.cancelClientRequest(principal, notification.params.requestId);
-  });
-  return server;
+    server.setRequestHandler("tools/list", () => ({ tools: caller.view === "search" ? search.tools() : listed.for(caller) }));
+
+    server.setRequestHandler("tools/call", async (request, ctx) => {
+      const { name, arguments: args } = request.params;
+      if (caller.view === "search" && search.owns(name)) {
+        if (name === "search_tools") {
+          const found = search.run(caller, args);
+          return found.ok
+            ? { content: [{ type: "text", text: JSON.stringify(found.result) }], structuredContent: found.result }
+            : errorResult(found.error, true);
+        }
+        const inner = search.callArguments(args);
+        if (!inner.ok) return errorResult(inner.error, true);
+        return callTool(caller, inner.name, inner.arguments, ctx);
+      }
+      return callTool(caller, name, args, ctx);
+    });
+
+    server.setRequestHandler("prompts/list", () => ({
+      prompts: catalog
+        .prompts()
+        // A prompt only reads (it guides the agent to tools that are checked on their own), so its scope is all it needs.
+        .filter(
+          ({ descriptor }) => !descriptor.scope || permits({ scope: descriptor.scope, writes: false }, caller.principal, caller.transport),
+        )
+        .map(({ descriptor: { scope: _scope, ...prompt } }) => prompt),
+    }));
+
+    server.setRequestHandler("prompts/get", async (request, ctx) => {
+      const reply = await router.getPrompt(caller.principal, request.params.name, request.params.arguments ?? {}, callOptions(caller, ctx));
+      if (!reply.ok) throw promptError(reply.error);
+      return reply.result as { messages: [] };
+    });
+
+    server.setRequestHandler("logging/setLevel", () => ({}));
+    // Stateless 2025-era HTTP: the cancellation arrives in its own POST, on a Server that never saw the call.
+    // (On 2026-07-28 a client cancels by closing the request, which aborts ctx.mcpReq.signal.)
+    server.setNotificationHandler("notifications/cancelled", (notification) => {
+      if (notification.params.requestId !== undefined) router.cancelClientRequest(caller.principal, notification.params.requestId);
+    });
+    return server;
+  };
 }
 
-function headerOf(headers: Record<string, string | string[] | undefined> | undefined, name: string): string | undefined {
-  const value = headers?.[name];
-  return Array.isArray(value) ? value[0] : value;
+function callOptions(caller: Caller, ctx: ServerContext): CallOptions {
+  const meta = ctx.mcpReq._meta as Record<string, unknown> | undefined;
+  const progressToken = meta?.progressToken as string | number | undefined;
+  const traceparent = traceparentOf(ctx);
+  return {
+    transport: caller.transport,
+    signal: ctx.mcpReq.signal,
+    requestId: ctx.mcpReq.id,
+    ...(progressToken !== undefined
+      ? {
+          onProgress: (update: ProgressUpdate) =>
+            void ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, ...update } }).catch(() => {}),
+        }
+      : {}),
+    ...(traceparent ? { traceparent } : {}),
+  };
+}
+
+/** 2026-07-28 carries the trace context in `_meta`; 2025-era clients may send it as an HTTP header. */
+function traceparentOf(ctx: ServerContext): string | undefined {
+  const fromMeta =
+    (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[TRACEPARENT_META_KEY] ??
+    (ctx.mcpReq._meta as Record<string, unknown> | undefined)?.[TRACEPARENT_META_KEY];
+  if (typeof fromMeta === "string") return fromMeta;
+  return ctx.http?.req?.headers.get("traceparent") ?? undefined;
+}
+
+function errorResult(error: ErrorBody, structured: boolean): CallToolResult {
+  const body = { error };
+  return { content: [{ type: "text", text: JSON.stringify(body) }], ...(structured ? { structuredContent: body } : {}), isError: true };
+}
+
+/** A prompt that does not exist or arguments it refuses are the client's mistake: -32602, with the envelope as data. */
+function promptError(error: ErrorBody): ProtocolError {
+  const clientMistake =
+    error.code === ErrorCode.notFound || error.code === ErrorCode.invalidArgument || error.code === ErrorCode.permissionDenied;
+  return new ProtocolError(clientMistake ? invalidParams : -32603, error.message, { error });
 }
