@@ -1,0 +1,174 @@
+/**
+ * Ranks catalog tools against a question in plain words ("add a task to my board" → create_task). No model is
+ * at hand on a gateway replica, so meaning comes from a small concept lexicon: the words people use for an
+ * action or a thing ("add", "new", "make" → create; "sandbox", "machine", "vm" → box) count as the concept
+ * the tool names use, and BM25 weighs them by field (name over title over description over parameter
+ * descriptions). The index is rebuilt only when the catalog changes.
+ */
+import type { ToolDescriptor } from "@bancada/contracts";
+
+/** Concept → the words that mean it (a word may mean several); the concept's own name is one of its words. */
+const concepts: Record<string, string[]> = {
+  create: ["add", "new", "make", "save", "insert", "put", "compose", "start", "begin"],
+  task: ["todo", "card", "item", "ticket", "issue", "chore"],
+  board: ["kanban", "project", "quadrant", "column", "lane"],
+  box: ["sandbox", "computer", "machine", "vm", "container", "server", "environment", "linux", "instance"],
+  exec: ["run", "execute", "command", "shell", "bash", "terminal", "cmd", "invoke"],
+  script: ["screenplay", "scripts"],
+  document: ["docs", "documentation", "manual", "reference", "page", "guide", "corpus", "article"],
+  search: ["find", "look", "lookup", "query", "locate", "seek", "about", "matching"],
+  list: ["show", "browse", "all", "enumerate", "overview", "which"],
+  get: ["read", "fetch", "view", "see", "retrieve", "load", "detail", "inspect", "one", "single", "state", "full", "open"],
+  delete: ["remove", "destroy", "erase", "wipe", "kill", "purge", "teardown", "good"],
+  trash: ["bin", "recycle", "throw", "delete", "remove"],
+  restore: ["undelete", "recover", "untrash", "unarchive", "back"],
+  update: ["edit", "change", "modify", "rename", "rewrite", "replace", "fix", "set", "overwrite", "retitle"],
+  draft: ["post", "caption", "social", "instagram", "tiktok", "content", "editorial", "sosoapi"],
+  submit: ["send", "publish", "hand", "schedule", "pipeline", "ship"],
+  file: ["files", "path", "contents", "disk"],
+  write: ["store", "upload", "copy"],
+  job: ["background", "long", "async", "detached", "build", "process"],
+  wait: ["until", "block", "poll", "await"],
+  logs: ["output", "stdout", "stderr", "log", "printed", "print"],
+  suspend: ["pause", "sleep", "freeze", "hibernate", "stop"],
+  resume: ["wake", "unpause", "continue", "restart", "thaw", "revive", "sleeping"],
+  complete: ["done", "finish", "close", "finished", "resolve", "tick", "accomplish"],
+  discard: ["abandon", "cancel", "drop", "dismiss", "skip", "wontfix", "not"],
+  move: ["reorder", "drag", "relocate", "shift", "prioritize", "priority"],
+  reopen: ["undo", "reactivate", "revert", "again", "back", "active"],
+  tag: ["label", "labels", "tags", "color", "category"],
+  activity: ["history", "audit", "events", "changelog", "timeline", "happened", "changes"],
+  proposal: ["suggestion", "suggest", "review", "propose", "recommend", "approval", "human", "proposals"],
+  answer: ["question", "ask", "how", "why", "explain", "cite", "citation", "citations"],
+  asset: ["image", "video", "photo", "picture", "media", "jpeg", "png", "mp4", "attachment", "attach", "upload"],
+  account: ["handle", "network"],
+};
+
+const stopwords = new Set(
+  "a an the to of in on for my me i and or with from into by at it its this that these those is are be can please some any up out do does our your as than then so we will".split(
+    " ",
+  ),
+);
+
+const conceptsOf = new Map<string, string[]>();
+for (const [concept, words] of Object.entries(concepts)) {
+  for (const word of [concept, ...words]) {
+    const key = stem(word);
+    const list = conceptsOf.get(key) ?? [];
+    if (!list.includes(concept)) list.push(concept);
+    conceptsOf.set(key, list);
+  }
+}
+
+/** Crude English stemming: enough to meet "tasks"/"task", "running"/"run", "deleted"/"delete". */
+function stem(word: string): string {
+  let w = word;
+  if (w.length > 5 && w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
+  else if (w.length > 4 && w.endsWith("ing")) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith("ed")) w = w.slice(0, -2);
+  else if (w.length > 3 && w.endsWith("es") && /(ch|sh|x|ss)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss")) w = w.slice(0, -1);
+  if (w.length > 3 && /(.)\1$/.test(w) && !/(ss|ll)$/.test(w)) w = w.slice(0, -1); // running → runn → run
+  if (w.length > 3 && w.endsWith("e")) w = w.slice(0, -1);
+  return w;
+}
+
+/** Each word of a text as its group of terms: the word's stem, then every concept the lexicon gives it. */
+export function termGroups(text: string): string[][] {
+  const out: string[][] = [];
+  for (const raw of text
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)) {
+    if (!raw || stopwords.has(raw) || raw.length < 2) continue;
+    const s = stem(raw);
+    out.push([s, ...(conceptsOf.get(s) ?? []).map((concept) => `#${concept}`)]);
+  }
+  return out;
+}
+
+const fieldWeights = { name: 3, title: 2, description: 1, parameters: 0.4 } as const;
+type Field = keyof typeof fieldWeights;
+
+interface IndexedTool {
+  descriptor: ToolDescriptor;
+  fields: Record<Field, Map<string, number>>;
+  lengths: Record<Field, number>;
+}
+
+export interface RankedTool {
+  descriptor: ToolDescriptor;
+  score: number;
+}
+
+export class ToolRanking {
+  readonly #tools: IndexedTool[];
+  readonly #idf = new Map<string, number>();
+  readonly #averageLength: Record<Field, number>;
+
+  constructor(descriptors: readonly ToolDescriptor[]) {
+    this.#tools = descriptors.map(index);
+    const documentFrequency = new Map<string, number>();
+    for (const tool of this.#tools) {
+      const seen = new Set<string>();
+      for (const field of Object.values(tool.fields)) for (const term of field.keys()) seen.add(term);
+      for (const term of seen) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+    }
+    const n = this.#tools.length;
+    for (const [term, df] of documentFrequency) this.#idf.set(term, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+    const average = (field: Field) => this.#tools.reduce((sum, tool) => sum + tool.lengths[field], 0) / Math.max(1, n);
+    this.#averageLength = {
+      name: average("name"),
+      title: average("title"),
+      description: average("description"),
+      parameters: average("parameters"),
+    };
+  }
+
+  /** The tools that `keep` accepts, best first; ties keep catalog order. Tools that match nothing are left out. */
+  rank(query: string, keep: (descriptor: ToolDescriptor) => boolean, limit: number): RankedTool[] {
+    const groups = termGroups(query);
+    const ranked: RankedTool[] = [];
+    for (const tool of this.#tools) {
+      if (!keep(tool.descriptor)) continue;
+      let score = 0;
+      for (const field of Object.keys(fieldWeights) as Field[]) {
+        const norm = 1 - 0.75 + (0.75 * tool.lengths[field]) / Math.max(1, this.#averageLength[field]);
+        // one query word counts once per field: by its own stem or by the best of its concepts, not by all of them
+        for (const group of groups) {
+          let best = 0;
+          for (const term of group) {
+            const tf = tool.fields[field].get(term);
+            if (!tf) continue;
+            best = Math.max(best, (this.#idf.get(term) ?? 0) * ((tf * 2.2) / (tf + 1.2 * norm)));
+          }
+          score += fieldWeights[field] * best;
+        }
+      }
+      if (score > 0) ranked.push({ descriptor: tool.descriptor, score });
+    }
+    return ranked.sort((a, b) => b.score - a.score).slice(0, limit);
+  }
+}
+
+function index(descriptor: ToolDescriptor): IndexedTool {
+  const parameterText = Object.entries((descriptor.inputSchema.properties ?? {}) as Record<string, { description?: string }>)
+    .map(([name, schema]) => `${name} ${schema.description ?? ""}`)
+    .join(" ");
+  const texts: Record<Field, string> = {
+    name: descriptor.name.replaceAll("_", " "),
+    title: descriptor.title ?? "",
+    description: descriptor.description,
+    parameters: parameterText,
+  };
+  const fields = {} as Record<Field, Map<string, number>>;
+  const lengths = {} as Record<Field, number>;
+  for (const field of Object.keys(texts) as Field[]) {
+    const counts = new Map<string, number>();
+    const list = termGroups(texts[field]).flat();
+    for (const term of list) counts.set(term, (counts.get(term) ?? 0) + 1);
+    fields[field] = counts;
+    lengths[field] = list.length;
+  }
+  return { descriptor, fields, lengths };
+}
