@@ -42,6 +42,7 @@ const concepts: Record<string, string[]> = {
   answer: ["question", "ask", "how", "why", "explain", "cite", "citation", "citations"],
   asset: ["image", "video", "photo", "picture", "media", "jpeg", "png", "mp4", "attachment", "attach", "upload"],
   account: ["handle", "network"],
+  usage: ["cost", "spend", "bill", "billing", "price", "money", "forecast", "budget", "charge"],
 };
 
 const stopwords = new Set(
