@@ -42,6 +42,9 @@ const concepts: Record<string, string[]> = {
   answer: ["question", "ask", "how", "why", "explain", "cite", "citation", "citations"],
   asset: ["image", "video", "photo", "picture", "media", "jpeg", "png", "mp4", "attachment", "attach", "upload"],
   account: ["handle", "network"],
+  upload: ["put", "send", "push"],
+  download: ["pull"],
+  url: ["link", "signed", "curl", "large", "big", "gb", "huge"],
   usage: ["cost", "spend", "bill", "billing", "price", "money", "forecast", "budget", "charge"],
 };
 
