@@ -9,6 +9,7 @@ import type { BoxDriver } from "./driver/box-driver.js";
 import { createLocalDriver } from "./driver/local/local-driver.js";
 import { unavailableDriver } from "./driver/unavailable-driver.js";
 import { Background } from "./domain/background.js";
+import { RunningOperations } from "./domain/running-operations.js";
 import type { BoxesRuntime } from "./domain/context.js";
 import { expireKeys } from "./domain/idempotency.js";
 import type { PlanName } from "./domain/plans.js";
@@ -67,12 +68,14 @@ export const boxesService = defineService<BoxesServiceOptions>()({
     const config = boxesConfig(options);
     const dataDir = path.resolve(options.dataDir ?? ".data/boxes");
     const driver = options.driver ?? (await localDriverOrUnavailable(options, log, config.uids.base));
+    const background = new Background(log);
     return {
       db,
       driver,
       log,
       instance: randomUUID(),
-      background: new Background(log),
+      background,
+      operations: new RunningOperations(background),
       replyBudgetBytes: (options.maxReplyBytes ?? maxReplyBytes) - replyEnvelopeBytes,
       defaultPlan: options.defaultPlan ?? "free",
       capacity: config.capacity,

@@ -64,10 +64,11 @@ const seed: Record<string, { scope: string; hints: Record<string, boolean>; para
   get_usage: { scope: "none", hints: readsOnly, params: ["period"] },
   get_upload_url: { scope: "boxes:write", hints: createsOrChanges, params: ["boxId!", "path!", "mode"] },
   get_download_url: { scope: "boxes:read", hints: readsOnly, params: ["boxId!", "path!", "archive"] },
+  fork_box: { scope: "boxes:write", hints: createsOrChanges, params: ["count", "names", "metadata", "boxId!", "idempotencyKey", "wait"] },
 };
 
-/** The contract's tools not built yet (fork, snapshots, ports; docs/boxes.md#not-built-yet). */
-const later = ["fork_box", "publish_port", "save_snapshot", "list_snapshots"];
+/** The contract's tools not built yet (snapshots, ports; docs/boxes.md#not-built-yet). */
+const later = ["publish_port", "save_snapshot", "list_snapshots"];
 
 const catalog = new Map(boxesTools({} as BoxesRuntime).map((tool) => [tool.name, describeTool(tool)]));
 const props = (tool: string) => (catalog.get(tool)!.inputSchema as { properties: Record<string, Record<string, unknown>> }).properties;
@@ -109,6 +110,9 @@ describe("catalog against the boxes contract", () => {
     expect(props("write_file").parents).toMatchObject({ default: true });
     expect(props("get_upload_url").mode).toMatchObject({ default: "0644" });
     expect(props("get_download_url").archive).toMatchObject({ default: false });
+    expect(props("fork_box").count).toMatchObject({ minimum: 1, maximum: 5 });
+    expect(props("fork_box").names).toMatchObject({ minItems: 1, maxItems: 5 });
+    expect(props("fork_box").wait).toMatchObject({ default: true });
   });
 
   it("when a source is not acted on in this version, then its description says so; the enforced policies say what happens", () => {
@@ -119,8 +123,8 @@ describe("catalog against the boxes contract", () => {
     expect(String(props("create_box").deleteAfterSeconds!.description)).toContain("deleted as delete_box does");
     for (const field of ["autoSuspendSeconds", "maxRunMinutes", "deleteAfterSeconds"])
       expect(String(props("create_box")[field]!.description)).not.toMatch(/does not yet/);
-    for (const field of ["snapshotId", "secrets"])
-      expect(String(props("create_box")[field]!.description)).toMatch(/no (snapshots|workspace secrets) yet/);
+    expect(String(props("create_box").secrets!.description)).toMatch(/no workspace secrets yet/);
+    expect(String(props("create_box").snapshotId!.description)).toContain("save_snapshot");
   });
 
   it("when a client picks the core profile, then resume_box is there, since errors of stopped boxes point to it", () => {

@@ -4,7 +4,7 @@ import { PrismaClient } from "./generated/client.js";
 
 export type BoxesDb = PrismaClient;
 export type BoxesTx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
-export type { Box as BoxRow, Job as JobRow } from "./generated/client.js";
+export type { Box as BoxRow, Job as JobRow, Snapshot as SnapshotRow } from "./generated/client.js";
 
 export const postgresSchema = "boxes";
 

@@ -10,7 +10,7 @@ export interface Operation {
   /** A suspend by the idle reaper (reaper.ts) freezes the box into `sleeping`, not `suspended`. */
   frozenState?: "sleeping";
 }
-export type OperationKind = "create" | "suspend" | "resume" | "start" | "delete";
+export type OperationKind = "create" | "suspend" | "resume" | "start" | "delete" | "fork" | "snapshot";
 
 export function operationOf(row: Pick<BoxRow, "operation">): Operation | null {
   return (row.operation as Operation | null) ?? null;
@@ -27,6 +27,7 @@ export function toBoxView(row: BoxRow): BoxView {
     template: row.template,
     templateVersion: row.templateVersion,
     snapshotId: row.snapshotId,
+    forkedFrom: row.forkedFrom,
     vcpus: row.vcpus,
     memMiB: row.memMiB,
     dataGiB: row.dataGiB,

@@ -19,6 +19,10 @@ import type { Plan } from "./plans.js";
 export interface Demand {
   vcpus: number;
   memMiB: number;
+  /** Boxes about to run (default 1; fork_box asks for its copies at once, save_snapshot for none). */
+  boxes?: number;
+  /** Disk about to be taken (new boxes and snapshots; a box that runs again takes none more). */
+  dataGiB?: number;
 }
 
 interface Usage {
@@ -38,6 +42,7 @@ export async function admit(
   const except = options.exceptBoxId ?? "";
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('bancada-boxes account'), hashtext(${ctx.accountId}))`;
   checkAccount(plan, await accountUsage(tx, ctx.accountId, except), demand);
+  if (demand.dataGiB) checkDisk(plan, await accountDisk(tx, ctx.accountId), demand.dataGiB);
   if (!options.host) return;
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('bancada-boxes node'), hashtext(${ctx.driver.node}))`;
   checkHost(ctx.capacity, ctx.driver.node, await hostUsage(tx, ctx, except), demand);
@@ -61,9 +66,29 @@ async function hostUsage(tx: BoxesTx, ctx: BoxesContext, except: string): Promis
   return row!;
 }
 
+/** GiB of disk the account holds: every box not deleted, in any state, and every snapshot not failed. */
+async function accountDisk(tx: BoxesTx, accountId: string): Promise<number> {
+  const [row] = await tx.$queryRaw<{ gib: number }[]>`
+    SELECT ((SELECT coalesce(sum(data_gib), 0) FROM boxes WHERE account_id = ${accountId} AND state <> 'deleted')
+          + (SELECT coalesce(sum(data_gib), 0) FROM snapshots WHERE account_id = ${accountId} AND state <> 'failed'))::int AS gib`;
+  return row!.gib;
+}
+
+function checkDisk(plan: Plan, used: number, requested: number): void {
+  if (used + requested <= plan.maxTotalDataGiB) return;
+  throw new DomainError(
+    ErrorCode.failedPrecondition,
+    `This workspace's plan (${plan.name}) allows ${plan.maxTotalDataGiB} GiB of disk in boxes and snapshots; ${used} are in use and this needs ${requested}. ` +
+      "Delete a box first, or move to a larger plan.",
+    { limit: "dataGiB", used, requested, max: plan.maxTotalDataGiB, plan: plan.name },
+  );
+}
+
 function checkAccount(plan: Plan, used: Usage, demand: Demand): void {
+  const boxes = demand.boxes ?? 1;
+  if (boxes === 0) return;
   const limits = [
-    { limit: "runningBoxes", max: plan.maxRunningBoxes, used: used.boxes, requested: 1, unit: "running boxes" },
+    { limit: "runningBoxes", max: plan.maxRunningBoxes, used: used.boxes, requested: boxes, unit: "running boxes" },
     { limit: "vcpus", max: plan.maxTotalVcpus, used: used.vcpus, requested: demand.vcpus, unit: "vCPUs in running boxes" },
     { limit: "memMiB", max: plan.maxTotalMemMiB, used: used.memMiB, requested: demand.memMiB, unit: "MiB of memory in running boxes" },
   ];

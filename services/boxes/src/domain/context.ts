@@ -6,6 +6,7 @@ import type { Background } from "./background.js";
 import type { PlanName } from "./plans.js";
 import type { PriceTable } from "./usage/prices.js";
 import type { TransferSettings } from "./transfers/settings.js";
+import type { RunningOperations } from "./running-operations.js";
 
 /** What every use case of this service instance shares. */
 export interface BoxesRuntime {
@@ -15,6 +16,8 @@ export interface BoxesRuntime {
   /** This service process: operations it starts carry it, so a restarted service can tell them apart. */
   instance: string;
   background: Background;
+  /** Work a delete_box may cancel (creating, forking, snapshotting), by box. */
+  operations: RunningOperations;
   /** The most bytes one answer may carry (service-kit's maxReplyBytes minus the envelope). */
   replyBudgetBytes: number;
   defaultPlan: PlanName;

@@ -5,7 +5,9 @@
  * call waits up to 120 s for it to be ready. With an idempotency key, a repeated call — even one racing
  * the first — finds the same box instead of creating another.
  */
-import { DomainError, ErrorCode } from "@bancada/contracts";
+import { DomainError, ErrorCode, type ProgressUpdate } from "@bancada/contracts";
+import type { BoxSpec } from "../driver/box-driver.js";
+import { findReadySnapshot, snapshotHandle, type SnapshotRow } from "./snapshot-view.js";
 import type { BoxesTx, BoxRow } from "../db/client.js";
 import { Prisma } from "../db/generated/client.js";
 import type { Operation } from "./box-view.js";
@@ -21,14 +23,26 @@ import { requestHash } from "./request-hash.js";
 import type { BoxView, CreateBoxInput } from "./schemas/box.js";
 import { intervalOf } from "./transitions.js";
 
-export async function createBox(ctx: BoxesContext, input: CreateBoxInput, signal?: AbortSignal): Promise<BoxView> {
+export async function createBox(
+  ctx: BoxesContext,
+  input: CreateBoxInput,
+  signal?: AbortSignal,
+  progress?: (update: ProgressUpdate) => void,
+): Promise<BoxView> {
   const plan = await planOf(ctx);
   checkPlan(plan, input);
   checkSources(ctx, input);
-  const { row, fresh } = await recordBox(ctx, input, plan);
-  if (fresh) void ctx.background.run(`create ${row.id}`, () => bringUp(ctx, row, { setup: input.setup, task: input.task }));
+  const snapshot = input.snapshotId === undefined ? null : await findReadySnapshot(ctx, input.snapshotId);
+  // A box from a snapshot holds at least the snapshot's disk.
+  const sized = snapshot ? { ...input, dataGiB: Math.max(input.dataGiB, snapshot.dataGiB) } : input;
+  const { row, fresh } = await recordBox(ctx, sized, plan, snapshot);
+  if (fresh) {
+    const steps = { setup: input.setup, task: input.task };
+    const fromSnapshot = snapshot && ((spec: BoxSpec) => ctx.driver.createFromCopy(spec, snapshotHandle(snapshot)));
+    void ctx.operations.run(row.id, `create ${row.id}`, (cancel) => bringUp(ctx, row, steps, cancel, fromSnapshot ?? undefined));
+  }
   if (!input.wait) return toBoxView(row);
-  return toBoxView(await untilSettled(ctx, row.id, limits.createWaitMs, signal));
+  return toBoxView(await untilSettled(ctx, row.id, limits.createWaitMs, signal, progress));
 }
 
 /** Limits that depend on the account's plan: failed_precondition, naming the field, so the caller can pick another value. */
@@ -44,7 +58,7 @@ function checkPlan(plan: Plan, input: CreateBoxInput): void {
   if (input.maxRunMinutes === -1 && !plan.paid) refuse("maxRunMinutes", "maxRunMinutes -1 (unlimited) needs a paid plan");
 }
 
-/** The template, snapshot and secrets named must exist. */
+/** The template and secrets named must exist (the snapshot: findReadySnapshot). */
 function checkSources(ctx: BoxesContext, input: CreateBoxInput): void {
   const { template } = ctx.driver;
   if (input.template !== undefined && input.template !== template.name) {
@@ -61,13 +75,6 @@ function checkSources(ctx: BoxesContext, input: CreateBoxInput): void {
       },
     );
   }
-  if (input.snapshotId !== undefined) {
-    throw new DomainError(
-      ErrorCode.notFound,
-      `No snapshot ${input.snapshotId} in this workspace: this version of boxes has no snapshots yet (save_snapshot comes later).`,
-      { snapshotId: input.snapshotId },
-    );
-  }
   if (input.secrets.length > 0) {
     throw new DomainError(
       ErrorCode.notFound,
@@ -77,7 +84,12 @@ function checkSources(ctx: BoxesContext, input: CreateBoxInput): void {
   }
 }
 
-async function recordBox(ctx: BoxesContext, input: CreateBoxInput, plan: Plan): Promise<{ row: BoxRow; fresh: boolean }> {
+async function recordBox(
+  ctx: BoxesContext,
+  input: CreateBoxInput,
+  plan: Plan,
+  snapshot: SnapshotRow | null,
+): Promise<{ row: BoxRow; fresh: boolean }> {
   const { wait: _wait, idempotencyKey, ...args } = input;
   try {
     return await ctx.db.$transaction(async (tx) => {
@@ -86,8 +98,8 @@ async function recordBox(ctx: BoxesContext, input: CreateBoxInput, plan: Plan): 
         if (claim.kind === "replay") return { row: await tx.box.findUniqueOrThrow({ where: { id: claim.resourceId } }), fresh: false };
       }
       // After the replay check: repeating a create that succeeded is never refused for the capacity it holds.
-      await admit(tx, ctx, plan, { vcpus: input.vcpus, memMiB: input.memMiB }, { host: true });
-      const row = await insertBox(tx, ctx, input);
+      await admit(tx, ctx, plan, { vcpus: input.vcpus, memMiB: input.memMiB, dataGiB: input.dataGiB }, { host: true });
+      const row = await insertBox(tx, ctx, input, snapshot ? { snapshotId: snapshot.id, template: snapshot } : {});
       if (idempotencyKey) await recordKey(tx, ctx.accountId, "create_box", idempotencyKey, row.id);
       return { row, fresh: true };
     });
@@ -98,7 +110,23 @@ async function recordBox(ctx: BoxesContext, input: CreateBoxInput, plan: Plan): 
   }
 }
 
-async function insertBox(tx: BoxesTx, ctx: BoxesContext, input: CreateBoxInput): Promise<BoxRow> {
+/** What a new box is made of: create_box's arguments, or those fork_box derives from the source box. */
+export type BoxDraft = Pick<
+  CreateBoxInput,
+  "name" | "vcpus" | "memMiB" | "dataGiB" | "autoSuspendSeconds" | "maxRunMinutes" | "deleteAfterSeconds" | "metadata" | "secrets"
+> &
+  Partial<Pick<CreateBoxInput, "setup" | "task">>;
+
+/** Where a new box's disk comes from, when not empty: a snapshot, or the box it is a fork of. */
+export interface BoxOrigin {
+  snapshotId?: string;
+  forkedFrom?: string;
+  /** The template of the disk it copies. */
+  template?: { template: string; templateVersion: string };
+}
+
+/** Records a new box as `creating` with the `create` operation claimed, and its first interval. */
+export async function insertBox(tx: BoxesTx, ctx: BoxesContext, input: BoxDraft, origin: BoxOrigin = {}): Promise<BoxRow> {
   if (input.name && (await tx.box.findFirst({ where: { accountId: ctx.accountId, liveName: input.name } })))
     throw await nameTaken(ctx, input.name);
   const now = ctx.now();
@@ -114,8 +142,10 @@ async function insertBox(tx: BoxesTx, ctx: BoxesContext, input: CreateBoxInput):
       liveName: name,
       state: "creating",
       operation: operation as unknown as Prisma.InputJsonValue,
-      template: ctx.driver.template.name,
-      templateVersion: ctx.driver.template.version,
+      template: origin.template?.template ?? ctx.driver.template.name,
+      templateVersion: origin.template?.templateVersion ?? ctx.driver.template.version,
+      snapshotId: origin.snapshotId ?? null,
+      forkedFrom: origin.forkedFrom ?? null,
       ...resources,
       autoSuspendSeconds: input.autoSuspendSeconds,
       maxRunMinutes: input.maxRunMinutes,
@@ -141,14 +171,14 @@ async function insertBox(tx: BoxesTx, ctx: BoxesContext, input: CreateBoxInput):
   return row;
 }
 
-async function freeName(tx: BoxesTx, accountId: string): Promise<string> {
+export async function freeName(tx: BoxesTx, accountId: string): Promise<string> {
   for (;;) {
     const name = generatedBoxName();
     if (!(await tx.box.findFirst({ where: { accountId, liveName: name } }))) return name;
   }
 }
 
-async function nameTaken(ctx: BoxesContext, name: string): Promise<DomainError> {
+export async function nameTaken(ctx: BoxesContext, name: string): Promise<DomainError> {
   const current = await ctx.db.box.findFirst({ where: { accountId: ctx.accountId, liveName: name } });
   return new DomainError(ErrorCode.conflict, `A box named ${name} already exists in this workspace; pick another name or use that box.`, {
     name,
@@ -156,12 +186,44 @@ async function nameTaken(ctx: BoxesContext, name: string): Promise<DomainError> 
   });
 }
 
-/** Waits until no operation is in progress (the box is ready, or failed), the deadline, or the caller leaving. */
-export async function untilSettled(ctx: BoxesContext, boxId: string, timeoutMs: number, signal?: AbortSignal): Promise<BoxRow> {
-  const until = Date.now() + timeoutMs;
+/**
+ * Waits until no operation is in progress (the box is ready, or failed), the deadline, or the caller leaving;
+ * reports progress every few seconds meanwhile.
+ */
+export async function untilSettled(
+  ctx: BoxesContext,
+  boxId: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+  progress?: (update: ProgressUpdate) => void,
+): Promise<BoxRow> {
+  const [row] = await untilAllSettled(ctx, [boxId], timeoutMs, signal, progress);
+  return row!;
+}
+
+/** untilSettled for several boxes (fork_box's copies): progress says how many are ready. */
+export async function untilAllSettled(
+  ctx: BoxesContext,
+  boxIds: string[],
+  timeoutMs: number,
+  signal?: AbortSignal,
+  progress?: (update: ProgressUpdate) => void,
+): Promise<BoxRow[]> {
+  const started = Date.now();
+  const until = started + timeoutMs;
+  let reported = started;
   for (;;) {
-    const row = await ctx.db.box.findUniqueOrThrow({ where: { id: boxId } });
-    if (!row.operation || Date.now() >= until || signal?.aborted) return row;
+    const rows = await Promise.all(boxIds.map((id) => ctx.db.box.findUniqueOrThrow({ where: { id } })));
+    const busy = rows.filter((row) => row.operation);
+    if (busy.length === 0 || Date.now() >= until || signal?.aborted) return rows;
+    if (progress && Date.now() - reported >= limits.progressEveryMs) {
+      reported = Date.now();
+      const message =
+        rows.length === 1
+          ? `box ${rows[0]!.state}${rows[0]!.stateReason ? ` (${rows[0]!.stateReason})` : ""}`
+          : `${rows.length - busy.length} of ${rows.length} boxes ready`;
+      progress({ progress: Math.round((reported - started) / 1000), total: Math.round(timeoutMs / 1000), message });
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

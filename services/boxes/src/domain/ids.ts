@@ -1,4 +1,4 @@
-/** Identifiers and opaque cursors. Ids are prefixed (bx_, job_) so a box id never looks like a box name. */
+/** Identifiers and opaque cursors. Ids are prefixed (bx_, job_, snap_) so a box id never looks like a box name. */
 import { randomBytes } from "node:crypto";
 
 const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
@@ -10,6 +10,7 @@ function randomText(length: number): string {
 
 export const newBoxId = () => `bx_${randomText(16)}`;
 export const newJobId = () => `job_${randomText(16)}`;
+export const newSnapshotId = () => `snap_${randomText(16)}`;
 export const generatedBoxName = () => `box-${randomText(8)}`;
 
 export interface ListCursor {

@@ -52,4 +52,11 @@ export const limits = {
   /** ours: the 7-day idempotency window every domain keeps (docs/README.md). */
   idempotencyRetentionMs: 7 * 24 * 3600 * 1000,
   setupTimeoutDefault: 300,
+  /** fork_box makes 1 to 5 copies. */
+  forkMax: 5,
+  /** ours */
+  snapshotNameMax: 100,
+  snapshotWaitMs: 60_000,
+  /** create_box and fork_box report progress this often while they wait. */
+  progressEveryMs: 2_000,
 } as const;

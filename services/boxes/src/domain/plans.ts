@@ -5,13 +5,38 @@
  * running (or being created or woken), and their vCPUs and memory added up. Memory averages 1.5 GiB per
  * vCPU of the total (one box may take 2 GiB per vCPU), so memory-heavy accounts meet the memory cap first.
  * `allowanceCentavos` is what the plan includes each month (get_usage shows it beside the spend).
+ * Disk is capped apart (maxTotalDataGiB): the dataGiB of every box not deleted, in any state, and of every snapshot.
  */
 import type { BoxesContext } from "./context.js";
 
 export const plans = {
-  free: { maxVcpus: 4, paid: false, maxRunningBoxes: 3, maxTotalVcpus: 8, maxTotalMemMiB: 12_288, allowanceCentavos: 1_000 },
-  pro: { maxVcpus: 16, paid: true, maxRunningBoxes: 10, maxTotalVcpus: 64, maxTotalMemMiB: 98_304, allowanceCentavos: 10_000 },
-  scale: { maxVcpus: 32, paid: true, maxRunningBoxes: 50, maxTotalVcpus: 256, maxTotalMemMiB: 393_216, allowanceCentavos: 50_000 },
+  free: {
+    maxVcpus: 4,
+    paid: false,
+    maxRunningBoxes: 3,
+    maxTotalVcpus: 8,
+    maxTotalMemMiB: 12_288,
+    allowanceCentavos: 1_000,
+    maxTotalDataGiB: 1_000,
+  },
+  pro: {
+    maxVcpus: 16,
+    paid: true,
+    maxRunningBoxes: 10,
+    maxTotalVcpus: 64,
+    maxTotalMemMiB: 98_304,
+    allowanceCentavos: 10_000,
+    maxTotalDataGiB: 10_000,
+  },
+  scale: {
+    maxVcpus: 32,
+    paid: true,
+    maxRunningBoxes: 50,
+    maxTotalVcpus: 256,
+    maxTotalMemMiB: 393_216,
+    allowanceCentavos: 50_000,
+    maxTotalDataGiB: 50_000,
+  },
 } as const;
 export type PlanName = keyof typeof plans;
 export type Plan = (typeof plans)[PlanName] & { name: PlanName };

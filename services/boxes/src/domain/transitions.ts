@@ -24,10 +24,8 @@ export async function beginOperation(
   from: BoxState[],
   guard?: (tx: BoxesTx) => Promise<void>,
 ): Promise<BoxRow> {
-  const operation: Operation = { kind, startedAt: new Date().toISOString(), instance: ctx.instance };
-  const claim = (db: BoxesTx) => db.$executeRaw`
-    UPDATE boxes SET operation = ${JSON.stringify(operation)}::jsonb, version = version + 1, updated_at = now()
-     WHERE id = ${box.id} AND account_id = ${ctx.accountId} AND operation IS NULL AND state::text = ANY(${from}::text[])`;
+  const operation = newOperation(ctx, kind);
+  const claim = (db: BoxesTx) => claimOperation(db, ctx, box.id, operation, from);
   const claimed = guard
     ? await ctx.db.$transaction(async (tx) => {
         await guard(tx);
@@ -35,8 +33,28 @@ export async function beginOperation(
       })
     : await claim(ctx.db);
   const current = await ctx.db.box.findUniqueOrThrow({ where: { id: box.id } });
-  if (claimed === 0) throw preconditionError(current, kind);
+  if (!claimed) throw preconditionError(current, kind);
   return current;
+}
+
+export const newOperation = (ctx: BoxesContext, kind: OperationKind): Operation => ({
+  kind,
+  startedAt: new Date().toISOString(),
+  instance: ctx.instance,
+});
+
+/** The conditional UPDATE that claims `operation` on a box of the caller's account with none in progress. */
+export async function claimOperation(
+  db: BoxesTx,
+  ctx: BoxesContext,
+  boxId: string,
+  operation: Operation,
+  from: BoxState[],
+): Promise<boolean> {
+  const claimed = await db.$executeRaw`
+    UPDATE boxes SET operation = ${JSON.stringify(operation)}::jsonb, version = version + 1, updated_at = now()
+     WHERE id = ${boxId} AND account_id = ${ctx.accountId} AND operation IS NULL AND state::text = ANY(${from}::text[])`;
+  return claimed === 1;
 }
 
 export interface StateChange {
@@ -51,26 +69,51 @@ export interface StateChange {
 export async function changeState(rt: BoxesRuntime, boxId: string, change: StateChange): Promise<BoxRow> {
   return rt.db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT 1 FROM boxes WHERE id = ${boxId} FOR UPDATE`;
+    return applyChange(tx, await tx.box.findUniqueOrThrow({ where: { id: boxId } }), change, rt.now());
+  });
+}
+
+/**
+ * changeState for work that may have been overtaken: only while the box's operation is still `owned` (a
+ * delete_box may have taken the box over meanwhile: then nothing changes and the answer is null).
+ */
+export async function changeOwnState(rt: BoxesRuntime, boxId: string, owned: Operation, change: StateChange): Promise<BoxRow | null> {
+  return rt.db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT 1 FROM boxes WHERE id = ${boxId} FOR UPDATE`;
     const row = await tx.box.findUniqueOrThrow({ where: { id: boxId } });
-    const now = rt.now();
-    const moved = row.state !== change.state;
-    if (moved) await moveInterval(tx, row, change, now);
-    return tx.box.update({
-      where: { id: boxId },
-      data: {
-        state: change.state,
-        stateReason: change.reason,
-        ...(change.endOperation === false ? {} : { operation: Prisma.DbNull }),
-        ...(change.runtime === undefined
-          ? {}
-          : { runtime: change.runtime === null ? Prisma.DbNull : (change.runtime as Prisma.InputJsonValue) }),
-        ...(moved ? { stateChangedAt: now } : {}),
-        ...(moved && change.state === "running" ? { runningSince: now } : {}),
-        ...(change.state === "deleted" ? { liveName: null, deletedAt: now } : {}),
-        updatedAt: now,
-        version: { increment: 1 },
-      },
-    });
+    return sameOperation(operationOf(row), owned) ? applyChange(tx, row, change, rt.now()) : null;
+  });
+}
+
+/** Ends `owned` without changing the box's state (fork and snapshot leave their source as it was). */
+export async function releaseOperation(rt: BoxesRuntime, boxId: string, owned: Operation): Promise<void> {
+  await rt.db.$executeRaw`
+    UPDATE boxes SET operation = NULL, version = version + 1, updated_at = now()
+     WHERE id = ${boxId} AND operation->>'kind' = ${owned.kind} AND operation->>'startedAt' = ${owned.startedAt}
+       AND operation->>'instance' = ${owned.instance}`;
+}
+
+export const sameOperation = (a: Operation | null, b: Operation) =>
+  a !== null && a.kind === b.kind && a.startedAt === b.startedAt && a.instance === b.instance;
+
+async function applyChange(tx: BoxesTx, row: BoxRow, change: StateChange, now: Date): Promise<BoxRow> {
+  const moved = row.state !== change.state;
+  if (moved) await moveInterval(tx, row, change, now);
+  return tx.box.update({
+    where: { id: row.id },
+    data: {
+      state: change.state,
+      stateReason: change.reason,
+      ...(change.endOperation === false ? {} : { operation: Prisma.DbNull }),
+      ...(change.runtime === undefined
+        ? {}
+        : { runtime: change.runtime === null ? Prisma.DbNull : (change.runtime as Prisma.InputJsonValue) }),
+      ...(moved ? { stateChangedAt: now } : {}),
+      ...(moved && change.state === "running" ? { runningSince: now } : {}),
+      ...(change.state === "deleted" ? { liveName: null, deletedAt: now } : {}),
+      updatedAt: now,
+      version: { increment: 1 },
+    },
   });
 }
 

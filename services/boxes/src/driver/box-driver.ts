@@ -130,6 +130,25 @@ export interface DownloadStream {
   ended: Promise<{ ok: boolean; message: string }>;
 }
 
+/** A saved disk of one account (its files live in that account's own folder of the snapshot store). */
+export interface SnapshotHandle {
+  id: string;
+  accountId: string;
+}
+
+/** Where copyDisk puts a copy: the disk of a new box (a fork_box copy), or a snapshot. */
+export type DiskTarget = { kind: "box"; id: string } | { kind: "snapshot"; snapshot: SnapshotHandle };
+
+/** How a copy was made and what it took: copy-on-write (reflink) where the filesystem allows, a plain sparse copy otherwise. */
+export interface DiskCopy {
+  method: "reflink" | "copy";
+  /** Bytes the copies take on the host (each; sparse: only what was written). */
+  bytes: number;
+  durationMs: number;
+  /** How long the source box's processes and disk were held still. */
+  frozenMs: number;
+}
+
 export interface BoxDriver {
   readonly kind: string;
   /** False when the driver could not start here; its calls then answer `unavailable`. */
@@ -140,6 +159,18 @@ export interface BoxDriver {
   enforcement(resources: BoxResources): Enforcement;
   /** Makes the disk and starts the box; returns the runtime handle to store. */
   create(spec: BoxSpec): Promise<unknown>;
+  /**
+   * Copies the box's disk to each target, consistently: the box's processes and its filesystem are held
+   * still for the copy (no write is half in it), then let go. The signal cancels it (copies left are removed).
+   */
+  copyDisk(source: BoxHandle, targets: DiskTarget[], signal?: AbortSignal): Promise<DiskCopy>;
+  /**
+   * Starts a new box whose disk is a copy: made by copyDisk for this box, or taken now from `snapshot`
+   * (grown to the box's dataGiB when that is larger). The disk becomes the box's own (its host user, its hostname).
+   */
+  createFromCopy(spec: BoxSpec, snapshot?: SnapshotHandle): Promise<unknown>;
+  /** Removes a snapshot's files. Safe to repeat. */
+  deleteSnapshot(snapshot: SnapshotHandle): Promise<void>;
   /** Starts a stopped box again from its disk (fresh processes). */
   start(spec: BoxSpec): Promise<unknown>;
   inspect(box: BoxHandle): Promise<BoxLiveness>;

@@ -9,6 +9,9 @@ import type { BoxesContext, BoxesRuntime } from "../domain/context.js";
 import { createBox } from "../domain/create-box.js";
 import { deleteBox } from "../domain/delete-box.js";
 import { execCommand } from "../domain/exec.js";
+import { forkBox } from "../domain/fork-box.js";
+import { forkBoxInput } from "../domain/schemas/disk.js";
+import { forkBoxTool } from "../tools/fork-box.js";
 import { readBoxFile, writeBoxFile } from "../domain/files.js";
 import { getBox } from "../domain/get-box.js";
 import { jobLogs } from "../domain/job-logs.js";
@@ -54,6 +57,7 @@ export function boxesRoutes(rt: BoxesRuntime): Router {
     readFile: readFileTool(rt),
     writeFile: writeFileTool(rt),
     usage: getUsageTool(rt),
+    fork: forkBoxTool(rt),
   };
 
   router.get("/v1/boxes", async (req, res) => {
@@ -126,6 +130,13 @@ export function boxesRoutes(rt: BoxesRuntime): Router {
   router.get("/v1/usage", async (req, res) => {
     const ctx = context(req, tools.usage);
     res.json(await getUsage(ctx, getUsageInput.parse(typeof req.query.period === "string" ? { period: req.query.period } : {})));
+  });
+
+  router.post("/v1/boxes/:boxId/fork", async (req, res) => {
+    const ctx = context(req, tools.fork);
+    const key = req.header("Idempotency-Key");
+    const input = forkBoxInput.parse({ ...body(req), boxId: req.params.boxId, ...(key ? { idempotencyKey: key } : {}) });
+    res.status(201).json(await forkBox(ctx, input, cancelledWith(res)));
   });
 
   return router;

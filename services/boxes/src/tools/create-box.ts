@@ -9,7 +9,8 @@ export const createBoxTool = (rt: BoxesRuntime) =>
     name: "create_box",
     title: "Create a box",
     description:
-      "Creates a box (a Linux computer). By default waits until it is running (up to 120 s); with wait: false, poll get_box. " +
+      "Creates a box (a Linux computer). By default waits until it is running (up to 120 s, with progress every 2 s); with wait: false, poll get_box. " +
+      "With snapshotId it starts from that snapshot's disk (save_snapshot). " +
       "Delete it with delete_box when done. Use metadata.kind for the kind of task (e.g. render, tests). " +
       "It sleeps after autoSuspendSeconds without exec, job or file calls (those wake it), is suspended after maxRunMinutes running (resume_box wakes it) and is deleted deleteAfterSeconds after creation (get_box: enforcement). " +
       "`setup` runs once before the box counts as running (job 'setup'); `task` starts as a background job once it runs. " +
@@ -20,5 +21,5 @@ export const createBoxTool = (rt: BoxesRuntime) =>
     scope: "boxes:write",
     profile: "core",
     maxDurationMs: 130_000,
-    handler: async (ctx, input) => ({ box: await createBox(boxesContext(rt, ctx), input, ctx.signal) }),
+    handler: async (ctx, input) => ({ box: await createBox(boxesContext(rt, ctx), input, ctx.signal, ctx.progress) }),
   });

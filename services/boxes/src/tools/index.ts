@@ -3,6 +3,7 @@ import type { BoxesRuntime } from "../domain/context.js";
 import { createBoxTool } from "./create-box.js";
 import { deleteBoxTool } from "./delete-box.js";
 import { execTool } from "./exec.js";
+import { forkBoxTool } from "./fork-box.js";
 import { getBoxTool } from "./get-box.js";
 import { getUsageTool } from "./get-usage.js";
 import { getDownloadUrlTool } from "./get-download-url.js";
@@ -33,6 +34,7 @@ export function boxesTools(rt: BoxesRuntime): Tool[] {
     getUsageTool,
     getUploadUrlTool,
     getDownloadUrlTool,
+    forkBoxTool,
   ].map((make) => make(rt));
 }
 

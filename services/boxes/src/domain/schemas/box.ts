@@ -7,7 +7,7 @@ export const boxStates = ["creating", "running", "sleeping", "suspended", "stopp
 export const boxState = z.enum(boxStates);
 export type BoxState = z.infer<typeof boxState>;
 
-const metadata = z
+export const metadata = z
   .record(
     z
       .string()
@@ -66,7 +66,9 @@ export const createBoxInput = z
       .min(1)
       .max(64)
       .optional()
-      .describe("Start from this snapshot's disk. This version has no snapshots yet: any snapshotId answers not_found."),
+      .describe(
+        "Start from this snapshot's disk (list_snapshots; save_snapshot makes one). The box's disk is at least the snapshot's dataGiB.",
+      ),
     vcpus: z.literal(limits.vcpus).default(2).describe("Cores: 2, 4, 8, 16 or 32 (the plan caps it). Default 2."),
     memMiB: z
       .literal(limits.memMiB)
@@ -154,10 +156,13 @@ export const boxView = z.object({
   name: z.string(),
   state: boxState,
   stateReason: z.string().nullable(),
-  operation: operationView.nullable().describe("The operation in progress (create, suspend, resume, start, delete), or null."),
+  operation: operationView
+    .nullable()
+    .describe("The operation in progress (create, suspend, resume, start, delete, fork, snapshot), or null."),
   template: z.string(),
   templateVersion: z.string(),
-  snapshotId: z.string().nullable(),
+  snapshotId: z.string().nullable().describe("The snapshot the box was made from (create_box snapshotId), or null."),
+  forkedFrom: z.string().nullable().describe("The box this one is a fork_box copy of, or null."),
   vcpus: z.number().int(),
   memMiB: z.number().int(),
   dataGiB: z.number().int(),

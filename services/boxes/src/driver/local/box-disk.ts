@@ -133,6 +133,31 @@ export async function makeDisk(paths: BoxPaths, hostname: string, uid: number): 
 }
 
 /**
+ * A disk copied from another box (fork_box) or a snapshot becomes this box's, before the box ever starts: each
+ * mounted folder a real folder again (the old box may have left a symbolic link where the host writes or
+ * bubblewrap binds), its own hostname and machine id, and every file handed to this box's host user (the
+ * old box's files were all its own uid's: its user namespace maps nothing else).
+ */
+export async function adoptDisk(paths: BoxPaths, hostname: string, uid: number): Promise<void> {
+  for (const [dir] of diskMounts) {
+    const folder = path.join(paths.disk, dir);
+    const info = await lstat(folder).catch(() => null);
+    if (info?.isDirectory()) continue;
+    await rm(folder, { recursive: true, force: true });
+    await mkdir(folder);
+  }
+  const etc = path.join(paths.disk, "etc");
+  for (const [name, content, mode] of ownEtcFiles(hostname)) {
+    await rm(path.join(etc, name), { recursive: true, force: true });
+    // wx: created here, never through a link.
+    await writeFile(path.join(etc, name), content, { mode, flag: "wx" });
+  }
+  await run("chown", ["-hR", `${uid}:${uid}`, paths.disk]);
+  await chmod(paths.disk, 0o700);
+  await prepareRun(paths, uid);
+}
+
+/**
  * Before every start: an empty /tmp and the host-only run folder. The box has no process at this point
  * (a start follows a stop), so nothing can race the removal.
  */
@@ -151,15 +176,22 @@ async function writeEtc(etc: string, hostname: string): Promise<void> {
     ["group", "root:x:0:\ntty:x:5:\nusers:x:100:\nnogroup:x:65534:\n", 0o644],
     ["shadow", "root:*:20000:0:99999:7:::\nnobody:*:20000:0:99999:7:::\n", 0o640],
     ["gshadow", "root:*::\nnogroup:*::\n", 0o640],
-    ["hostname", `${hostname}\n`, 0o644],
-    ["hosts", `127.0.0.1\tlocalhost\n127.0.1.1\t${hostname}\n::1\tlocalhost ip6-localhost ip6-loopback\n`, 0o644],
     ["resolv.conf", "# This box has no network beyond its own loopback.\n", 0o644],
-    ["machine-id", `${randomBytes(16).toString("hex")}\n`, 0o444],
+    ...ownEtcFiles(hostname),
   ];
   for (const [name, content, mode] of files) {
     await rm(path.join(etc, name), { force: true });
     await writeFile(path.join(etc, name), content, { mode });
   }
+}
+
+/** The files of /etc that are each box's own: its name and its machine id. */
+function ownEtcFiles(hostname: string): [string, string, number][] {
+  return [
+    ["hostname", `${hostname}\n`, 0o644],
+    ["hosts", `127.0.0.1\tlocalhost\n127.0.1.1\t${hostname}\n::1\tlocalhost ip6-localhost ip6-loopback\n`, 0o644],
+    ["machine-id", `${randomBytes(16).toString("hex")}\n`, 0o444],
+  ];
 }
 
 /** The host's top-level directories that are symlinks into /usr on merged-/usr systems (bin → usr/bin). */

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { access, constants } from "node:fs/promises";
+import { access, constants, mkdir, rm } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -22,6 +22,8 @@ import type {
   BoxLiveness,
   BoxResources,
   BoxSpec,
+  DiskCopy,
+  DiskTarget,
   Enforcement,
   ExecOutcome,
   ExecRequest,
@@ -31,15 +33,37 @@ import type {
   JobProbe,
   JobRequest,
   LogChunk,
+  SnapshotHandle,
 } from "../box-driver.js";
 import { DriverError } from "../driver-error.js";
-import { boxPaths, hostOsVersion, makeDisk, prepareDataDir, prepareRun, sharedFromHost, usrLinks, type BoxPaths } from "./box-disk.js";
+import {
+  adoptDisk,
+  boxPaths,
+  hostOsVersion,
+  makeDisk,
+  prepareDataDir,
+  prepareRun,
+  sharedFromHost,
+  usrLinks,
+  type BoxPaths,
+} from "./box-disk.js";
 import { readArgsFor, readOutcome, writeArgs, writeOutcome } from "./box-files.js";
 import * as transfers from "./box-transfers.js";
 import { detectCgroups, type CgroupSupport } from "./cgroup-detect.js";
 import * as cgroups from "./cgroups.js";
 import { launch, launchProgram, type Launch, type LaunchOptions } from "./command.js";
-import { createDisk, detectDiskKind, diskExists, mountDisk, removeDisk, type DiskKind } from "./disk-image.js";
+import {
+  copyDiskFiles,
+  detectCopyMethod,
+  diskBytes,
+  freezeFilesystem,
+  growImage,
+  prepareSnapshotDir,
+  snapshotPaths,
+  thawFilesystem,
+  type CopyMethod,
+} from "./disk-copy.js";
+import { createDisk, detectDiskKind, diskExists, isMounted, mountDisk, removeDisk, type DiskKind } from "./disk-image.js";
 import { hostLoader, type HostLoader } from "./host-loader.js";
 import { jobDirChanged, probeJob, readLog, startWaiter, type JobRuntime } from "./jobs.js";
 import { childPids, continueNamespace, isAlive, isStopped, pidsInProcessGroup, sendSignal, stopNamespace } from "./procfs.js";
@@ -68,6 +92,8 @@ interface HostSetup {
   version: string;
   links: { name: string; target: string | null }[];
   disks: DiskKind;
+  /** How disks are copied here (fork_box, snapshots). */
+  copies: CopyMethod;
   loader: HostLoader;
 }
 
@@ -99,10 +125,11 @@ export async function createLocalDriver(options: LocalDriverOptions): Promise<Lo
     version: await hostOsVersion(),
     links,
     disks: disks.kind,
+    copies: await detectCopyMethod(path.join(options.dataDir, "state")),
     loader: await hostLoader("/usr/bin/setpriv"),
   };
   options.log.info(
-    { tree: support.tree?.version ?? null, limits: Object.keys(support.limits), disks: disks.kind },
+    { tree: support.tree?.version ?? null, limits: Object.keys(support.limits), disks: disks.kind, copies: setup.copies },
     "local box driver ready",
   );
   return new LocalDriver(options, setup, bwrapPath, nsenterPath);
@@ -167,6 +194,65 @@ export class LocalDriver implements BoxDriver {
     return this.#boot(spec, paths, uid);
   }
 
+  async copyDisk(source: BoxHandle, targets: DiskTarget[], signal?: AbortSignal): Promise<DiskCopy> {
+    const kind = this.#setup.disks;
+    const paths = this.#paths(source.id);
+    if (!(await diskExists(kind, paths))) throw new DriverError("gone", "the box's disk is missing");
+    const from = kind === "image" ? paths.image : paths.disk;
+    const destinations = await Promise.all(targets.map((target) => this.#copyDestination(target)));
+    const started = Date.now();
+    // Processes first (no write is in flight once they are frozen), then the filesystem (its data written out).
+    const holdProcesses = (await this.inspect(source)) === "running";
+    if (holdProcesses) await this.suspend(source);
+    let frozenFs = false;
+    try {
+      if (kind === "image" && (await isMounted(paths.disk))) frozenFs = await freezeFilesystem(paths.disk);
+      for (const destination of destinations) await copyDiskFiles(kind, from, destination, signal);
+    } catch (error) {
+      for (const destination of destinations) await rm(destination, { recursive: true, force: true });
+      throw signal?.aborted ? new DriverError("gone", "the copy was cancelled") : error;
+    } finally {
+      if (frozenFs) await thawFilesystem(paths.disk);
+      if (holdProcesses) await this.resume(source);
+    }
+    const frozenMs = Date.now() - started;
+    const bytes = destinations[0] ? await diskBytes(kind, destinations[0]) : 0;
+    return { method: this.#setup.copies, bytes, durationMs: Date.now() - started, frozenMs };
+  }
+
+  async createFromCopy(spec: BoxSpec, snapshot?: SnapshotHandle): Promise<LocalRuntime> {
+    const kind = this.#setup.disks;
+    const paths = this.#paths(spec.id);
+    const uid = boxUid(spec);
+    if (snapshot) {
+      const saved = snapshotPaths(this.#options.dataDir, snapshot);
+      await mkdir(paths.state, { recursive: true, mode: 0o700 });
+      await copyDiskFiles(kind, kind === "image" ? saved.image : saved.folder, kind === "image" ? paths.image : paths.disk);
+    }
+    if (!(await diskExists(kind, paths))) throw new DriverError("start_failed", "the copied disk is missing");
+    if (kind === "image") await growImage(paths.image, spec.dataGiB);
+    await mountDisk(kind, paths);
+    await adoptDisk(paths, spec.name, uid);
+    return this.#boot(spec, paths, uid);
+  }
+
+  async deleteSnapshot(snapshot: SnapshotHandle): Promise<void> {
+    await rm(snapshotPaths(this.#options.dataDir, snapshot).dir, { recursive: true, force: true, maxRetries: 3 });
+  }
+
+  /** Where a copy goes: a new box's image (or its disk folder), or a snapshot's. */
+  async #copyDestination(target: DiskTarget): Promise<string> {
+    const image = this.#setup.disks === "image";
+    if (target.kind === "box") {
+      const paths = this.#paths(target.id);
+      await mkdir(paths.state, { recursive: true, mode: 0o700 });
+      return image ? paths.image : paths.disk;
+    }
+    const saved = snapshotPaths(this.#options.dataDir, target.snapshot);
+    await prepareSnapshotDir(saved.dir);
+    return image ? saved.image : saved.folder;
+  }
+
   async #boot(spec: BoxSpec, paths: BoxPaths, uid: number): Promise<LocalRuntime> {
     const groups = await cgroups.createBoxGroups(this.#support, spec.id, {
       pidsMax: this.#pidsMax,
@@ -224,6 +310,8 @@ export class LocalDriver implements BoxDriver {
   }
 
   async destroy(box: BoxHandle): Promise<void> {
+    // A copy of this disk may hold its filesystem frozen (a delete cancels it): unmounting a frozen one would hang.
+    if (this.#setup.disks === "image") await thawFilesystem(this.#paths(box.id).disk);
     await this.stop(box);
     await removeDisk(this.#paths(box.id));
   }
