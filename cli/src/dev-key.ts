@@ -26,7 +26,3 @@ export async function developmentKey(keys: KeyStore, dataDir: string): Promise<{
   await writeFile(file, `${JSON.stringify({ key, id: record.id }, null, 2)}\n`, { mode: 0o600 });
   return { key, created: true };
 }
-
-export function clientConfiguration(mcpUrl: string, key: string): string {
-  return JSON.stringify({ mcpServers: { bancada: { type: "http", url: mcpUrl, headers: { Authorization: `Bearer ${key}` } } } }, null, 2);
-}

@@ -37,6 +37,21 @@ export interface KeyRecord {
   lastUsedAt: string | null;
 }
 
+/** Whose keys: one person within one account (person ids are the account's own, so both are needed). */
+export interface KeyOwner {
+  accountId: string;
+  personId: string;
+}
+
+function ownerWhere(filter: Partial<KeyOwner>): { accountId?: string; personId?: string } {
+  return {
+    ...(filter.accountId ? { accountId: filter.accountId } : {}),
+    ...(filter.accountId && filter.personId ? { personId: filter.personId } : {}),
+  };
+}
+
+const isKeyId = (text: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text);
+
 /** The hash scheme every key is written with now, and the one of rows written before it. */
 const currentScheme = "hmac-digest";
 const legacyScheme = "pepper-key";
@@ -85,19 +100,26 @@ export class KeyStore {
     return { key, record: toRecord(row) };
   }
 
-  async list(filter: { accountId?: string } = {}): Promise<KeyRecord[]> {
+  /** Every key, or those of one account, or (with personId too) one person's keys in one account. */
+  async list(filter: KeyOwner | { accountId?: string } = {}): Promise<KeyRecord[]> {
     const rows = await this.#db.apiKey.findMany({
-      where: filter.accountId ? { accountId: filter.accountId } : {},
+      where: ownerWhere(filter),
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     });
     return rows.map(toRecord);
   }
 
-  /** Accepts the key's id or its shown prefix. Returns false when nothing matched. */
-  async revoke(idOrPrefix: string): Promise<boolean> {
-    const isId = /^[0-9a-f-]{36}$/i.test(idOrPrefix);
+  /** One key by id, only if it belongs to `owner` (else null, whether it exists or not). */
+  async get(id: string, owner: KeyOwner): Promise<KeyRecord | null> {
+    if (!isKeyId(id)) return null;
+    const row = await this.#db.apiKey.findFirst({ where: { id, ...ownerWhere(owner) } });
+    return row ? toRecord(row) : null;
+  }
+
+  /** Accepts the key's id or its shown prefix; with `owner`, only that person's key. Returns false when nothing matched. */
+  async revoke(idOrPrefix: string, owner?: KeyOwner): Promise<boolean> {
     const { count } = await this.#db.apiKey.updateMany({
-      where: { ...(isId ? { id: idOrPrefix } : { prefix: idOrPrefix }), revokedAt: null },
+      where: { ...(isKeyId(idOrPrefix) ? { id: idOrPrefix } : { prefix: idOrPrefix }), revokedAt: null, ...ownerWhere(owner ?? {}) },
       data: { revokedAt: new Date() },
     });
     this.#cache.clear();

@@ -29,3 +29,4 @@ export type {
   CallReply,
   ProgressUpdate,
 } from "./catalog.js";
+export { mcpClientConfiguration } from "./client-config.js";

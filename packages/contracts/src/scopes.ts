@@ -13,6 +13,9 @@ export const scopes = [
   "boards:write",
   "docs:read",
   "audit:read",
+  // the person's own API keys, managed from the web console (GET/POST /v1/keys on the gateway)
+  "keys:read",
+  "keys:write",
 ] as const;
 export type Scope = (typeof scopes)[number];
 
