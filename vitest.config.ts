@@ -8,6 +8,7 @@ export default defineConfig({
       "gateway/test/**/*.test.ts",
       "cli/test/**/*.test.ts",
       "infra/test/**/*.test.ts",
+      "console/test/**/*.test.ts",
     ],
     globalSetup: ["./vitest.global-setup.ts"],
     testTimeout: 60_000,

@@ -1,11 +1,12 @@
 /** The `bancada` command: start, migrate, keys, bus-keys, docs, gateway --stdio. */
 import { parseArgs } from "node:util";
+import { mcpClientConfiguration } from "@bancada/contracts";
 import { docsUsage, migrationsDir as docsMigrations, runDocsCommand } from "@bancada/docs";
 import { serveStdio } from "@bancada/gateway";
 import { applyMigrations } from "@bancada/service-kit";
 import { openDatabases } from "./database.js";
 import path from "node:path";
-import { clientConfiguration, developmentKey } from "./dev-key.js";
+import { developmentKey } from "./dev-key.js";
 import { UsageError, loadEnv, type Env } from "./env.js";
 import { keysUsage, runKeys } from "./keys.js";
 import { auditUsage, runAudit } from "./audit.js";
@@ -82,11 +83,12 @@ async function main(argv: string[]): Promise<void> {
 
 async function announce(runtime: Runtime, env: Env, print: (line: string) => void): Promise<void> {
   print(`\nBancada is ready. MCP endpoint: ${runtime.mcpUrl}`);
+  if (runtime.mcpUrl) print(`Web console: ${runtime.mcpUrl.replace(/\/mcp$/, "/")} (sign in with an API key)`);
   if (runtime.embedded && runtime.gateway) {
     const { key, created } = await developmentKey(runtime.gateway.keys, path.resolve(env.BANCADA_DATA_DIR));
     print(`Data: ${path.resolve(env.BANCADA_DATA_DIR)} (embedded PostgreSQL; set DATABASE_URL to use your own server).`);
     print(`${created ? "Created a" : "The"} development API key (every scope, writes allowed): ${key}`);
-    print(`MCP client configuration:\n${clientConfiguration(runtime.mcpUrl!, key)}\n`);
+    print(`MCP client configuration:\n${mcpClientConfiguration(runtime.mcpUrl!, key)}\n`);
   } else {
     print(`Create an API key:  pnpm bancada keys create --account my-account --person me --agent my-agent --scopes all --allow-writes\n`);
   }

@@ -18,6 +18,7 @@ import {
   type Bus,
   type Logger,
 } from "@bancada/service-kit";
+import { consoleDistDir } from "@bancada/console";
 import { createGateway, type Gateway } from "@bancada/gateway";
 import { openDatabases } from "./database.js";
 import { busKeysFor } from "./bus-keys.js";
@@ -117,6 +118,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         rateLimit: { burst: env.BANCADA_RATE_BURST, perSecond: env.BANCADA_RATE_PER_SEC },
         ...(env.BANCADA_ADMIN_TOKEN ? { adminToken: env.BANCADA_ADMIN_TOKEN } : {}),
         ...(serviceApp ? { extra: [serviceApp] } : {}),
+        consoleDir: consoleDistDir,
       });
       if (options.http !== false) {
         const server = await listen(gateway.app, env.PORT, host, "PORT");

@@ -33,6 +33,8 @@ export interface GatewayOptions {
   /** A call no service replica has named as running for this long is answered `unavailable` (default 10 s). */
   callLostAfterMs?: number;
   metrics?: ToolMetrics;
+  /** The built web console (console/dist) served at `/`. */
+  consoleDir?: string;
   /** Handlers mounted after the gateway's routes (the services' REST in single-process mode). */
   extra?: RequestHandler[];
 }
@@ -100,6 +102,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     allowedHosts: options.allowedHosts ?? [],
     allowedOrigins: options.allowedOrigins ?? [],
     ...(options.extra ? { extra: options.extra } : {}),
+    ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
   });
   return {
     app,

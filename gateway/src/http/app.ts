@@ -1,4 +1,4 @@
-/** The gateway's HTTP surface: /mcp, health, readiness, metrics, and the OAuth discovery hints. */
+/** The gateway's HTTP surface: /mcp, health, readiness, metrics, the OAuth discovery hints, the caller's keys and the web console. */
 import express, { type Express, type RequestHandler } from "express";
 import {
   authenticate,
@@ -16,6 +16,8 @@ import type { Catalog } from "../catalog.js";
 import type { GatewayDb } from "../db/client.js";
 import { adminRoutes } from "./admin-routes.js";
 import { auditRoute } from "./audit-route.js";
+import { consoleRoute } from "./console-route.js";
+import { keyRoutes } from "./key-routes.js";
 import { mcpRoute, type McpRouteOptions } from "./mcp-route.js";
 
 export interface GatewayAppOptions extends McpRouteOptions, GuardOptions {
@@ -27,6 +29,8 @@ export interface GatewayAppOptions extends McpRouteOptions, GuardOptions {
   audit?: AuditTrail;
   /** Enables the admin REST API for keys (`/admin/keys`) with this bearer token. */
   adminToken?: string;
+  /** The built web console served at `/` (console/dist); without it `/` says how to build it. */
+  consoleDir?: string;
   /** Mounted after the gateway's own routes (the single-process mode serves the services' REST here too). */
   extra?: RequestHandler[];
 }
@@ -60,6 +64,8 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   app.use(adminRoutes(options.keys, options.adminToken));
   app.use("/v1/audit", hostGuard(options), originGuard(options), authenticate({ resolve: (token) => options.keys.resolve(token, "full") }));
   app.use(auditRoute(options.db, options.audit));
+  app.use(keyRoutes(options.keys, options));
+  app.use(consoleRoute(options.consoleDir, options));
   for (const handler of options.extra ?? []) app.use(handler);
   app.use(notFoundRoute());
   app.use(restErrorHandler(options.log));

@@ -1,0 +1,247 @@
+/** Drafts: the workspaces ("New workspace"), then one workspace's members and roles and its drafts with their state. */
+import { useState, type FormEvent, type ReactNode } from "react";
+import { api, newRequestId } from "../api";
+import { formatDate, t } from "../i18n";
+import { refusal, useSession } from "../session";
+import { ErrorNote, Reason, Status, useAction, useLoad } from "../ui";
+
+type Role = "viewer" | "editor" | "admin" | "owner";
+interface Workspace {
+  id: string;
+  name: string;
+  role: Role;
+  created_at: string;
+}
+interface Member {
+  person_id: string;
+  role: Role;
+  created_at: string;
+}
+interface DraftItem {
+  id: string;
+  revision: number;
+  state: "draft" | "submitting" | "submitted";
+  caption_preview: string;
+  asset_count: number;
+  account_count: number;
+  updated_at: string;
+}
+interface Draft {
+  id: string;
+  state: DraftItem["state"];
+  submitted_at: string | null;
+  submit_error: string | null;
+}
+
+export function DraftsPage(): ReactNode {
+  const session = useSession();
+  const workspaces = useLoad(() => api<{ workspaces: Workspace[] }>("GET", "/v1/workspaces"), []);
+  const closed = refusal(session, "drafts:write", true);
+  const [name, setName] = useState("");
+  const create = useAction();
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const ok = await create.run(() => api("POST", "/v1/workspaces", { name: name.trim(), request_id: newRequestId() }));
+    if (ok) {
+      setName("");
+      await workspaces.reload();
+    }
+  }
+  return (
+    <section aria-labelledby="drafts-title">
+      <h1 id="drafts-title">{t("drafts.workspaces")}</h1>
+      <Status state={workspaces}>
+        {({ workspaces: list }) =>
+          list.length === 0 ? (
+            <p>{t("drafts.noWorkspaces")}</p>
+          ) : (
+            <ul className="cards">
+              {list.map((workspace) => (
+                <li key={workspace.id} className="card">
+                  <a href={`#/drafts/${workspace.id}`}>{workspace.name}</a>
+                  <small>{t("boards.yourRole", { role: t(`role.${workspace.role}`) })}</small>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Status>
+      <form className="inline-form" onSubmit={(event) => void submit(event)} aria-labelledby="new-workspace-title">
+        <h2 id="new-workspace-title">{t("drafts.newWorkspace")}</h2>
+        <label htmlFor="workspace-name">{t("drafts.workspaceName")}</label>
+        <input
+          id="workspace-name"
+          required
+          maxLength={100}
+          value={name}
+          disabled={closed !== null}
+          onChange={(e) => setName(e.target.value)}
+        />
+        <button type="submit" disabled={closed !== null || create.busy}>
+          {t("drafts.create")}
+        </button>
+        <Reason reason={closed} />
+        <ErrorNote error={create.error} />
+      </form>
+    </section>
+  );
+}
+
+async function loadWorkspace(id: string) {
+  const base = `/v1/workspaces/${encodeURIComponent(id)}`;
+  const [{ workspace }, { members }, { drafts }] = await Promise.all([
+    api<{ workspace: Workspace }>("GET", base),
+    api<{ members: Member[] }>("GET", `${base}/members`),
+    api<{ drafts: DraftItem[] }>("GET", `${base}/drafts?limit=50`),
+  ]);
+  // the list leaves out the submission result: read each draft in full (one page, at most 50)
+  const full = await Promise.all(drafts.map((item) => api<{ draft: Draft }>("GET", `${base}/drafts/${item.id}`).then((r) => r.draft)));
+  return { workspace, members, drafts, full: new Map(full.map((draft) => [draft.id, draft])) };
+}
+
+export function WorkspacePage({ workspaceId }: { workspaceId: string }): ReactNode {
+  const state = useLoad(() => loadWorkspace(workspaceId), [workspaceId]);
+  return (
+    <section aria-labelledby="workspace-title">
+      <p>
+        <a href="#/drafts">← {t("drafts.back")}</a>
+      </p>
+      <Status state={state}>
+        {(data) => (
+          <>
+            <h1 id="workspace-title">{data.workspace.name}</h1>
+            <p>
+              <small>{t("boards.yourRole", { role: t(`role.${data.workspace.role}`) })}</small>
+            </p>
+            <h2>{t("drafts.list")}</h2>
+            {data.drafts.length === 0 ? (
+              <p className="empty">{t("drafts.empty")}</p>
+            ) : (
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t("drafts.caption")}</th>
+                    <th scope="col">{t("drafts.state")}</th>
+                    <th scope="col">{t("drafts.revision")}</th>
+                    <th scope="col">{t("drafts.updated")}</th>
+                    <th scope="col">{t("drafts.result")}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.drafts.map((draft) => (
+                    <tr key={draft.id}>
+                      <td>
+                        {draft.caption_preview}
+                        <br />
+                        <small>{t("drafts.assets", { assets: draft.asset_count, accounts: draft.account_count })}</small>
+                      </td>
+                      <td>
+                        <span className="badge">{draft.state}</span>
+                      </td>
+                      <td>{draft.revision}</td>
+                      <td>{formatDate(draft.updated_at)}</td>
+                      <td>{resultOf(data.full.get(draft.id))}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+            <WorkspaceMembers workspace={data.workspace} members={data.members} reload={state.reload} />
+          </>
+        )}
+      </Status>
+    </section>
+  );
+}
+
+function resultOf(draft: Draft | undefined): string {
+  if (!draft) return "";
+  if (draft.state === "submitted") return t("drafts.submittedAt", { date: formatDate(draft.submitted_at) });
+  if (draft.state === "submitting") return t("drafts.pending");
+  if (draft.submit_error) return t("drafts.failed", { error: draft.submit_error });
+  return t("drafts.notSubmitted");
+}
+
+function WorkspaceMembers({
+  workspace,
+  members,
+  reload,
+}: {
+  workspace: Workspace;
+  members: Member[];
+  reload: () => Promise<void>;
+}): ReactNode {
+  const session = useSession();
+  const manager = workspace.role === "owner" || workspace.role === "admin";
+  const closed = refusal(session, "drafts:write", true) ?? (manager ? null : t("board.ownerOnly"));
+  const [person, setPerson] = useState("");
+  const [role, setRole] = useState<Role>("editor");
+  const change = useAction();
+  const base = `/v1/workspaces/${workspace.id}/members`;
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (await change.run(() => api("PUT", `${base}/${encodeURIComponent(person.trim())}`, { role }))) {
+      setPerson("");
+      await reload();
+    }
+  }
+  return (
+    <section aria-labelledby="ws-members-title">
+      <h2 id="ws-members-title">{t("members.title")}</h2>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">{t("members.person")}</th>
+            <th scope="col">{t("members.role")}</th>
+            <th scope="col">
+              <span className="visually-hidden">{t("cancel")}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {members.map((member) => (
+            <tr key={member.person_id}>
+              <td>{member.person_id}</td>
+              <td>{t(`role.${member.role}`)}</td>
+              <td>
+                <button
+                  type="button"
+                  className="link"
+                  disabled={closed !== null || member.person_id === session.personId}
+                  aria-label={t("members.remove", { person: member.person_id })}
+                  onClick={() => void change.run(() => api("DELETE", `${base}/${encodeURIComponent(member.person_id)}`)).then(reload)}
+                >
+                  ✕
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <form className="inline-form" onSubmit={(event) => void submit(event)} aria-label={t("members.add")}>
+        <label htmlFor="ws-member-person">{t("members.person")}</label>
+        <input
+          id="ws-member-person"
+          required
+          maxLength={200}
+          value={person}
+          disabled={closed !== null}
+          onChange={(e) => setPerson(e.target.value)}
+        />
+        <label htmlFor="ws-member-role">{t("members.role")}</label>
+        <select id="ws-member-role" value={role} disabled={closed !== null} onChange={(e) => setRole(e.target.value as Role)}>
+          {(["owner", "admin", "editor", "viewer"] as const).map((value) => (
+            <option key={value} value={value}>
+              {t(`role.${value}`)}
+            </option>
+          ))}
+        </select>
+        <button type="submit" disabled={closed !== null || change.busy}>
+          {t("members.save")}
+        </button>
+        <Reason reason={closed} />
+        <ErrorNote error={change.error} />
+      </form>
+    </section>
+  );
+}
