@@ -246,10 +246,12 @@ describe.skipIf(missing !== undefined)("infra/k8s overlays (kubectl kustomize)",
       expect(named(objects, "NetworkPolicy", "nats")?.spec.egress[0].ports).toEqual([{ protocol: "TCP", port: 6222 }]);
     });
 
-    it("routes /mcp, /.well-known and the /v1 REST prefixes through the Ingress", () => {
+    it("routes /, /mcp, /.well-known and the /v1 REST prefixes through the Ingress (the console and the REST APIs on one origin)", () => {
       const ingress = named(objects, "Ingress", "bancada")!;
       const paths = ingress.spec.rules[0].http.paths.map((route: Manifest) => `${route.path}→${route.backend.service.name}`);
-      expect(paths).toEqual(expect.arrayContaining(["/mcp→gateway", "/.well-known→gateway", "/v1/scripts→scripts", "/v1/boxes→boxes"]));
+      expect(paths).toEqual(
+        expect.arrayContaining(["/→gateway", "/mcp→gateway", "/.well-known→gateway", "/v1/scripts→scripts", "/v1/boxes→boxes"]),
+      );
     });
   });
 
