@@ -11,14 +11,14 @@ import { KeysPage } from "./pages/keys";
 import { SignIn } from "./pages/sign-in";
 import { SessionContext, refusal, type Session } from "./session";
 
-type Area = { path: string; label: string; scope: string | null };
+type Area = { path: string; label: string; scope: string };
 
 const areas = (): Area[] => [
   { path: "boards", label: t("nav.boards"), scope: "boards:read" },
   { path: "drafts", label: t("nav.drafts"), scope: "drafts:read" },
   { path: "boxes", label: t("nav.boxes"), scope: "boxes:read" },
   { path: "keys", label: t("nav.keys"), scope: "keys:read" },
-  { path: "activity", label: t("nav.activity"), scope: null },
+  { path: "activity", label: t("nav.activity"), scope: "audit:read" },
 ];
 
 function useHash(): string[] {
@@ -89,7 +89,7 @@ export function App(): ReactNode {
         <nav aria-label={t("nav.main")}>
           <ul>
             {areas().map((entry) => {
-              const reason = entry.scope ? refusal(session, entry.scope) : null;
+              const reason = refusal(session, entry.scope);
               return (
                 <li key={entry.path}>
                   {reason ? (
@@ -135,7 +135,7 @@ function page(session: Session, area: string, id: string | undefined): ReactNode
     case "keys":
       return closed("keys:read") ?? <KeysPage />;
     case "activity":
-      return <ActivityPage />;
+      return closed("audit:read") ?? <ActivityPage />;
     default:
       return closed("boards:read") ?? (id ? <BoardPage key={id} boardId={id} /> : <BoardsPage />);
   }

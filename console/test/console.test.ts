@@ -15,7 +15,7 @@ import { browserUnsupported, launchBrowser, screenshotDir, type TestBrowser } fr
 import { buildConsole, startConsoleStack } from "./stack.js";
 
 type Task = { id: string; title: string; quadrant: string; version: number; status: string };
-const allScopes = ["boards:read", "boards:write", "drafts:read", "drafts:write", "keys:read", "keys:write"];
+const allScopes = ["boards:read", "boards:write", "drafts:read", "drafts:write", "keys:read", "keys:write", "audit:read"];
 
 async function shot(page: Page, name: string): Promise<void> {
   if (screenshotDir) await page.screenshot({ path: path.join(screenshotDir, `console-${name}.png`), fullPage: true });
@@ -163,6 +163,10 @@ describe.skipIf(browserUnsupported !== null)("the web console in Chromium", () =
     await page.getByRole("button", { name: "Complete" }).click();
     await page.locator('[data-quadrant="closed"]').getByText("Responder cliente").waitFor();
     expect(await taskOverMcp(second.id)).toMatchObject({ status: "completed" });
+    await page.getByLabel("Actions for Responder cliente").click();
+    await page.getByRole("button", { name: "Reopen" }).click();
+    await page.locator('[data-quadrant="not-urgent-important"]').getByText("Responder cliente").waitFor();
+    expect(await taskOverMcp(second.id)).toMatchObject({ status: "active", quadrant: "not-urgent-important", version: 4 });
   });
 
   it("when another account has boards, then they never appear, and reaching one by id answers not found", async () => {
@@ -203,6 +207,35 @@ describe.skipIf(browserUnsupported !== null)("the web console in Chromium", () =
     await expect(page.locator("tr", { hasText: "laptop" }).textContent()).resolves.toContain("boards:read");
   });
 
+  it("when the activity page is opened, then the account's recent tool calls appear with agent and outcome, never their arguments", async () => {
+    await page.getByRole("link", { name: "Activity" }).click();
+    await page.getByRole("heading", { name: "Recent tool calls" }).waitFor();
+    const proposal = page.locator("tr", { hasText: "submit_board_proposal" });
+    await expect(proposal.textContent()).resolves.toMatch(/claude.*ok/);
+    expect(await page.locator("tr", { hasText: "create_task" }).count()).toBe(3);
+    expect(await page.locator("main").textContent()).not.toMatch(/prazo curto|Revisar proposta/);
+    await shot(page, "activity");
+  });
+
+  it("when a workspace is created with New workspace and a draft is made, then the workspace shows its members and the draft's state", async () => {
+    await page.getByRole("link", { name: "Drafts" }).click();
+    await page.getByLabel("Workspace name").fill("Lançamento");
+    await page.getByRole("button", { name: "Create workspace" }).click();
+    await page.getByRole("link", { name: "Lançamento" }).click();
+    await page.getByRole("heading", { name: "Lançamento", level: 1 }).waitFor();
+    const workspaceId = decodeURIComponent(page.url().split("#/drafts/")[1]!);
+    const made = await fetch(`${stack.baseUrl}/v1/workspaces/${workspaceId}/drafts`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${anaKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ request_id: randomUUID(), caption: "Novidade chegando", account_ids: ["instagram:bancada"] }),
+    });
+    expect(made.status).toBe(201);
+    await page.reload();
+    await expect(page.locator("tr", { hasText: "Novidade chegando" }).textContent()).resolves.toMatch(/draft.*not submitted/);
+    await expect(page.locator("tr", { hasText: "ana" }).first().textContent()).resolves.toContain("owner");
+    await shot(page, "drafts");
+  });
+
   it("when the signed-in key is revoked elsewhere, then the next step signs out and forgets it", async () => {
     const mine = (await stack.gateway.keys.list({ accountId: "acct-a", personId: "ana" })).find((key) => key.agentId === "console")!;
     await stack.gateway.keys.revoke(mine.id);
@@ -231,6 +264,18 @@ describe.skipIf(browserUnsupported !== null)("the web console in Chromium", () =
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByLabel("API key").waitFor();
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+  });
+
+  it("when the browser's language is Portuguese, then the labels are Portuguese", async () => {
+    const pt = await launchBrowser({ locale: "pt-BR" });
+    try {
+      const ptPage = await pt.context.newPage();
+      await ptPage.goto(stack.baseUrl);
+      await ptPage.getByLabel("Chave de API").waitFor({ timeout: 10_000 });
+      expect(await ptPage.getByRole("button", { name: "Entrar" }).count()).toBe(1);
+    } finally {
+      await pt.close();
+    }
   });
 
   it("then no page broke the CSP or threw", () => {

@@ -2,7 +2,6 @@
 import type { ReactNode } from "react";
 import { api, ApiError } from "../api";
 import { formatDate, t } from "../i18n";
-import { refusal, useSession } from "../session";
 import { Status, useLoad } from "../ui";
 
 interface AuditCall {
@@ -25,18 +24,10 @@ async function loadAudit(): Promise<AuditCall[] | null> {
 }
 
 export function ActivityPage(): ReactNode {
-  const session = useSession();
-  const reason = session.allScopes.includes("audit:read") ? refusal(session, "audit:read") : null;
   return (
     <section aria-labelledby="audit-title">
       <h1 id="audit-title">{t("audit.title")}</h1>
-      {reason ? (
-        <p className="reason" role="status">
-          {reason}
-        </p>
-      ) : (
-        <AuditTable />
-      )}
+      <AuditTable />
     </section>
   );
 }
