@@ -156,7 +156,12 @@ function UsageChart({ usage }: { usage: Usage }): ReactNode {
   return (
     <figure className="usage">
       <figcaption>
-        {usage.period}: {brl(usage.total.centavos)} · forecast {brl(usage.forecast.centavos)} · allowance {brl(usage.allowance.centavos)}
+        {t("boxes.usageLine", {
+          period: usage.period,
+          total: brl(usage.total.centavos),
+          forecast: brl(usage.forecast.centavos),
+          allowance: brl(usage.allowance.centavos),
+        })}
       </figcaption>
       {lines.length > 0 ? (
         <svg
