@@ -12,10 +12,14 @@
  *                              the price table in reais as decimal text (domain/usage/prices.ts has the defaults)
  *   BOXES_PUBLIC_URL           where clients reach the REST API, the start of transfer URLs (default
  *                              http://HOST:PORT, the gateway's address in one process)
+ *   BOXES_PORT_RANGE           host ports published box ports are served on, first-last (default 42000-42999)
+ *   BOXES_PORTS_BIND           the address those listen on (default HOST, else 127.0.0.1)
+ *   BOXES_PORTS_HOST           the host name in port URLs (default the host of BOXES_PUBLIC_URL)
  *   BOXES_SIGNING_KEY          the key transfer URLs are signed with, ≥ 32 characters, the same for every
  *                              replica (default: one made once and kept in the data folder)
  */
 import { availableParallelism, totalmem } from "node:os";
+import type { PortSettings } from "./domain/ports/port-settings.js";
 import { priceTable, type PriceTable, type PriceText } from "./domain/usage/prices.js";
 
 export interface BoxesConfig {
@@ -25,6 +29,7 @@ export interface BoxesConfig {
   publicUrl: string;
   /** null: made once and kept in the data folder (service.ts). */
   signingKey: string | null;
+  ports: PortSettings;
 }
 
 /** What this machine may hold in boxes, all accounts together (host admission, see domain/capacity.ts). */
@@ -57,6 +62,9 @@ export interface BoxesConfigOptions {
   prices?: Partial<PriceText>;
   publicUrl?: string;
   signingKey?: string;
+  portRange?: { first: number; last: number };
+  portsBindHost?: string;
+  portsHost?: string;
 }
 
 export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.ProcessEnv = process.env): BoxesConfig {
@@ -83,7 +91,14 @@ export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.Proces
   if (!/^https?:\/\/[^/\s]+(\/\S*)?$/.test(publicUrl)) throw new Error(`BOXES_PUBLIC_URL must be an http(s) URL (got '${publicUrl}')`);
   const signingKey = options.signingKey ?? (env.BOXES_SIGNING_KEY || null);
   if (signingKey !== null && signingKey.length < 32) throw new Error("BOXES_SIGNING_KEY must be at least 32 characters");
+  const range = options.portRange ?? portRange(env.BOXES_PORT_RANGE || "42000-42999");
+  const ports: PortSettings = {
+    range,
+    bindHost: options.portsBindHost ?? (env.BOXES_PORTS_BIND || env.HOST || "127.0.0.1"),
+    publicHost: options.portsHost ?? (env.BOXES_PORTS_HOST || new URL(publicUrl).hostname),
+  };
   return {
+    ports,
     publicUrl,
     signingKey,
     capacity: {
@@ -103,4 +118,13 @@ export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.Proces
 function displayHost(host: string | undefined): string {
   if (!host || host === "0.0.0.0" || host === "::") return "127.0.0.1";
   return host.includes(":") ? `[${host}]` : host;
+}
+
+function portRange(text: string): { first: number; last: number } {
+  const match = /^(\d{1,5})-(\d{1,5})$/.exec(text.trim());
+  const first = Number(match?.[1]);
+  const last = Number(match?.[2]);
+  if (!match || first < 1 || last > 65_535 || first > last)
+    throw new Error(`BOXES_PORT_RANGE must be first-last within 1-65535 (got '${text}')`);
+  return { first, last };
 }

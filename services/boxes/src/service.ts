@@ -18,6 +18,8 @@ import { keptSigningKey } from "./domain/transfers/signing-key.js";
 import { transferLimits } from "./domain/transfers/settings.js";
 import { recoverBoxes, watchBoxes } from "./domain/reconcile.js";
 import { boxesRoutes } from "./http/routes.js";
+import { PortProxy } from "./http/port-proxy.js";
+import { servePublishedPorts, unpublishDeletedBoxes } from "./domain/ports/publish-port.js";
 import { boxesInstructions, boxesTools } from "./tools/index.js";
 
 export interface BoxesServiceOptions extends ServiceOptions, BoxesConfigOptions {
@@ -69,7 +71,7 @@ export const boxesService = defineService<BoxesServiceOptions>()({
     const dataDir = path.resolve(options.dataDir ?? ".data/boxes");
     const driver = options.driver ?? (await localDriverOrUnavailable(options, log, config.uids.base));
     const background = new Background(log);
-    return {
+    const runtime: BoxesRuntime = {
       db,
       driver,
       log,
@@ -90,20 +92,32 @@ export const boxesService = defineService<BoxesServiceOptions>()({
         maxUploadBytes: options.maxUploadBytes ?? transferLimits.uploadBytes,
         maxArchiveBytes: options.maxArchiveBytes ?? transferLimits.archiveBytes,
       },
+      ports: undefined as unknown as PortProxy,
+      portSettings: config.ports,
     };
+    // The proxy reads the runtime it is part of (the database, the driver, the wake-up of boxes).
+    runtime.ports = new PortProxy(runtime);
+    return runtime;
   },
   async start(runtime) {
     if (runtime.driver.available) await recoverBoxes(runtime);
+    if (runtime.driver.available) await servePublishedPorts(runtime);
   },
   tools: (runtime) => boxesTools(runtime),
   routes: (runtime) => boxesRoutes(runtime),
   jobs: (runtime, { options }) => [
     { name: "expiring idempotency keys", intervalMs: 3600_000, run: () => expireKeys(runtime.db), runNow: true },
     runtime.driver.available && { name: "watching boxes", intervalMs: options.watchIntervalMs ?? 2_000, run: () => watchBoxes(runtime) },
+    runtime.driver.available && {
+      name: "unpublishing ports of deleted boxes",
+      intervalMs: 2_000,
+      run: () => unpublishDeletedBoxes(runtime),
+    },
     runtime.driver.available && { name: "reaping boxes", intervalMs: options.reapIntervalMs ?? 5_000, run: () => reapBoxes(runtime) },
   ],
   async stop(runtime) {
     await runtime.background.settled();
+    await runtime.ports.closeAll();
     await runtime.driver.close();
   },
   expose: (runtime) => ({ driver: runtime.driver, runtime }),

@@ -65,10 +65,11 @@ const seed: Record<string, { scope: string; hints: Record<string, boolean>; para
   get_upload_url: { scope: "boxes:write", hints: createsOrChanges, params: ["boxId!", "path!", "mode"] },
   get_download_url: { scope: "boxes:read", hints: readsOnly, params: ["boxId!", "path!", "archive"] },
   fork_box: { scope: "boxes:write", hints: createsOrChanges, params: ["count", "names", "metadata", "boxId!", "idempotencyKey", "wait"] },
+  publish_port: { scope: "boxes:write", hints: createsOrChanges, params: ["port!", "protocol", "visibility", "boxId!"] },
 };
 
-/** The contract's tools not built yet (snapshots, ports; docs/boxes.md#not-built-yet). */
-const later = ["publish_port", "save_snapshot", "list_snapshots"];
+/** The contract's tools not built yet (snapshots; docs/boxes.md#not-built-yet). */
+const later = ["save_snapshot", "list_snapshots"];
 
 const catalog = new Map(boxesTools({} as BoxesRuntime).map((tool) => [tool.name, describeTool(tool)]));
 const props = (tool: string) => (catalog.get(tool)!.inputSchema as { properties: Record<string, Record<string, unknown>> }).properties;
@@ -113,6 +114,9 @@ describe("catalog against the boxes contract", () => {
     expect(props("fork_box").count).toMatchObject({ minimum: 1, maximum: 5 });
     expect(props("fork_box").names).toMatchObject({ minItems: 1, maxItems: 5 });
     expect(props("fork_box").wait).toMatchObject({ default: true });
+    expect(props("publish_port").port).toMatchObject({ minimum: 1, maximum: 65_535 });
+    expect(props("publish_port").protocol).toMatchObject({ enum: ["http", "tcp"], default: "http" });
+    expect(props("publish_port").visibility).toMatchObject({ enum: ["private", "public"], default: "private" });
   });
 
   it("when a source is not acted on in this version, then its description says so; the enforced policies say what happens", () => {

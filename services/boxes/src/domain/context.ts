@@ -7,6 +7,8 @@ import type { PlanName } from "./plans.js";
 import type { PriceTable } from "./usage/prices.js";
 import type { TransferSettings } from "./transfers/settings.js";
 import type { RunningOperations } from "./running-operations.js";
+import type { PortListeners } from "./ports/port-listeners.js";
+import type { PortSettings } from "./ports/port-settings.js";
 
 /** What every use case of this service instance shares. */
 export interface BoxesRuntime {
@@ -31,6 +33,9 @@ export interface BoxesRuntime {
   now: () => Date;
   /** Transfer URLs: public address, signing key, clock, limits. */
   transfers: TransferSettings;
+  /** Published ports: where they are served (the proxy) and on which host ports. */
+  ports: PortListeners;
+  portSettings: PortSettings;
   /** Calls waiting right now (exec, job_wait), for tests and metrics. */
   inFlight: { exec: number; jobWait: number };
 }

@@ -5,7 +5,7 @@
  * find its boxes again. `local` runs boxes as bubblewrap sandboxes on this machine; a Kubernetes
  * driver can implement the same interface with Pods.
  */
-import type { Readable } from "node:stream";
+import type { Duplex, Readable } from "node:stream";
 
 /** What a driver needs to find a box: its id and the runtime handle it returned last. */
 export interface BoxHandle {
@@ -197,6 +197,10 @@ export interface BoxDriver {
   inspectPath(box: BoxHandle, path: string, options: { folderBytes: boolean }): Promise<PathInfo>;
   upload(box: BoxHandle, request: UploadRequest): Promise<UploadOutcome>;
   download(box: BoxHandle, request: DownloadRequest): Promise<DownloadStream>;
+  /** A connection to 127.0.0.1:`port` inside the box (the box keeps no host network: the driver bridges into it). */
+  connectPort(box: BoxHandle, port: number): Promise<Duplex>;
+  /** Ends what the driver keeps open to reach the box's ports (all, or one). */
+  closePorts(box: BoxHandle, port?: number): Promise<void>;
   /** Periodic housekeeping (e.g. empty per-command cgroups); cheap, never throws. */
   sweep(box: BoxHandle): Promise<void>;
   /** When the service stops: releases what the driver holds for itself (never the boxes). */

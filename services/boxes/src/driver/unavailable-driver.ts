@@ -38,6 +38,8 @@ export function unavailableDriver(kind: string, node: string, reason: string): B
     inspectPath: refuseAsync,
     upload: refuseAsync,
     download: refuseAsync,
+    connectPort: refuseAsync,
+    closePorts: async () => {},
     sweep: async () => {},
     close: async () => {},
   };

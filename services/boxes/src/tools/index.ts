@@ -8,6 +8,7 @@ import { getBoxTool } from "./get-box.js";
 import { getUsageTool } from "./get-usage.js";
 import { getDownloadUrlTool } from "./get-download-url.js";
 import { getUploadUrlTool } from "./get-upload-url.js";
+import { publishPortTool } from "./publish-port.js";
 import { jobLogsTool } from "./job-logs.js";
 import { jobWaitTool } from "./job-wait.js";
 import { listBoxesTool } from "./list-boxes.js";
@@ -35,6 +36,7 @@ export function boxesTools(rt: BoxesRuntime): Tool[] {
     getUploadUrlTool,
     getDownloadUrlTool,
     forkBoxTool,
+    publishPortTool,
   ].map((make) => make(rt));
 }
 

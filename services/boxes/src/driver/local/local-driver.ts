@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { access, constants, mkdir, rm } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
+import type { Duplex } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@bancada/service-kit";
 import type {
@@ -49,6 +50,7 @@ import {
 } from "./box-disk.js";
 import { readArgsFor, readOutcome, writeArgs, writeOutcome } from "./box-files.js";
 import * as transfers from "./box-transfers.js";
+import { PortBridges } from "./port-bridges.js";
 import { detectCgroups, type CgroupSupport } from "./cgroup-detect.js";
 import * as cgroups from "./cgroups.js";
 import { launch, launchProgram, type Launch, type LaunchOptions } from "./command.js";
@@ -148,6 +150,7 @@ export class LocalDriver implements BoxDriver {
   readonly #nsenterPath: string;
   readonly #pidsMax: number;
   readonly #sharedEtc = sharedFromHost.filter((name) => existsSync(`/etc/${name}`));
+  readonly #bridges: PortBridges;
 
   constructor(options: LocalDriverOptions, setup: HostSetup, bwrapPath: string, nsenterPath: string) {
     this.#options = options;
@@ -158,6 +161,7 @@ export class LocalDriver implements BoxDriver {
     this.#bwrapPath = bwrapPath;
     this.#nsenterPath = nsenterPath;
     this.#pidsMax = options.pidsMax ?? 1024;
+    this.#bridges = new PortBridges(path.join(options.dataDir, "ports"), nsenterPath);
   }
 
   enforcement(resources: BoxResources): Enforcement {
@@ -296,6 +300,7 @@ export class LocalDriver implements BoxDriver {
   }
 
   async stop(box: BoxHandle): Promise<void> {
+    this.#bridges.close(box.id);
     const runtime = asRuntime(box);
     if (!runtime) return;
     // Thawed first (a frozen task cannot die under cgroup v1), then the namespace's init: the kernel kills
@@ -400,6 +405,15 @@ export class LocalDriver implements BoxDriver {
     return transfers.download(this.#spawner(box), request);
   }
 
+  async connectPort(box: BoxHandle, port: number): Promise<Duplex> {
+    const runtime = await this.#alive(box);
+    return this.#bridges.connect(box.id, runtime, port);
+  }
+
+  async closePorts(box: BoxHandle, port?: number): Promise<void> {
+    this.#bridges.close(box.id, port);
+  }
+
   async sweep(box: BoxHandle): Promise<void> {
     const runtime = asRuntime(box);
     if (runtime) await cgroups.sweepCommandGroups(runtime.groups).catch(() => {});
@@ -407,6 +421,7 @@ export class LocalDriver implements BoxDriver {
 
   /** Removes this service's cgroup parents when no box is left in them (boxes outlive the service). */
   async close(): Promise<void> {
+    this.#bridges.closeAll();
     await cgroups.removeBases(this.#support);
   }
 

@@ -1,0 +1,253 @@
+/**
+ * The proxy of published ports: one listener per published port, on its own host port — so each port is its own
+ * web origin and a page served by one box can never read another port's answers (nor the REST API's). Every
+ * request or connection reads the port's row again (visibility, token, still published), checks the token of a
+ * private port, wakes the box and reaches 127.0.0.1:<port> inside it through the driver (the box keeps no host
+ * network). http: requests and WebSocket upgrades pass through; tcp: bytes pass through, a private port wants its
+ * token as the first line. The service's own cookies and a matching bearer token never reach the box.
+ */
+import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createTcpServer, type Server as NetServer, type Socket } from "node:net";
+import type { Duplex } from "node:stream";
+import { DomainError, ErrorCode, httpStatusOf } from "@bancada/contracts";
+import type { BoxesRuntime } from "../domain/context.js";
+import { boxHandle } from "../domain/find-box.js";
+import type { BoxPortRow, PortListeners } from "../domain/ports/port-listeners.js";
+import { portBox, publishedPort } from "../domain/ports/port-target.js";
+import { portTokenMatches } from "../domain/ports/port-token.js";
+import { keepAwake } from "../domain/transfers/open-transfer.js";
+
+const cookiePrefix = "bancada_port_";
+
+export class PortProxy implements PortListeners {
+  readonly #rt: BoxesRuntime;
+  readonly #servers = new Map<string, NetServer>();
+
+  constructor(rt: BoxesRuntime) {
+    this.#rt = rt;
+  }
+
+  listen(row: BoxPortRow): Promise<boolean> {
+    const server = row.protocol === "tcp" ? this.#tcpServer(row.id) : this.#httpServer(row.id);
+    return new Promise((resolve) => {
+      server.once("error", () => resolve(false));
+      server.listen(row.hostPort, this.#rt.portSettings.bindHost, () => {
+        server.removeAllListeners("error");
+        server.on("error", (err) => this.#rt.log.warn({ err, portId: row.id }, "published port listener"));
+        this.#servers.set(row.id, server);
+        resolve(true);
+      });
+    });
+  }
+
+  async close(portId: string): Promise<void> {
+    const server = this.#servers.get(portId);
+    this.#servers.delete(portId);
+    if (!server) return;
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+    });
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.#servers.keys()].map((id) => this.close(id)));
+  }
+
+  /** The box's end of one connection, after the checks of domain/ports/port-target.ts. */
+  async #reach(row: BoxPortRow): Promise<{ upstream: Duplex; done: () => void }> {
+    const box = await portBox(this.#rt, row);
+    const upstream = await this.#rt.driver.connectPort(boxHandle(box), row.port);
+    const awake = keepAwake(this.#rt, box.id);
+    upstream.once("close", awake);
+    return { upstream, done: awake };
+  }
+
+  #httpServer(portId: string): NetServer {
+    const sockets = new Set<Socket>();
+    const server = createHttpServer((req, res) => void this.#request(portId, req, res).catch((error: unknown) => fail(res, error)));
+    server.on("connection", (socket) => {
+      sockets.add(socket);
+      socket.once("close", () => sockets.delete(socket));
+    });
+    server.on("upgrade", (req: IncomingMessage, socket: Socket, head: Buffer) => {
+      void this.#upgrade(portId, req, socket, head).catch((error: unknown) => failRaw(socket, error));
+    });
+    return server;
+  }
+
+  async #request(portId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const row = await publishedPort(this.#rt, portId);
+    const url = new URL(req.url ?? "/", "http://port.invalid");
+    const given = url.searchParams.get("accessToken");
+    if (given !== null && row.visibility === "private") {
+      // The browser way in: a first visit with ?accessToken= sets a cookie and comes back without the token in the URL.
+      if (!portTokenMatches(row.tokenHash, given)) throw refused(row, "The access token in the URL is not this port's.");
+      url.searchParams.delete("accessToken");
+      const cookie = `${cookiePrefix}${row.id}=${given}; Path=/; HttpOnly; SameSite=Lax`;
+      res.writeHead(302, { Location: url.pathname + url.search, "Set-Cookie": cookie, "Cache-Control": "no-store" }).end();
+      return;
+    }
+    check(row, req);
+    const { upstream } = await this.#reach(row);
+    const forward = httpRequest(
+      { createConnection: () => upstream as Socket, method: req.method, path: req.url, headers: forwardedHeaders(row, req) },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders);
+        answer.pipe(res);
+      },
+    );
+    forward.on("error", () => {
+      if (!res.headersSent) fail(res, nothingListens(row));
+      else res.destroy();
+    });
+    res.once("close", () => upstream.destroy());
+    req.pipe(forward);
+  }
+
+  async #upgrade(portId: string, req: IncomingMessage, client: Socket, head: Buffer): Promise<void> {
+    const row = await publishedPort(this.#rt, portId);
+    check(row, req);
+    const { upstream } = await this.#reach(row);
+    const headers = forwardedHeaders(row, req);
+    const lines = [`${req.method} ${req.url} HTTP/1.1`];
+    for (const [name, value] of Object.entries(headers))
+      for (const item of ([] as unknown[]).concat(value ?? [])) lines.push(`${name}: ${String(item)}`);
+    let answered = false;
+    upstream.once("data", () => (answered = true));
+    upstream.once("close", () => {
+      if (!answered) failRaw(client, nothingListens(row));
+      else client.destroy();
+    });
+    client.once("close", () => upstream.destroy());
+    client.on("error", () => upstream.destroy());
+    upstream.on("error", () => client.destroy());
+    upstream.write(`${lines.join("\r\n")}\r\n\r\n`);
+    if (head.length) upstream.write(head);
+    upstream.pipe(client);
+    client.pipe(upstream);
+  }
+
+  #tcpServer(portId: string): NetServer {
+    return createTcpServer((client) => {
+      client.on("error", () => {});
+      void this.#tcpConnection(portId, client).catch((error: unknown) => {
+        client.end(`bancada: ${error instanceof DomainError ? error.message : "the port could not be reached"}\n`);
+      });
+    });
+  }
+
+  async #tcpConnection(portId: string, client: Socket): Promise<void> {
+    const row = await publishedPort(this.#rt, portId);
+    let rest: Buffer = Buffer.alloc(0);
+    if (row.visibility === "private") {
+      const first = await firstLine(client);
+      if (!portTokenMatches(row.tokenHash, first.line))
+        throw refused(row, "This tcp port is private: send its access token and a newline first.");
+      rest = first.rest;
+    }
+    const { upstream } = await this.#reach(row);
+    upstream.on("error", () => client.destroy());
+    client.once("close", () => upstream.destroy());
+    if (rest.length) upstream.write(rest);
+    upstream.pipe(client);
+    client.pipe(upstream);
+  }
+}
+
+/** A private port lets in the bearer token or its cookie; a public one lets anyone in. */
+function check(row: BoxPortRow, req: IncomingMessage): void {
+  if (row.visibility === "public") return;
+  const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
+  const cookie = cookies(req.headers.cookie).get(`${cookiePrefix}${row.id}`);
+  if (portTokenMatches(row.tokenHash, bearer) || portTokenMatches(row.tokenHash, cookie)) return;
+  if (bearer || cookie) throw refused(row, "The access token is not this port's (publishing the port again made a new one).");
+  throw new DomainError(
+    ErrorCode.unauthenticated,
+    "This port is private: send 'Authorization: Bearer <accessToken>' (the token publish_port returned), or open the URL once with ?accessToken=<accessToken>.",
+  );
+}
+
+function refused(row: BoxPortRow, message: string): DomainError {
+  return new DomainError(ErrorCode.permissionDenied, message, { portId: row.id });
+}
+
+function nothingListens(row: BoxPortRow): DomainError {
+  return new DomainError(
+    ErrorCode.unavailable,
+    `Nothing answers on port ${row.port} in box ${row.boxId}: start a server there listening on 127.0.0.1:${row.port} or 0.0.0.0:${row.port}.`,
+    { boxId: row.boxId, port: row.port, status: 502 },
+  );
+}
+
+/** The request's headers for the box: without the service's cookies or this port's token, with X-Forwarded-*. */
+function forwardedHeaders(row: BoxPortRow, req: IncomingMessage): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = value;
+  const kept = [...cookies(req.headers.cookie)].filter(([name]) => !name.startsWith(cookiePrefix));
+  if (kept.length) headers.cookie = kept.map(([name, value]) => `${name}=${value}`).join("; ");
+  else delete headers.cookie;
+  const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
+  if (bearer && portTokenMatches(row.tokenHash, bearer)) delete headers.authorization;
+  const from = req.socket.remoteAddress ?? "";
+  headers["x-forwarded-for"] = req.headers["x-forwarded-for"] ? `${String(req.headers["x-forwarded-for"])}, ${from}` : from;
+  headers["x-forwarded-proto"] = "http";
+  if (req.headers.host) headers["x-forwarded-host"] = req.headers.host;
+  return headers;
+}
+
+function cookies(header: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const part of (header ?? "").split(";")) {
+    const at = part.indexOf("=");
+    if (at > 0) out.set(part.slice(0, at).trim(), part.slice(at + 1).trim());
+  }
+  return out;
+}
+
+function statusOf(error: unknown): { status: number; body: { error: { code: string; message: string } } } {
+  if (!(error instanceof DomainError))
+    return { status: 502, body: { error: { code: ErrorCode.unavailable, message: "The box could not be reached." } } };
+  const status = typeof error.details?.status === "number" ? error.details.status : httpStatusOf[error.code];
+  return { status, body: { error: { code: error.code, message: error.message } } };
+}
+
+function fail(res: ServerResponse, error: unknown): void {
+  if (res.headersSent) return void res.destroy();
+  const { status, body } = statusOf(error);
+  const headers: Record<string, string> = { "Content-Type": "application/json", "Cache-Control": "no-store" };
+  if (status === 401) headers["WWW-Authenticate"] = 'Bearer realm="bancada-port"';
+  res.writeHead(status, headers).end(JSON.stringify(body));
+}
+
+function failRaw(socket: Socket, error: unknown): void {
+  if (socket.destroyed) return;
+  const { status, body } = statusOf(error);
+  const text = JSON.stringify(body);
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 401 ? "Unauthorized" : "Error"}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
+}
+
+/** The first line a tcp client sends (the token), within 10 s and 512 bytes; what came after it is kept. */
+function firstLine(socket: Socket): Promise<{ line: string; rest: Buffer }> {
+  return new Promise((resolve, reject) => {
+    let seen = Buffer.alloc(0);
+    const timer = setTimeout(() => done(new Error("no access token within 10 s")), 10_000);
+    const done = (error: Error | null, value?: { line: string; rest: Buffer }) => {
+      clearTimeout(timer);
+      socket.removeListener("data", onData);
+      socket.pause();
+      if (error) reject(new DomainError(ErrorCode.unauthenticated, `This tcp port is private: ${error.message}.`));
+      else resolve(value!);
+    };
+    const onData = (chunk: Buffer) => {
+      seen = Buffer.concat([seen, chunk]);
+      const at = seen.indexOf(10);
+      if (at >= 0) return done(null, { line: seen.subarray(0, at).toString("utf8").trim(), rest: seen.subarray(at + 1) });
+      if (seen.length > 512) done(new Error("the first line is longer than an access token"));
+    };
+    socket.on("data", onData);
+    socket.once("end", () => done(new Error("the connection ended before the access token")));
+  });
+}
