@@ -45,6 +45,7 @@ const concepts: Record<string, string[]> = {
   upload: ["put", "send", "push"],
   download: ["pull"],
   url: ["link", "signed", "curl", "large", "big", "gb", "huge"],
+  port: ["expose", "serve", "server", "website", "web", "websocket", "tunnel", "listen", "localhost"],
   usage: ["cost", "spend", "bill", "billing", "price", "money", "forecast", "budget", "charge"],
 };
 
