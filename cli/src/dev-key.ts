@@ -1,7 +1,9 @@
 /**
  * The development API key of the embedded mode: created on the first start with every scope and
  * writes allowed, kept in BANCADA_DATA_DIR/dev-key.json (mode 600) so every later start prints the same
- * one. A revoked or lost key is replaced by a new one.
+ * one. A revoked or lost key is replaced by a new one, and so is one made before scopes were added (it would no
+ * longer hold "every scope": the web console's keys and activity pages need keys:* and audit:read); the older key
+ * keeps working until revoked.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -14,7 +16,8 @@ export async function developmentKey(keys: KeyStore, dataDir: string): Promise<{
     (text) => (JSON.parse(text) as { key?: string }).key,
     () => undefined,
   );
-  if (saved && (await keys.resolve(saved))) return { key: saved, created: false };
+  const principal = saved ? await keys.resolve(saved) : null;
+  if (saved && principal && scopes.every((scope) => principal.scopes.includes(scope))) return { key: saved, created: false };
   const { key, record } = await keys.create({
     accountId: "local",
     personId: "me",

@@ -138,6 +138,12 @@ describe("the bancada command", { timeout: 240_000 }, () => {
       expect(key).toBeDefined();
       expect(first.output()).toContain(`"Authorization": "Bearer ${key}"`);
       expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      // the web console (built at install) is served on the same port, under its CSP
+      expect(first.output()).toContain(`Web console: ${first.url.replace(/mcp$/, "")}`);
+      const page = await fetch(first.url.replace(/mcp$/, ""));
+      expect(page.status).toBe(200);
+      expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+      expect(await page.text()).toContain('<div id="root">');
       const client = await connectClient(first.url, key!);
       const created = await callTool<{ script: { id: string } }>(client, "create_script", { title: "survives", text: "a restart" });
       await client.close();

@@ -181,9 +181,10 @@ describe.skipIf(browserUnsupported !== null)("the web console in Chromium", () =
     await page.getByRole("link", { name: "Boards", exact: true }).click();
     await page.getByRole("link", { name: "Produto" }).waitFor();
     expect(await page.getByText("Segredo da B").count()).toBe(0);
+    await shot(page, "boards");
     await page.goto(`${stack.baseUrl}/#/boards/${foreign}`);
     await page.getByRole("alert").filter({ hasText: "Board not found or not accessible" }).waitFor();
-    await shot(page, "boards");
+    await shot(page, "foreign-board");
   });
 
   it("when the keys page is opened, then it lists the person's keys without a secret; a new key is shown once with an MCP configuration", async () => {
