@@ -73,20 +73,38 @@ export function errorCodeOf(res: Response): string | undefined {
 
 export function restErrorHandler(log: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
-    const body = toErrorBody(bodyParserError(error) ?? error, log, randomUUID());
+    const refused = bodyParserError(error);
+    const body = toErrorBody(refused?.error ?? error, log, randomUUID());
     res.locals[errorCodeKey] = body.code;
     if (body.code === ErrorCode.permissionDenied && body.details?.requiredScope) {
       res.setHeader("WWW-Authenticate", `Bearer error="insufficient_scope", scope="${String(body.details.requiredScope)}"`);
     }
-    res.status(httpStatusOf[body.code]).json({ error: body });
+    res.status(refused?.status ?? httpStatusOf[body.code]).json({ error: body });
   };
 }
 
-function bodyParserError(error: unknown): DomainError | undefined {
-  const type = (error as { type?: string } | null)?.type;
-  if (type === "entity.too.large") return new DomainError(ErrorCode.payloadTooLarge, "The request body is too large.");
-  if (type === "entity.parse.failed") return new DomainError(ErrorCode.invalidArgument, "The request body is not valid JSON.");
-  return undefined;
+/** What the JSON body parser refuses is the client's doing: a 4xx saying what to send, never `internal`. */
+function bodyParserError(error: unknown): { error: DomainError; status?: number } | undefined {
+  const { type, charset, encoding } = (error ?? {}) as { type?: string; charset?: string; encoding?: string };
+  const invalid = (message: string, status?: number) => ({
+    error: new DomainError(ErrorCode.invalidArgument, message),
+    ...(status ? { status } : {}),
+  });
+  switch (type) {
+    case "entity.too.large":
+      return { error: new DomainError(ErrorCode.payloadTooLarge, "The request body is too large.") };
+    case "entity.parse.failed":
+      return invalid("The request body is not valid JSON.");
+    case "charset.unsupported":
+      return invalid(`The body's charset '${charset ?? ""}' is not supported: send JSON in UTF-8 (Content-Type: application/json).`, 415);
+    case "encoding.unsupported":
+      return invalid(`Content-Encoding '${encoding ?? ""}' is not supported: send the body as identity, gzip, deflate or br.`, 415);
+    case "request.aborted":
+    case "request.size.invalid":
+      return invalid("The request body ended before its Content-Length; send it whole.");
+    default:
+      return undefined;
+  }
 }
 
 export function notFoundRoute(): RequestHandler {

@@ -95,6 +95,26 @@ describe("limits", () => {
     expect(await invalid("create_task", create({ title: "a\u0000b" }))).toEqual(["title"]);
   });
 
+  it("when a due date is in year 0000 (none such in the calendar), then invalid_argument on create, update and REST; 0001-01-01 and 9999-12-31 are kept", async () => {
+    for (const dueDate of ["0000-01-01", "0000-02-29"]) {
+      expect(await invalid("create_task", create({ dueDate }))).toEqual(["dueDate"]);
+      expect(
+        await invalid("update_task", {
+          requestId: randomUUID(),
+          boardId: board.id,
+          taskId: task.id,
+          expectedVersion: task.version,
+          title: "t",
+          dueDate,
+        }),
+      ).toEqual(["dueDate"]);
+      const rest = await ana.rest("POST", `/v1/boards/${board.id}/tasks`, { requestId: randomUUID(), title: "t", dueDate });
+      expect(issuePaths(expectRestError(rest, 400, "invalid_argument"))).toEqual(["dueDate"]);
+    }
+    for (const dueDate of ["0001-01-01", "9999-12-31"])
+      expect((await ok(ana.client, "create_task", create({ dueDate }))).task.due_date).toBe(dueDate);
+  });
+
   it("when 20 tag ids are sent they are all set; 21, or one twice, is invalid_argument", async () => {
     const twenty = tags.slice(0, 20).map((t) => t.id);
     expect((await ok(ana.client, "create_task", create({ tagIds: twenty }))).task.tags).toHaveLength(20);

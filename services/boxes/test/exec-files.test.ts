@@ -270,6 +270,18 @@ describeBoxes("exec and files", () => {
       expect((await run(client, box.id, "stat -c %a atomic.txt")).stdout).toBe("755\n");
     });
 
+    it("when read_file names a kernel interface under /proc or /sys, directly or through a symlink, then invalid_argument says to use exec", async () => {
+      await run(client, box.id, "ln -sf /proc/self/mem mem-link && ln -sf /proc/kmsg kmsg-link && printf hi > /data/home/plain.txt");
+      for (const path of ["/proc/self/mem", "/proc/kmsg", "/proc/self/pagemap", "mem-link", "kmsg-link"]) {
+        const error = await fails(client, "read_file", { boxId: box.id, path }, "invalid_argument");
+        expect(error.message, path).toMatch(/kernel interface under \/proc or \/sys, not a file; read it with exec/);
+      }
+      // a path through /proc that resolves into the box's own files is still a file
+      expect(
+        (await ok<{ content: string }>(client, "read_file", { boxId: box.id, path: "/proc/self/root/data/home/plain.txt" })).content,
+      ).toBe("hi");
+    });
+
     it("when parents is false and the folder is missing, then not_found; a missing file is not_found; a folder is invalid_argument", async () => {
       await fails(client, "write_file", { boxId: box.id, path: "no/such/dir/file.txt", content: "x", parents: false }, "not_found");
       await fails(client, "read_file", { boxId: box.id, path: "does-not-exist.txt" }, "not_found");

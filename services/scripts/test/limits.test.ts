@@ -51,6 +51,14 @@ describe("scripts limits", () => {
       expect(issuePaths(error)).toContain("title");
     });
 
+    it("when the title is only spaces, tabs or newlines, then invalid_argument names title on create and update (every service refuses blank titles)", async () => {
+      for (const title of [" ", "   ", "\t\n"]) {
+        expect(issuePaths(await fails(client, "create_script", { title, text: "x" }, "invalid_argument"))).toEqual(["title"]);
+        expect(issuePaths(await fails(client, "update_script", update({ title }), "invalid_argument"))).toEqual(["title"]);
+      }
+      expect((await ok(client, "create_script", { title: " a ", text: "" })).script.title).toBe(" a ");
+    });
+
     it("when update_script gets a 161-character or empty title, then invalid_argument names title and the script is unchanged", async () => {
       expect(issuePaths(await fails(client, "update_script", update({ title: "t".repeat(161) }), "invalid_argument"))).toContain("title");
       expect(issuePaths(await fails(client, "update_script", update({ title: "" }), "invalid_argument"))).toContain("title");

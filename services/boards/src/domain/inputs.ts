@@ -31,7 +31,11 @@ export const expectedVersion = z
 export const cursor = z.string().min(1).max(limits.cursorMax).describe("nextCursor of the previous page; omit for the first page.");
 export const title = nonBlank(limits.titleMax).describe(`Task title, 1 to ${limits.titleMax} characters.`);
 export const description = text(limits.descriptionMax);
-export const dueDate = z.iso.date().describe("Due date, YYYY-MM-DD.");
+// the calendar has no year 0 (1 BC is followed by AD 1): PostgreSQL refuses 0000-… as out of range
+export const dueDate = z.iso
+  .date()
+  .refine((value) => !value.startsWith("0000-"), "must be in year 0001 or later")
+  .describe("Due date, YYYY-MM-DD.");
 export const tagIds = z
   .array(z.guid())
   .max(limits.tagIdsMax)

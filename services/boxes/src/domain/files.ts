@@ -21,6 +21,9 @@ export async function readBoxFile(ctx: BoxesContext, input: { boxId: string; pat
   if (read.kind === "missing") throw new DomainError(ErrorCode.notFound, `No file ${path} in the box.`, { path });
   if (read.kind === "directory") throw invalidArgument([{ path: "path", message: `${path} is a directory; read_file reads files` }]);
   if (read.kind === "special") throw invalidArgument([{ path: "path", message: `${path} is not a regular file (device, socket or pipe)` }]);
+  if (read.kind === "kernel")
+    throw invalidArgument([{ path: "path", message: `${path} is a kernel interface under /proc or /sys, not a file; read it with exec` }]);
+  if (read.kind === "failed") throw new DomainError(ErrorCode.failedPrecondition, `Could not read ${path}: ${read.message}`, { path });
   if (read.kind === "too_large") {
     throw new DomainError(ErrorCode.payloadTooLarge, `${path} is larger than 1 MB; read it in parts with exec (e.g. head -c / tail -c).`, {
       issues: [{ path: "path", message: "the file is larger than 1 MB" }],

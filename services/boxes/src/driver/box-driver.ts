@@ -86,7 +86,15 @@ export interface LogChunk {
 }
 
 export type FileRead =
-  { kind: "file"; data: Buffer } | { kind: "missing" } | { kind: "directory" } | { kind: "special" } | { kind: "too_large"; size: number };
+  | { kind: "file"; data: Buffer }
+  | { kind: "missing" }
+  | { kind: "directory" }
+  | { kind: "special" }
+  /** Under /proc or /sys once symlinks are resolved: a kernel interface, not a file's contents. */
+  | { kind: "kernel" }
+  | { kind: "too_large"; size: number }
+  /** The file exists but could not be read (permissions, an I/O error). */
+  | { kind: "failed"; message: string };
 
 export interface FileWrite {
   path: string;

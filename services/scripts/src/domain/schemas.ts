@@ -19,7 +19,9 @@ const noNul = (schema: z.ZodString) => schema.regex(/^[^\u0000]*$/, "must not co
 
 const id = z.guid().describe("Script identifier (UUID).");
 const revision = z.number().int().min(1).max(2_147_483_647).describe("The revision read with get_script.");
-const title = noNul(z.string().min(1).max(limits.titleMax)).describe("Title, 1 to 160 characters.");
+const title = noNul(z.string().min(1).max(limits.titleMax))
+  .regex(/\S/, "must not be blank")
+  .describe("Title, 1 to 160 characters, not only spaces.");
 const text = noNul(z.string().max(limits.textMax)).describe("The full script text, up to 100,000 characters.");
 
 export const listScriptsInput = z.strictObject({

@@ -9,7 +9,9 @@ import type { FileRead, FileWrite, FileWriteOutcome } from "../box-driver.js";
 
 export const readScript =
   'p=$1; if [ -d "$p" ]; then echo DIRECTORY >&2; exit 0; fi; if [ ! -e "$p" ]; then echo MISSING >&2; exit 0; fi; ' +
-  'if [ ! -f "$p" ]; then echo SPECIAL >&2; exit 0; fi; exec head -c "$2" -- "$p"';
+  'if [ ! -f "$p" ]; then echo SPECIAL >&2; exit 0; fi; ' +
+  // /proc and /sys hold the kernel's interfaces, not files: /proc/self/mem fails, /proc/kmsg blocks
+  'case "$(readlink -f -- "$p")" in /proc/*|/sys/*) echo KERNEL >&2; exit 0;; esac; exec head -c "$2" -- "$p"';
 
 export const writeScript =
   'p=$1; d=${p%/*}; [ -n "$d" ] || d=/; if [ -d "$p" ]; then echo DIRECTORY >&2; exit 0; fi; ' +
@@ -29,7 +31,9 @@ export function readOutcome(result: HelperResult, maxBytes: number): FileRead {
   if (status === "DIRECTORY") return { kind: "directory" };
   if (status === "MISSING") return { kind: "missing" };
   if (status === "SPECIAL") return { kind: "special" };
-  if (result.exitCode !== 0) throw new FileHelperError(status || `reading failed (exit ${result.exitCode})`);
+  if (status === "KERNEL") return { kind: "kernel" };
+  if (result.exitCode !== 0)
+    return { kind: "failed", message: status.replace(/^head: /gm, "") || `reading failed (exit ${result.exitCode})` };
   if (result.stdoutBytes > maxBytes) return { kind: "too_large", size: result.stdoutBytes };
   return { kind: "file", data: result.stdout };
 }
@@ -48,8 +52,4 @@ export function readArgsFor(path: string, limit: number): string[] {
 
 export function writeArgs(write: FileWrite): string[] {
   return ["/bin/sh", "-c", writeScript, "bancada-write", write.path, write.mode.toString(8).padStart(4, "0"), write.parents ? "1" : "0"];
-}
-
-export class FileHelperError extends Error {
-  override readonly name = "FileHelperError";
 }
