@@ -7,6 +7,7 @@ import {
   originGuard,
   requestLog,
   restErrorHandler,
+  utf8BodyGuard,
   type GuardOptions,
   type Logger,
   type ToolMetrics,
@@ -60,6 +61,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
     });
   });
   app.use(["/mcp", "/admin"], hostGuard(options), originGuard(options));
+  app.use(["/mcp", "/v1", "/admin"], utf8BodyGuard());
   app.use(mcpRoute(options));
   app.use(adminRoutes(options.keys, options.adminToken));
   app.use("/v1/audit", hostGuard(options), originGuard(options), authenticate({ resolve: (token) => options.keys.resolve(token, "full") }));

@@ -29,6 +29,7 @@ export type { KeyResolver, AuthResolveRequest, AuthResolveReply } from "./key-re
 export { hostGuard, originGuard, isLoopback } from "./http-guards.js";
 export type { GuardOptions } from "./http-guards.js";
 export { requestLog } from "./request-log.js";
+export { utf8BodyGuard } from "./body-charset.js";
 export { traceIdOf, newTraceparent } from "./trace-context.js";
 export {
   authenticate,

@@ -7,6 +7,7 @@ import { hostGuard, originGuard, type GuardOptions } from "./http-guards.js";
 import type { KeyResolver } from "./key-resolver.js";
 import type { Logger } from "./logger.js";
 import type { ToolMetrics } from "./metrics.js";
+import { utf8BodyGuard } from "./body-charset.js";
 import { requestLog } from "./request-log.js";
 import { authenticate, jsonBody, notFoundRoute, restErrorHandler } from "./rest.js";
 
@@ -30,7 +31,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     app.get("/metrics", async (_req, res) => void res.type(registry.contentType).send(await registry.metrics()));
   }
   app.use("/v1", requestLog(options.log));
-  app.use("/v1", hostGuard(options.guards), originGuard(options.guards), jsonBody(), authenticate(options.resolver));
+  app.use("/v1", hostGuard(options.guards), originGuard(options.guards), utf8BodyGuard(), jsonBody(), authenticate(options.resolver));
   for (const router of options.routes) app.use(router);
   if (options.terminal !== false) app.use(notFoundRoute());
   app.use(restErrorHandler(options.log));
