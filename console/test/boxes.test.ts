@@ -75,16 +75,19 @@ describe.skipIf(unsupported !== null)("the console's Boxes page in Chromium", ()
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it("when an agent has a box, then the page shows its state, size and cost, and the month's usage as a chart", async () => {
+  it("when an agent has a box, then the page shows its state, size, cost and published port, and the month's usage as a chart", async () => {
     const created = await callTool<{ box: { id: string; name: string } }>(agent, "create_box", { name: "render-1" });
     expect(created.isError, created.text.slice(0, 300)).toBe(false);
     boxIds.push(created.data.box.id);
+    const published = await callTool<{ port: { url: string } }>(agent, "publish_port", { boxId: created.data.box.id, port: 8080 });
+    expect(published.isError, published.text.slice(0, 300)).toBe(false);
     await page.goto(stack.baseUrl);
     await page.getByLabel("API key").fill(key);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("link", { name: "Boxes", exact: true }).click();
     const row = page.locator("tr", { hasText: "render-1" });
     await expect(row.textContent()).resolves.toMatch(/running.*vCPU.*MiB.*GiB.*R\$/);
+    await expect(row.textContent()).resolves.toContain(`8080 → ${published.data.port.url} (private)`);
     await page.getByRole("img", { name: /Usage this month/ }).waitFor();
     if (screenshotDir) await page.screenshot({ path: path.join(screenshotDir, "console-boxes.png"), fullPage: true });
   });

@@ -9,9 +9,10 @@ import { refusal, useSession } from "../session";
 import { ErrorNote, Status, useAction, useLoad } from "../ui";
 
 interface Port {
-  port?: number;
-  url?: string;
-  protocol?: string;
+  port: number;
+  url: string;
+  protocol: "http" | "tcp";
+  visibility: "private" | "public";
 }
 interface Box {
   id: string;
@@ -22,8 +23,6 @@ interface Box {
   memMiB: number;
   dataGiB: number;
   costCentavos?: number;
-  ports?: Port[];
-  publishedPorts?: Port[];
   createdAt: string;
 }
 interface Money {
@@ -51,9 +50,26 @@ async function loadUsage(): Promise<Usage | null> {
   }
 }
 
+/** Each box with its published ports (GET /v1/boxes/:id/ports); a server without that route shows none. */
+async function loadBoxes(): Promise<(Box & { ports: Port[] })[]> {
+  const boxes = await allPages<Box, "boxes">("/v1/boxes?limit=100", "boxes", 10);
+  return Promise.all(
+    boxes.map(async (box) => {
+      const ports = await api<{ ports: Port[] }>("GET", `/v1/boxes/${encodeURIComponent(box.id)}/ports`).then(
+        (result) => result.ports,
+        (error: unknown) => {
+          if (error instanceof ApiError && error.status === 404) return [];
+          throw error;
+        },
+      );
+      return { ...box, ports };
+    }),
+  );
+}
+
 export function BoxesPage(): ReactNode {
   const session = useSession();
-  const boxes = useLoad(() => allPages<Box, "boxes">("/v1/boxes?limit=100", "boxes", 10), []);
+  const boxes = useLoad(loadBoxes, []);
   const usage = useLoad(loadUsage, []);
   const closed = refusal(session, "boxes:delete", true);
   const [confirming, setConfirming] = useState<string | null>(null);
@@ -90,7 +106,7 @@ export function BoxesPage(): ReactNode {
               </thead>
               <tbody>
                 {list.map((box) => {
-                  const ports = box.ports ?? box.publishedPorts ?? [];
+                  const ports = box.ports;
                   return (
                     <tr key={box.id}>
                       <td>{box.name}</td>
@@ -103,8 +119,8 @@ export function BoxesPage(): ReactNode {
                         {ports.length === 0
                           ? t("boxes.noPorts")
                           : ports.map((port) => (
-                              <div key={`${port.port ?? ""}${port.url ?? ""}`}>
-                                {port.url ? <code>{port.url}</code> : <code>{port.port}</code>}
+                              <div key={port.port}>
+                                {port.port} → <code>{port.url}</code> <small>({port.visibility})</small>
                               </div>
                             ))}
                       </td>
