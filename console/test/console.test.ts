@@ -169,6 +169,24 @@ describe.skipIf(browserUnsupported !== null)("the web console in Chromium", () =
     expect(await taskOverMcp(second.id)).toMatchObject({ status: "active", quadrant: "not-urgent-important", version: 4 });
   });
 
+  it("when the owner renames a quadrant, then the grid, the menus and the agent's list_boards show the new title; reset restores it", async () => {
+    await page.getByLabel("Customise Fazer agora").click();
+    await page.getByLabel("Quadrant title").first().fill("Agora");
+    await page.getByRole("button", { name: "Save quadrant" }).first().click();
+    await page.getByRole("heading", { name: "Agora", level: 3 }).waitFor();
+    const { boards } = await mcp<{ boards: { id: string; quadrants: { id: string; title: string; customized: boolean }[] }[] }>(
+      "list_boards",
+      {},
+    );
+    expect(boards.find((b) => b.id === boardId)!.quadrants[0]).toMatchObject({ id: "urgent-important", title: "Agora", customized: true });
+    await page.getByLabel("Actions for Responder cliente").click();
+    await page.getByRole("button", { name: "Move to Agora" }).waitFor();
+    await page.getByLabel("Actions for Responder cliente").click();
+    await page.getByLabel("Customise Agora").click();
+    await page.getByRole("button", { name: "Reset to default" }).click();
+    await page.getByRole("heading", { name: "Fazer agora", level: 3 }).waitFor();
+  });
+
   it("when another account has boards, then they never appear, and reaching one by id answers not found", async () => {
     const other = await stack.createKey({ accountId: "acct-b", personId: "ana", agentId: "b", scopes: allScopes, allowWrites: true });
     const created = await fetch(`${stack.baseUrl}/v1/boards`, {

@@ -1,7 +1,17 @@
 /** One board: the Eisenhower grid and the backlog, task actions, proposals to review, members, tags, activity. */
 import { useState, type FormEvent, type ReactNode } from "react";
 import { allPages, api, ApiError, newRequestId } from "../api";
-import { colors, matrix, type ActivityEvent, type Board, type Member, type Proposal, type Tag, type Task } from "../boards-types";
+import {
+  colors,
+  matrix,
+  type ActivityEvent,
+  type Board,
+  type Member,
+  type Proposal,
+  type Quadrant,
+  type Tag,
+  type Task,
+} from "../boards-types";
 import { formatDate, formatDay, t } from "../i18n";
 import { refusal, useSession } from "../session";
 import { ErrorNote, Reason, Status, useAction, useLoad } from "../ui";
@@ -100,6 +110,9 @@ function BoardView({ data, reload }: { data: BoardData; reload: () => Promise<vo
             <section key={id} className={`quadrant color-${quadrant?.color ?? "gray"}`} aria-labelledby={`q-${id}`} data-quadrant={id}>
               <h3 id={`q-${id}`}>{quadrant?.title ?? id}</h3>
               {quadrant?.subtitle ? <p className="subtitle">{quadrant.subtitle}</p> : null}
+              {quadrant && board.role === "owner" && !refusal(session, "boards:write", true) ? (
+                <QuadrantEditor board={board} quadrant={quadrant} reload={reload} />
+              ) : null}
               <TaskList tasks={byQuadrant(id)} card={card} />
             </section>
           );
@@ -184,6 +197,57 @@ function TaskCard({
         </div>
       </details>
     </li>
+  );
+}
+
+/** An owner's renaming of a quadrant (title, subtitle, colour), or its reset; made against the board's version. */
+function QuadrantEditor({ board, quadrant, reload }: { board: Board; quadrant: Quadrant; reload: () => Promise<void> }): ReactNode {
+  const [title, setTitle] = useState(quadrant.title);
+  const [subtitle, setSubtitle] = useState(quadrant.subtitle);
+  const [color, setColor] = useState(quadrant.color);
+  const change = useAction();
+  const path = `/v1/boards/${board.id}/quadrants/${quadrant.id}`;
+  const ids = `quadrant-${quadrant.id}`;
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    if (await change.run(() => api("PUT", path, { expectedVersion: board.version, title: title.trim(), subtitle, color }))) {
+      form.closest("details")?.removeAttribute("open");
+      await reload();
+    }
+  }
+  return (
+    <details className="customise">
+      <summary aria-label={t("quadrant.customiseFor", { title: quadrant.title })}>{t("quadrant.customise")}</summary>
+      <form className="stack-form" onSubmit={(event) => void save(event)}>
+        <label htmlFor={`${ids}-title`}>{t("quadrant.title")}</label>
+        <input id={`${ids}-title`} required maxLength={40} value={title} onChange={(e) => setTitle(e.target.value)} />
+        <label htmlFor={`${ids}-subtitle`}>{t("quadrant.subtitle")}</label>
+        <input id={`${ids}-subtitle`} maxLength={80} value={subtitle} onChange={(e) => setSubtitle(e.target.value)} />
+        <label htmlFor={`${ids}-color`}>{t("tags.color")}</label>
+        <select id={`${ids}-color`} value={color} onChange={(e) => setColor(e.target.value)}>
+          {colors.map((value) => (
+            <option key={value} value={value}>
+              {value}
+            </option>
+          ))}
+        </select>
+        <button type="submit" disabled={change.busy}>
+          {t("quadrant.save")}
+        </button>
+        {quadrant.customized ? (
+          <button
+            type="button"
+            className="secondary"
+            disabled={change.busy}
+            onClick={() => void change.run(() => api("DELETE", path, undefined, { "If-Match": `"${board.version}"` })).then(reload)}
+          >
+            {t("quadrant.reset")}
+          </button>
+        ) : null}
+        <ErrorNote error={change.error} />
+      </form>
+    </details>
   );
 }
 
