@@ -66,10 +66,12 @@ const seed: Record<string, { scope: string; hints: Record<string, boolean>; para
   get_download_url: { scope: "boxes:read", hints: readsOnly, params: ["boxId!", "path!", "archive"] },
   fork_box: { scope: "boxes:write", hints: createsOrChanges, params: ["count", "names", "metadata", "boxId!", "idempotencyKey", "wait"] },
   publish_port: { scope: "boxes:write", hints: createsOrChanges, params: ["port!", "protocol", "visibility", "boxId!"] },
+  save_snapshot: { scope: "images:write", hints: createsOrChanges, params: ["name", "metadata", "boxId!", "wait"] },
+  list_snapshots: { scope: "images:read", hints: readsOnly, params: ["boxId", "limit", "cursor"] },
 };
 
-/** The contract's tools not built yet (snapshots; docs/boxes.md#not-built-yet). */
-const later = ["save_snapshot", "list_snapshots"];
+/** The contract's tools not built yet (docs/boxes.md#not-built-yet): none left. */
+const later: string[] = [];
 
 const catalog = new Map(boxesTools({} as BoxesRuntime).map((tool) => [tool.name, describeTool(tool)]));
 const props = (tool: string) => (catalog.get(tool)!.inputSchema as { properties: Record<string, Record<string, unknown>> }).properties;
@@ -117,6 +119,8 @@ describe("catalog against the boxes contract", () => {
     expect(props("publish_port").port).toMatchObject({ minimum: 1, maximum: 65_535 });
     expect(props("publish_port").protocol).toMatchObject({ enum: ["http", "tcp"], default: "http" });
     expect(props("publish_port").visibility).toMatchObject({ enum: ["private", "public"], default: "private" });
+    expect(props("save_snapshot").wait).toMatchObject({ default: true });
+    expect(props("list_snapshots").limit).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
   });
 
   it("when a source is not acted on in this version, then its description says so; the enforced policies say what happens", () => {

@@ -13,7 +13,7 @@ import type { BoxesRuntime } from "./context.js";
 import { goneReason } from "./driver-errors.js";
 import { endRunningJobs } from "./end-jobs.js";
 import { refreshJob } from "./job-status.js";
-import { changeState, type StateChange } from "./transitions.js";
+import { changeState, releaseOperation, type StateChange } from "./transitions.js";
 
 export async function recoverBoxes(rt: BoxesRuntime): Promise<void> {
   const boxes = await rt.db.box.findMany({ where: { driver: rt.driver.kind, node: rt.driver.node, state: { not: "deleted" } } });
@@ -24,6 +24,7 @@ export async function recoverBoxes(rt: BoxesRuntime): Promise<void> {
       rt.log.error({ err: error, boxId: box.id }, "could not recover a box after the restart");
     }
   }
+  await failInterruptedSnapshots(rt);
   await refreshJobs(rt);
 }
 
@@ -36,6 +37,7 @@ async function recoverBox(rt: BoxesRuntime, box: BoxRow): Promise<void> {
     await changeState(rt, box.id, { state: "deleted", reason: box.stateReason ?? "deleted", runtime: null });
     return;
   }
+  if (operation?.kind === "fork" || operation?.kind === "snapshot") return releaseCopy(rt, box);
   if (box.state === "stopped" && !operation) return;
   const liveness = await rt.driver.inspect(boxHandle(box));
   const interrupted = operation ? `${operation.kind} was interrupted by a restart of the service` : null;
@@ -55,6 +57,32 @@ async function recoverBox(rt: BoxesRuntime, box: BoxRow): Promise<void> {
   }
   await changeState(rt, box.id, change);
   rt.log.info({ boxId: box.id, state: change.state, reason: change.reason }, "box recovered after restart");
+}
+
+/**
+ * A fork or snapshot interrupted by the restart: its disk is let go, its processes put back as the box's state says
+ * (the copy froze them), the operation ended. Copies it had not started are settled like any box being created;
+ * snapshots still being saved are failed by failInterruptedSnapshots.
+ */
+async function releaseCopy(rt: BoxesRuntime, box: BoxRow): Promise<void> {
+  await rt.driver.releaseDisk(boxHandle(box));
+  const liveness = box.state === "stopped" ? "gone" : await rt.driver.inspect(boxHandle(box));
+  const wantsFrozen = box.state === "suspended" || box.state === "sleeping";
+  if (!wantsFrozen && liveness === "frozen") await rt.driver.resume(boxHandle(box));
+  await releaseOperation(rt, box.id, operationOf(box)!);
+  rt.log.info({ boxId: box.id, operation: operationOf(box)!.kind }, "interrupted disk copy released after restart");
+}
+
+/** Snapshots this node was saving when the service stopped: failed, with the reason, their files removed. */
+async function failInterruptedSnapshots(rt: BoxesRuntime): Promise<void> {
+  const snapshots = await rt.db.snapshot.findMany({ where: { driver: rt.driver.kind, node: rt.driver.node, state: "creating" } });
+  for (const snapshot of snapshots) {
+    await rt.driver.deleteSnapshot({ id: snapshot.id, accountId: snapshot.accountId }).catch(() => {});
+    await rt.db.snapshot.update({
+      where: { id: snapshot.id },
+      data: { state: "failed", stateReason: "saving was interrupted by a restart of the service; save_snapshot again" },
+    });
+  }
 }
 
 /** One round of watching: boxes whose processes died are marked stopped; ended jobs are recorded. */

@@ -177,6 +177,8 @@ export interface BoxDriver {
    * (grown to the box's dataGiB when that is larger). The disk becomes the box's own (its host user, its hostname).
    */
   createFromCopy(spec: BoxSpec, snapshot?: SnapshotHandle): Promise<unknown>;
+  /** Lets go of a disk an interrupted copyDisk held still (after a restart of the service). Safe to repeat. */
+  releaseDisk(box: BoxHandle): Promise<void>;
   /** Removes a snapshot's files. Safe to repeat. */
   deleteSnapshot(snapshot: SnapshotHandle): Promise<void>;
   /** Starts a stopped box again from its disk (fresh processes). */

@@ -22,6 +22,7 @@ export function unavailableDriver(kind: string, node: string, reason: string): B
     copyDisk: refuseAsync,
     createFromCopy: refuseAsync,
     deleteSnapshot: refuseAsync,
+    releaseDisk: async () => {},
     inspect: refuseAsync,
     suspend: refuseAsync,
     resume: refuseAsync,

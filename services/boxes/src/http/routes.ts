@@ -10,8 +10,12 @@ import { createBox } from "../domain/create-box.js";
 import { deleteBox } from "../domain/delete-box.js";
 import { execCommand } from "../domain/exec.js";
 import { forkBox } from "../domain/fork-box.js";
-import { forkBoxInput } from "../domain/schemas/disk.js";
+import { listSnapshots } from "../domain/list-snapshots.js";
+import { saveSnapshot } from "../domain/save-snapshot.js";
+import { forkBoxInput, listSnapshotsInput, saveSnapshotInput } from "../domain/schemas/disk.js";
 import { forkBoxTool } from "../tools/fork-box.js";
+import { listSnapshotsTool } from "../tools/list-snapshots.js";
+import { saveSnapshotTool } from "../tools/save-snapshot.js";
 import { readBoxFile, writeBoxFile } from "../domain/files.js";
 import { getBox } from "../domain/get-box.js";
 import { jobLogs } from "../domain/job-logs.js";
@@ -60,6 +64,8 @@ export function boxesRoutes(rt: BoxesRuntime): Router {
     writeFile: writeFileTool(rt),
     usage: getUsageTool(rt),
     fork: forkBoxTool(rt),
+    saveSnapshot: saveSnapshotTool(rt),
+    listSnapshots: listSnapshotsTool(rt),
   };
 
   router.get("/v1/boxes", async (req, res) => {
@@ -141,6 +147,18 @@ export function boxesRoutes(rt: BoxesRuntime): Router {
     res.status(201).json(await forkBox(ctx, input, cancelledWith(res)));
   });
 
+  router.post("/v1/boxes/:boxId/snapshots", async (req, res) => {
+    const ctx = context(req, tools.saveSnapshot);
+    const input = saveSnapshotInput.parse({ ...body(req), boxId: req.params.boxId });
+    res.status(201).json({ snapshot: await saveSnapshot(ctx, input, cancelledWith(res)) });
+  });
+
+  router.get("/v1/snapshots", async (req, res) => {
+    const ctx = context(req, tools.listSnapshots);
+    const query = { ...numbers(req.query, ["limit"]), ...strings(req.query, ["boxId", "cursor"]) };
+    res.json(await listSnapshots(ctx, listSnapshotsInput.parse(query)));
+  });
+
   return router;
 }
 
@@ -172,6 +190,12 @@ function listQuery(query: Request["query"]): Record<string, unknown> {
 function numbers(query: Request["query"], names: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const name of names) if (typeof query[name] === "string") out[name] = Number(query[name]);
+  return out;
+}
+
+function strings(query: Request["query"], names: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of names) if (typeof query[name] === "string") out[name] = query[name];
   return out;
 }
 

@@ -12,8 +12,10 @@ import { publishPortTool } from "./publish-port.js";
 import { jobLogsTool } from "./job-logs.js";
 import { jobWaitTool } from "./job-wait.js";
 import { listBoxesTool } from "./list-boxes.js";
+import { listSnapshotsTool } from "./list-snapshots.js";
 import { readFileTool } from "./read-file.js";
 import { resumeBoxTool } from "./resume-box.js";
+import { saveSnapshotTool } from "./save-snapshot.js";
 import { startJobTool } from "./start-job.js";
 import { suspendBoxTool } from "./suspend-box.js";
 import { writeFileTool } from "./write-file.js";
@@ -37,6 +39,8 @@ export function boxesTools(rt: BoxesRuntime): Tool[] {
     getDownloadUrlTool,
     forkBoxTool,
     publishPortTool,
+    saveSnapshotTool,
+    listSnapshotsTool,
   ].map((make) => make(rt));
 }
 

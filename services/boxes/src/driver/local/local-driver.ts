@@ -240,6 +240,10 @@ export class LocalDriver implements BoxDriver {
     return this.#boot(spec, paths, uid);
   }
 
+  async releaseDisk(box: BoxHandle): Promise<void> {
+    if (this.#setup.disks === "image") await thawFilesystem(this.#paths(box.id).disk);
+  }
+
   async deleteSnapshot(snapshot: SnapshotHandle): Promise<void> {
     await rm(snapshotPaths(this.#options.dataDir, snapshot).dir, { recursive: true, force: true, maxRetries: 3 });
   }
