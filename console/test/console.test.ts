@@ -169,6 +169,24 @@ describe.skipIf(browserUnsupported !== null)("the web console in Chromium", () =
     expect(await taskOverMcp(second.id)).toMatchObject({ status: "active", quadrant: "not-urgent-important", version: 4 });
   });
 
+  it("when a task is edited from its menu, then its tags are set and its due date removed (the app may remove it), as the agent sees", async () => {
+    await page.getByLabel("Tag name").fill("Cliente");
+    await page.getByRole("button", { name: "Create tag" }).click();
+    await page.locator(".tags .tag", { hasText: "Cliente" }).first().waitFor();
+    await page.getByLabel("Actions for Revisar proposta").click();
+    await page.getByRole("button", { name: "Edit" }).click();
+    const form = page.getByRole("form", { name: "Edit Revisar proposta" });
+    await form.getByLabel("Due date").fill("");
+    await form.getByLabel("Cliente").check();
+    await form.getByRole("button", { name: "Save task" }).click();
+    await page
+      .locator('[data-quadrant="urgent-important"] .task', { hasText: "Revisar proposta" })
+      .locator(".tag", { hasText: "Cliente" })
+      .waitFor();
+    const task = (await taskOverMcp(first.id)) as Task & { due_date: string | null; tags: { name: string }[] };
+    expect(task).toMatchObject({ due_date: null, version: 3, tags: [{ name: "Cliente" }] });
+  });
+
   it("when the owner renames a quadrant, then the grid, the menus and the agent's list_boards show the new title; reset restores it", async () => {
     await page.getByLabel("Customise Fazer agora").click();
     await page.getByLabel("Quadrant title").first().fill("Agora");

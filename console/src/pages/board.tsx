@@ -70,7 +70,8 @@ function BoardView({ data, reload }: { data: BoardData; reload: () => Promise<vo
   async function act(task: Task, action: string, extra: Record<string, unknown> = {}) {
     await taskAction.run(async () => {
       try {
-        await api("POST", `/v1/boards/${board.id}/tasks/${task.id}/${action}`, {
+        // "" edits the task itself (PATCH); any other action is a transition route
+        await api(action ? "POST" : "PATCH", `/v1/boards/${board.id}/tasks/${task.id}${action ? `/${action}` : ""}`, {
           requestId: newRequestId(),
           expectedVersion: task.version,
           ...extra,
@@ -89,7 +90,7 @@ function BoardView({ data, reload }: { data: BoardData; reload: () => Promise<vo
     });
   }
 
-  const card = (task: Task) => <TaskCard key={task.id} task={task} board={board} closed={closed} act={act} />;
+  const card = (task: Task) => <TaskCard key={task.id} task={task} board={board} tags={data.tags} closed={closed} act={act} />;
   return (
     <>
       <h1 id="board-title">{board.name}</h1>
@@ -146,14 +147,17 @@ function TaskList({ tasks, card }: { tasks: Task[]; card: (task: Task) => ReactN
 function TaskCard({
   task,
   board,
+  tags,
   closed,
   act,
 }: {
   task: Task;
   board: Board;
+  tags: Tag[];
   closed: string | null;
   act: (task: Task, action: string, extra?: Record<string, unknown>) => Promise<void>;
 }): ReactNode {
+  const [editing, setEditing] = useState(false);
   const targets = [...matrix, "backlog"].filter((id) => id !== task.quadrant);
   return (
     <li className={`task status-${task.status}`} data-task-id={task.id}>
@@ -187,6 +191,9 @@ function TaskCard({
               <button type="button" disabled={closed !== null} onClick={() => void act(task, "discard")}>
                 {t("task.discard")}
               </button>
+              <button type="button" disabled={closed !== null} onClick={() => setEditing(true)}>
+                {t("task.edit")}
+              </button>
             </>
           ) : (
             <button type="button" disabled={closed !== null} onClick={() => void act(task, "reopen")}>
@@ -196,7 +203,58 @@ function TaskCard({
           <Reason reason={closed} />
         </div>
       </details>
+      {editing ? <TaskEditor task={task} tags={tags} act={act} done={() => setEditing(false)} /> : null}
     </li>
+  );
+}
+
+/** Title, due date (clearable: the app may remove it, MCP may not) and tags of one task, sent with its version. */
+function TaskEditor({
+  task,
+  tags,
+  act,
+  done,
+}: {
+  task: Task;
+  tags: Tag[];
+  act: (task: Task, action: string, extra?: Record<string, unknown>) => Promise<void>;
+  done: () => void;
+}): ReactNode {
+  const [title, setTitle] = useState(task.title);
+  const [due, setDue] = useState(task.due_date ?? "");
+  const [chosen, setChosen] = useState(task.tags.map((tag) => tag.id));
+  const ids = `edit-${task.id}`;
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    await act(task, "", { title: title.trim(), dueDate: due || null, tagIds: chosen });
+    done();
+  }
+  return (
+    <form className="stack-form" onSubmit={(event) => void save(event)} aria-label={t("task.editFor", { title: task.title })}>
+      <label htmlFor={`${ids}-title`}>{t("board.taskTitle")}</label>
+      <input id={`${ids}-title`} required maxLength={200} value={title} onChange={(e) => setTitle(e.target.value)} />
+      <label htmlFor={`${ids}-due`}>{t("board.dueDate")}</label>
+      <input id={`${ids}-due`} type="date" value={due} onChange={(e) => setDue(e.target.value)} />
+      {tags.length > 0 ? (
+        <fieldset>
+          <legend>{t("board.tagsField")}</legend>
+          {tags.map((tag) => (
+            <label key={tag.id} className="check">
+              <input
+                type="checkbox"
+                checked={chosen.includes(tag.id)}
+                onChange={(e) => setChosen((list) => (e.target.checked ? [...list, tag.id] : list.filter((id) => id !== tag.id)))}
+              />{" "}
+              {tag.name}
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
+      <button type="submit">{t("task.save")}</button>
+      <button type="button" className="secondary" onClick={done}>
+        {t("cancel")}
+      </button>
+    </form>
   );
 }
 
