@@ -109,7 +109,7 @@ description: Replace signing keys without downtime
 
 ### Rotating a key
 
-Create the new key before you revoke the old one, then rotate clients to the new key within a day.
+Create the new signing key before you revoke the old one, then rotate clients to the new key within a day.
 `,
 };
 
@@ -188,12 +188,15 @@ describe("answer_query's rules", () => {
   it("when the answer comes from a section, then its reference points at it (uri#anchor); a page's opening section is the bare uri", async () => {
     const omit = await ask("how do I skip dev dependencies when installing from the lockfile");
     expect(omit.references[0]?.uri).toMatch(/^https:\/\/docs\.tiny\.example\/cli\/commands\/tool-(ci|install-ci-test)#omit$/);
-    const manual = await ask("how do I exclude common values from a partial index");
+    const manual = await ask("how do I exclude common values with a WHERE clause");
     expect(manual.references[0]).toMatchObject({
       name: name("manual/indexes-partial"),
       uri: `${base}/manual/indexes-partial#INDEXES-PARTIAL-EXAMPLE`,
       title: "Partial Indexes",
     });
+    const opening = await ask("what subset of a table is a partial index built over");
+    expect(opening.answer).toMatch(/^A partial index is an index built over a subset of a table/);
+    expect(opening.references[0]?.uri).toBe(`${base}/manual/indexes-partial`);
   });
 
   it("when a page opens with a note, then the answer leads with the sentence that answers and keeps the page's order", async () => {

@@ -23,6 +23,7 @@ export const headThreshold = 0.4;
 const relativeFloor = 0.75;
 const pagesMax = 3;
 const passagesPerPage = 2;
+const secondShare = 0.35;
 
 export async function answerQuery(db: DocsDb, input: AnswerQueryInput): Promise<AnswerQueryResult> {
   const { terms, corpusSize } = await queryTerms(db, input.query);
@@ -30,7 +31,7 @@ export async function answerQuery(db: DocsDb, input: AnswerQueryInput): Promise<
   const passages = await rankedPassages(db, terms, corpusSize);
   const best = passages[0];
   if (!best || best.coverage < (best.viaHead ? headThreshold : relevanceThreshold)) return nothingFound(input.query);
-  const result = composeAnswer(pagesOf(passages, best.score * relativeFloor), terms);
+  const result = composeAnswer(pagesOf(passages, relativeFloor), terms);
   return result.references.length ? result : nothingFound(input.query);
 }
 
@@ -44,17 +45,22 @@ export async function rankedPassages(db: DocsDb, terms: QueryTerm[], corpusSize:
   return rankPassages([...covering, ...headed.filter((passage) => !seen.has(passage.id))], terms);
 }
 
-/** The best pages (by their best passage), each with its passages that come close to the floor, best first. */
-function pagesOf(passages: RankedPassage[], floor: number): RankedPassage[][] {
+/**
+ * The best pages, each with its best passages (at most `passagesPerPage`), best first. A page is worth its
+ * best passage plus a share of its second: a page with several sections on the question is about it.
+ * Pages under `floor` (a share of the best page) are not cited.
+ */
+function pagesOf(passages: RankedPassage[], relative: number): RankedPassage[][] {
   const pages = new Map<string, RankedPassage[]>();
   for (const passage of passages) {
-    if (passage.score < floor) break;
     const page = pages.get(passage.name);
-    if (page) {
-      if (page.length < passagesPerPage) page.push(passage);
-    } else if (pages.size < pagesMax) pages.set(passage.name, [passage]);
+    if (!page) pages.set(passage.name, [passage]);
+    else if (page.length < passagesPerPage) page.push(passage);
   }
-  return [...pages.values()];
+  const worth = (page: RankedPassage[]) => page[0]!.score + secondShare * (page[1]?.score ?? 0);
+  const ranked = [...pages.values()].sort((a, b) => worth(b) - worth(a));
+  const floor = ranked.length ? worth(ranked[0]!) * relative : 0;
+  return ranked.filter((page) => worth(page) >= floor).slice(0, pagesMax);
 }
 
 function nothingFound(question: string): AnswerQueryResult {

@@ -32,15 +32,16 @@ export interface Passage {
   viaHead: boolean;
 }
 
-const candidatesMax = 40;
+const candidatesMax = 100;
+const wholeEnough = 5 * candidatesMax;
 
 export async function findPassages(db: DocsDb, terms: QueryTerm[], corpusSize: number, threshold: number): Promise<Passage[]> {
   if (!terms.length || corpusSize === 0) return [];
   const total = terms.reduce((sum, term) => sum + term.weight, 0);
   const pick = candidateQuery(terms, threshold);
   const rank = rankQuery(terms, threshold);
-  // Chunks holding every term have the highest coverage there is: when there are enough of them to
-  // fill the top, no other chunk can enter it, and only they are scored and ranked.
+  // Chunks holding every term have the highest coverage there is: when there are many of them (far more
+  // than the top: ranking on words may still prefer a chunk that lacks a light term), only they are scored.
   const everyTerm = terms.map((term) => `( ${anyStem([term])} )`).join(" & ");
   // Below this sum a chunk cannot qualify; the margin leaves the exact decision to `coverage` below.
   const least = threshold * total * (1 - 1e-9);
@@ -64,7 +65,7 @@ export async function findPassages(db: DocsDb, terms: QueryTerm[], corpusSize: n
                     ${terms.map((term) => term.weight)}::float8[]) AS t(q, h, w)
     ),
     whole AS MATERIALIZED (SELECT c.id FROM chunks c WHERE c.tsv @@ ${everyTerm}::tsquery),
-    enough AS MATERIALIZED (SELECT count(*) >= ${candidatesMax} AS yes FROM (SELECT 1 FROM whole LIMIT ${candidatesMax}) w),
+    enough AS MATERIALIZED (SELECT count(*) >= ${wholeEnough} AS yes FROM (SELECT 1 FROM whole LIMIT ${wholeEnough}) w),
     candidates AS MATERIALIZED (
       SELECT c.id, c.tsv || ''::tsvector AS tsv FROM whole JOIN chunks c ON c.id = whole.id WHERE (SELECT yes FROM enough)
       UNION ALL
@@ -103,7 +104,7 @@ export async function findPassages(db: DocsDb, terms: QueryTerm[], corpusSize: n
 }
 
 /** Pages whose head may answer though no single chunk holds enough of the question. */
-const headPagesMax = 5;
+const headPagesMax = 8;
 const headChunksMax = 3;
 
 /**
@@ -131,15 +132,22 @@ export async function headPassages(db: DocsDb, terms: QueryTerm[], least: number
     }[]
   >`
     WITH terms AS MATERIALIZED (
-      SELECT q::tsquery AS q, w FROM unnest(${terms.map((term) => anyStem([term]))}::text[], ${terms.map((term) => term.weight)}::float8[]) AS t(q, w)
+      SELECT q::tsquery AS q, a::tsquery AS a, w
+        FROM unnest(${terms.map((term) => anyStem([term]))}::text[], ${terms.map((term) => anyStem([term], "A"))}::text[],
+                    ${terms.map((term) => term.weight)}::float8[]) AS t(q, a, w)
     ),
     pages AS MATERIALIZED (
       SELECT d.name, d.head || ''::tsvector AS head FROM documents d WHERE d.head @@ ${anyStem(content, "A")}::tsquery
     ),
     headed AS MATERIALIZED (
-      SELECT p.name, p.head, (SELECT coalesce(sum(t.w), 0) FROM terms t WHERE p.head @@ t.q)::float8 AS covered FROM pages p
+      SELECT p.name, p.head, s.covered, s.titled
+        FROM pages p CROSS JOIN LATERAL (
+          SELECT coalesce(sum(t.w), 0)::float8 AS covered, coalesce(sum(t.w) FILTER (WHERE p.head @@ t.a), 0)::float8 AS titled
+            FROM terms t WHERE p.head @@ t.q
+        ) s
     ),
-    best AS (SELECT name, head FROM headed WHERE covered > 0 ORDER BY covered DESC, name LIMIT ${headPagesMax * 4}),
+    -- The terms in the title count twice: the page is about them.
+    best AS (SELECT name, head FROM headed WHERE covered > 0 ORDER BY covered + titled DESC, name LIMIT ${headPagesMax * 4}),
     sections AS (
       SELECT c.id, c.document_name, c.ordinal,
              (SELECT coalesce(sum(t.w), 0) FROM terms t WHERE c.tsv @@ t.q OR b.head @@ t.q)::float8 AS covered

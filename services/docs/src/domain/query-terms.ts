@@ -10,7 +10,7 @@
 import type { DocsDb } from "../db/client.js";
 import { correctQuery } from "./corrections.js";
 import { isFiller, joinPhrases, synonymsOf } from "./question-words.js";
-import { plainWords } from "./words.js";
+import { plainWords, wordsOf } from "./words.js";
 
 export interface QueryTerm {
   /** The token's words, folded and joined by single spaces ("pub sub" for Pub/Sub). */
@@ -66,15 +66,22 @@ export async function queryTerms(db: DocsDb, question: string): Promise<{ terms:
     const documents = Math.max(documentsOf(term.words), ...alternatives.map((alternative) => documentsOf(alternative.words)));
     const idf = Math.max(0.1, Math.log((corpusSize + 1) / (documents + 0.5)));
     const filler = isFiller(term.words);
-    return { ...term, synonyms: alternatives, documents, idf, weight: filler ? idf * fillerShare : idf, filler };
+    // A word no page holds can only meet another word's stem ("pip" is the Portuguese stem of "pipes"):
+    // it matches nothing, and its weight says the question is about something the corpus lacks.
+    // Numbers are not in the lexicon and keep their stems.
+    const absent = documents === 0 && term.words.split(" ").every((word) => wordsOf(word).length > 0);
+    const stems = absent ? [] : term.stems;
+    return { ...term, stems, synonyms: absent ? [] : alternatives, documents, idf, weight: filler ? idf * fillerShare : idf, filler };
   });
   return { terms, corpusSize };
 }
 
 /** A tsquery matching any stem of the terms (and of their synonyms); stems are single lexemes, quoted for tsquery syntax. */
 export function anyStem(terms: QueryTerm[], weights = ""): string {
-  return terms
-    .flatMap((term) => [...term.stems, ...term.synonyms.flatMap((synonym) => synonym.stems)])
-    .map((stem) => `'${stem.replace(/\\/g, "\\\\").replace(/'/g, "''")}'${weights ? `:${weights}` : ""}`)
-    .join(" | ");
+  const stems = terms.flatMap((term) => [...term.stems, ...term.synonyms.flatMap((synonym) => synonym.stems)]);
+  // No stems (words the corpus lacks): a lexeme with spaces, which no parsed text ever holds.
+  if (!stems.length) return `'${absentLexeme}'`;
+  return stems.map((stem) => `'${stem.replace(/\\/g, "\\\\").replace(/'/g, "''")}'${weights ? `:${weights}` : ""}`).join(" | ");
 }
+
+const absentLexeme = "no such word";
