@@ -5,7 +5,7 @@
  * references; for questions the corpus cannot answer, how often answer_query still cites something;
  * repeated sentences inside answers; p50/p99 latency of both tools at the service (SQL + composition).
  * Run: npx tsx services/docs/bench/answers.ts   (VERBOSE=1 prints every answer that misses)
- * Uses database docs_answers_eval beside DATABASE_URL (or EVAL_DATABASE_URL); ingestion is incremental.
+ * Each corpus has its own database beside DATABASE_URL's (docs_eval_*), kept between runs; ingestion is incremental.
  */
 import { answerQuery } from "../src/domain/answer-query.js";
 import { searchDocuments } from "../src/domain/search-documents.js";
@@ -16,18 +16,21 @@ import { npmQuestions, postgresQuestions, unanswerableQuestions, type EvalQuesti
 const verbose = process.env.VERBOSE === "1";
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-const { db } = await openEvalDb();
-try {
-  const lines: string[] = [];
-  if (await ingestEvalCorpus(db, postgresManual)) {
+const lines: string[] = [];
+for (const [corpus, answerable, unanswerable] of [
+  [postgresManual, postgresQuestions, unanswerableQuestions],
+  [npmDocs, npmQuestions, []],
+] as const) {
+  const db = await openEvalDb(corpus);
+  try {
+    if (!(await ingestEvalCorpus(db, corpus))) continue;
     await warm(db);
-    lines.push(...(await evaluate(db, postgresManual, postgresQuestions, unanswerableQuestions)));
+    lines.push(...(await evaluate(db, corpus, answerable, unanswerable)), "");
+  } finally {
+    await db.$disconnect();
   }
-  if (await ingestEvalCorpus(db, npmDocs)) lines.push("", ...(await evaluate(db, npmDocs, npmQuestions, [])));
-  process.stdout.write(`${lines.join("\n")}\n`);
-} finally {
-  await db.$disconnect();
 }
+process.stdout.write(`${lines.join("\n")}\n`);
 
 async function warm(db: DocsDb): Promise<void> {
   await db.$executeRaw`VACUUM ANALYZE documents`;
@@ -35,7 +38,12 @@ async function warm(db: DocsDb): Promise<void> {
   await db.$executeRaw`VACUUM ANALYZE lexicon`;
 }
 
-async function evaluate(db: DocsDb, corpus: EvalCorpus, answerable: EvalQuestion[], unanswerable: EvalQuestion[]): Promise<string[]> {
+async function evaluate(
+  db: DocsDb,
+  corpus: EvalCorpus,
+  answerable: readonly EvalQuestion[],
+  unanswerable: readonly EvalQuestion[],
+): Promise<string[]> {
   const prefix = `documents/${corpus.baseUri.replace(/^https?:\/\//, "")}/`;
   const known = new Set(
     (await db.$queryRaw<{ name: string }[]>`SELECT name FROM documents WHERE starts_with(name, ${prefix})`).map((row) => row.name),
@@ -87,7 +95,7 @@ async function evaluate(db: DocsDb, corpus: EvalCorpus, answerable: EvalQuestion
   const [size] = await db.$queryRaw<{ documents: number; chunks: number }[]>`
     SELECT (SELECT count(*) FROM documents)::int AS documents, (SELECT count(*) FROM chunks)::int AS chunks`;
   return [
-    `## ${corpus.label}: ${known.size} pages (database: ${size!.documents} documents, ${size!.chunks} chunks)`,
+    `## ${corpus.label}: ${size!.documents} documents, ${size!.chunks} chunks`,
     "",
     "| measure | value |",
     "| --- | --- |",

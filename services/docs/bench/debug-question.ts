@@ -1,13 +1,14 @@
 /**
  * Shows how answer_query reads one question on the evaluation database: its terms (weight, stems,
- * synonyms), the ranked candidate passages, and the answer. Run: npx tsx services/docs/bench/debug-question.ts "question"
+ * synonyms), the ranked candidate passages, and the answer. Run: [CORPUS=npm] npx tsx services/docs/bench/debug-question.ts "question"
  */
 import { answerQuery, rankedPassages } from "../src/domain/answer-query.js";
 import { queryTerms } from "../src/domain/query-terms.js";
-import { openEvalDb } from "./eval-corpus.js";
+import { npmDocs, openEvalDb, postgresManual } from "./eval-corpus.js";
 
+// CORPUS=npm for npm's docs; the PostgreSQL manual otherwise (ingested by answers.ts).
 const question = process.argv.slice(2).join(" ");
-const { db } = await openEvalDb();
+const db = await openEvalDb(process.env.CORPUS === "npm" ? npmDocs : postgresManual);
 try {
   const { terms, corpusSize } = await queryTerms(db, question);
   for (const term of terms)

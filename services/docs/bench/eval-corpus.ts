@@ -1,6 +1,7 @@
 /**
- * The real corpora the answer-quality evaluation runs on, ingested through ingestFolder into a database
- * of their own (kept between runs: an unchanged page costs a hash, a new index version re-indexes all).
+ * The real corpora the answer-quality evaluation runs on, each ingested through ingestFolder into a
+ * database of its own (word weights are the corpus's own; kept between runs: an unchanged page costs a
+ * hash, a new index version re-indexes all).
  */
 import { existsSync } from "node:fs";
 import { applyMigrations } from "@bancada/service-kit";
@@ -8,34 +9,38 @@ import { createDocsDb, ingestFolder, migrationsDir, postgresSchema, type DocsDb 
 
 export interface EvalCorpus {
   label: string;
+  /** The database it lives in, beside DATABASE_URL's. */
+  database: string;
   folder: string;
   baseUri: string;
 }
 
 export const postgresManual: EvalCorpus = {
   label: "PostgreSQL 15 manual (HTML)",
+  database: "docs_eval_postgres_manual",
   folder: "/usr/share/doc/postgresql-doc-15/html",
   baseUri: "https://www.postgresql.org/docs/15",
 };
 
 export const npmDocs: EvalCorpus = {
   label: "npm CLI docs (Markdown)",
+  database: "docs_eval_npm_docs",
   folder: "/usr/lib/node_modules/npm/docs/content",
   baseUri: "https://docs.npmjs.com/cli",
 };
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-/** A database URL for the evaluation: EVAL_DATABASE_URL, else database docs_answers_eval beside DATABASE_URL (created if missing). */
-export async function openEvalDb(): Promise<{ db: DocsDb; url: string }> {
+/** The corpus's database beside DATABASE_URL's (created if missing, migrated). */
+export async function openEvalDb(corpus: EvalCorpus): Promise<DocsDb> {
   const base = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  const url = process.env.EVAL_DATABASE_URL ?? base.replace(/\/[^/]*$/, "/docs_answers_eval");
+  const url = base.replace(/\/[^/]*$/, `/${corpus.database}`);
   const admin = createDocsDb(base, 1);
-  const [exists] = await admin.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_database WHERE datname = 'docs_answers_eval'`;
-  if (!process.env.EVAL_DATABASE_URL && !exists?.n) await admin.$executeRawUnsafe("CREATE DATABASE docs_answers_eval");
+  const [exists] = await admin.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_database WHERE datname = ${corpus.database}`;
+  if (!exists?.n) await admin.$executeRawUnsafe(`CREATE DATABASE ${corpus.database}`);
   await admin.$disconnect();
   await applyMigrations({ connectionString: url, schema: postgresSchema, migrationsDir });
-  return { db: createDocsDb(url, 4), url };
+  return createDocsDb(url, 4);
 }
 
 export async function ingestEvalCorpus(db: DocsDb, corpus: EvalCorpus): Promise<boolean> {
