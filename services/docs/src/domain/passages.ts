@@ -32,7 +32,7 @@ export interface Passage {
   viaHead: boolean;
 }
 
-const candidatesMax = 100;
+const candidatesMax = 60;
 const wholeEnough = 5 * candidatesMax;
 
 export async function findPassages(db: DocsDb, terms: QueryTerm[], corpusSize: number, threshold: number): Promise<Passage[]> {
@@ -72,13 +72,13 @@ export async function findPassages(db: DocsDb, terms: QueryTerm[], corpusSize: n
       SELECT c.id, c.tsv || ''::tsvector AS tsv FROM chunks c WHERE c.tsv @@ ${pick}::tsquery AND NOT (SELECT yes FROM enough)
     ),
     scored AS MATERIALIZED (
-      SELECT id, tsv, s.covered, s.headed
-        FROM candidates CROSS JOIN LATERAL (
-          SELECT coalesce(sum(t.w), 0)::float8 AS covered, coalesce(sum(t.w) FILTER (WHERE candidates.tsv @@ t.h), 0)::float8 AS headed
-            FROM terms t WHERE candidates.tsv @@ t.q
-        ) s
+      SELECT id, tsv, (SELECT coalesce(sum(t.w), 0) FROM terms t WHERE candidates.tsv @@ t.q)::float8 AS covered FROM candidates
     ),
-    qualified AS MATERIALIZED (SELECT id, tsv, covered, covered + headed AS weighted FROM scored WHERE covered >= ${least}),
+    -- The head tests only for chunks that qualify: most candidates do not.
+    qualified AS MATERIALIZED (
+      SELECT id, tsv, covered, covered + (SELECT coalesce(sum(t.w), 0) FROM terms t WHERE scored.tsv @@ t.h)::float8 AS weighted
+        FROM scored WHERE covered >= ${least}
+    ),
     cut AS (SELECT weighted FROM qualified ORDER BY weighted DESC LIMIT 1 OFFSET ${candidatesMax - 1}),
     top AS (
       SELECT id, covered, weighted, ts_rank_cd('{0.1, 0.2, 0.4, 1.0}', tsv, ${rank}::tsquery, 1) AS r
@@ -147,7 +147,7 @@ export async function headPassages(db: DocsDb, terms: QueryTerm[], least: number
         ) s
     ),
     -- The terms in the title count twice: the page is about them.
-    best AS (SELECT name, head FROM headed WHERE covered > 0 ORDER BY covered + titled DESC, name LIMIT ${headPagesMax * 4}),
+    best AS (SELECT name, head FROM headed WHERE covered > 0 ORDER BY covered + titled DESC, name LIMIT ${headPagesMax * 2}),
     sections AS (
       SELECT c.id, c.document_name, c.ordinal,
              (SELECT coalesce(sum(t.w), 0) FROM terms t WHERE c.tsv @@ t.q OR b.head @@ t.q)::float8 AS covered

@@ -39,19 +39,15 @@ export function rankPassages(passages: Passage[], terms: QueryTerm[]): RankedPas
   const matchers = terms.map(matcherOf);
   return passages
     .map((passage) => {
-      const title = plainWords(passage.title).split(" ");
-      const headings = plainWords(passage.headingPath.join(" ")).split(" ");
-      const description = plainWords(passage.description).split(" ");
-      const body = plainWords(passage.text).split(" ");
+      const title = fieldOf(passage.title);
+      const headings = fieldOf(passage.headingPath.join(" "));
+      const description = fieldOf(passage.description);
+      const body = fieldOf(passage.text);
       let held = 0;
       const positions: { at: number; term: number }[] = [];
       matchers.forEach((match, index) => {
-        const inBody = bestIn(body, match, (at) => positions.push({ at, term: index }));
-        const head = Math.max(
-          place.title * bestIn(title, match),
-          place.heading * bestIn(headings, match),
-          place.description * bestIn(description, match),
-        );
+        const inBody = match(body, (at) => positions.push({ at, term: index }));
+        const head = Math.max(place.title * match(title), place.heading * match(headings), place.description * match(description));
         const strength = Math.max(head, place.body * inBody) + (head > 0 ? bodyAlso * inBody : 0);
         held += terms[index]!.weight * strength;
       });
@@ -61,21 +57,58 @@ export function rankPassages(passages: Passage[], terms: QueryTerm[]): RankedPas
     .sort((a, b) => b.score - a.score || a.ordinal - b.ordinal);
 }
 
-type Matcher = (words: string[], at: number) => number;
+/** A field's words in order, and where each distinct word stands. */
+interface Field {
+  words: string[];
+  at: Map<string, number[]>;
+}
 
-/** How well the word(s) at `at` stand for the term: 1 the word itself, then a synonym, then a stem; 0 not at all. */
+function fieldOf(text: string): Field {
+  const words = plainWords(text).split(" ").filter(Boolean);
+  const at = new Map<string, number[]>();
+  words.forEach((word, index) => {
+    const list = at.get(word);
+    if (list) list.push(index);
+    else at.set(word, [index]);
+  });
+  return { words, at };
+}
+
+/** How well the field holds the term (1 the word itself, then a synonym, then a stem; 0 not at all), reporting every place it does. */
+type Matcher = (field: Field, found?: (at: number) => void) => number;
+
 function matcherOf(term: QueryTerm): Matcher {
-  const exact = term.words.split(" ");
-  const synonyms = term.synonyms.map((synonym) => synonym.words.split(" "));
+  const forms: { words: string[]; strength: number }[] = [
+    { words: term.words.split(" "), strength: 1 },
+    ...term.synonyms.map((synonym) => ({ words: synonym.words.split(" "), strength: synonymShare })),
+  ];
   const stems = [
     ...new Set([...term.stems, ...term.synonyms.flatMap((synonym) => synonym.stems)].map((stem) => plainWords(fold(stem)))),
   ].filter((stem) => stem && !stem.includes(" "));
-  const sequenceAt = (words: string[], at: number, sequence: string[]) => sequence.every((word, offset) => words[at + offset] === word);
-  return (words, at) => {
-    if (sequenceAt(words, at, exact)) return 1;
-    if (synonyms.some((synonym) => sequenceAt(words, at, synonym))) return synonymShare;
-    const word = words[at]!;
-    return stems.some((stem) => inflects(word, stem)) ? stemShare : 0;
+  // Each distinct word is tested once per question: passages share most of their words.
+  const inflected = new Map<string, boolean>();
+  const isInflection = (word: string) => {
+    let known = inflected.get(word);
+    if (known === undefined) inflected.set(word, (known = stems.some((stem) => inflects(word, stem))));
+    return known;
+  };
+  return (field, found) => {
+    let best = 0;
+    for (const form of forms) {
+      for (const at of field.at.get(form.words[0]!) ?? []) {
+        if (form.words.every((word, offset) => field.words[at + offset] === word)) {
+          best = Math.max(best, form.strength);
+          found?.(at);
+        }
+      }
+    }
+    if (best === 1 && !found) return best;
+    for (const [word, places] of field.at) {
+      if (!isInflection(word)) continue;
+      best = Math.max(best, stemShare);
+      if (found) for (const at of places) found(at);
+    }
+    return best;
   };
 }
 
@@ -85,18 +118,6 @@ function inflects(word: string, stem: string): boolean {
   if (stem.length < 3 || !word.startsWith(stem)) return false;
   const rest = word.slice(stem.length);
   return suffixes.has(rest) || (rest[0] === stem.at(-1) && suffixes.has(rest.slice(1)));
-}
-
-function bestIn(words: string[], match: Matcher, found?: (at: number) => void): number {
-  let best = 0;
-  for (let at = 0; at < words.length; at++) {
-    const strength = match(words, at);
-    if (strength > 0) {
-      found?.(at);
-      if (strength > best) best = strength;
-    }
-  }
-  return best;
 }
 
 /**
