@@ -15,6 +15,7 @@
  *   BOXES_PORT_RANGE           host ports published box ports are served on, first-last (default 42000-42999)
  *   BOXES_PORTS_BIND           the address those listen on (default HOST, else 127.0.0.1)
  *   BOXES_PORTS_HOST           the host name in port URLs (default the host of BOXES_PUBLIC_URL)
+ *   BOXES_SSH_PORT             the SSH endpoint's port (default 2222; "off": no SSH); it listens on BOXES_PORTS_BIND
  *   BOXES_SIGNING_KEY          the key transfer URLs are signed with, ≥ 32 characters, the same for every
  *                              replica (default: one made once and kept in the data folder)
  */
@@ -30,6 +31,8 @@ export interface BoxesConfig {
   /** null: made once and kept in the data folder (service.ts). */
   signingKey: string | null;
   ports: PortSettings;
+  /** null: no SSH endpoint. */
+  sshPort: number | null;
 }
 
 /** What this machine may hold in boxes, all accounts together (host admission, see domain/capacity.ts). */
@@ -65,6 +68,8 @@ export interface BoxesConfigOptions {
   portRange?: { first: number; last: number };
   portsBindHost?: string;
   portsHost?: string;
+  /** null: no SSH endpoint; 0: a free port. */
+  sshPort?: number | null;
 }
 
 export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.ProcessEnv = process.env): BoxesConfig {
@@ -97,7 +102,12 @@ export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.Proces
     bindHost: options.portsBindHost ?? (env.BOXES_PORTS_BIND || env.HOST || "127.0.0.1"),
     publicHost: options.portsHost ?? (env.BOXES_PORTS_HOST || new URL(publicUrl).hostname),
   };
+  const sshText = env.BOXES_SSH_PORT || "2222";
+  const sshPort = options.sshPort !== undefined ? options.sshPort : sshText === "off" ? null : Number(sshText);
+  if (sshPort !== null && !(Number.isInteger(sshPort) && sshPort >= 0 && sshPort <= 65_535))
+    throw new Error(`BOXES_SSH_PORT must be a port (0-65535) or off (got '${sshText}')`);
   return {
+    sshPort,
     ports,
     publicUrl,
     signingKey,

@@ -19,6 +19,7 @@ import { transferLimits } from "./domain/transfers/settings.js";
 import { recoverBoxes, watchBoxes } from "./domain/reconcile.js";
 import { boxesRoutes } from "./http/routes.js";
 import { PortProxy } from "./http/port-proxy.js";
+import { startSshServer, type SshEndpoint } from "./ssh/ssh-server.js";
 import { servePublishedPorts, unpublishDeletedBoxes } from "./domain/ports/publish-port.js";
 import { boxesInstructions, boxesTools } from "./tools/index.js";
 
@@ -51,6 +52,9 @@ export interface BoxesServiceOptions extends ServiceOptions, BoxesConfigOptions 
 
 /** `stop()` stops serving; boxes and their jobs keep running (a new service finds them). */
 export type BoxesService = RunningService<"boxes", BoxesDb, { driver: BoxDriver; runtime: BoxesRuntime }>;
+
+/** The SSH endpoint each started service runs (closed at stop). */
+const sshEndpoints = new WeakMap<BoxesRuntime, SshEndpoint | null>();
 
 export const migrationsDir = path.join(import.meta.dirname, "../prisma/migrations");
 
@@ -94,14 +98,29 @@ export const boxesService = defineService<BoxesServiceOptions>()({
       },
       ports: undefined as unknown as PortProxy,
       portSettings: config.ports,
+      ssh: { port: null, host: config.ports.publicHost },
     };
     // The proxy reads the runtime it is part of (the database, the driver, the wake-up of boxes).
     runtime.ports = new PortProxy(runtime);
     return runtime;
   },
-  async start(runtime) {
+  async start(runtime, { options, log }) {
     if (runtime.driver.available) await recoverBoxes(runtime);
     if (runtime.driver.available) await servePublishedPorts(runtime);
+    const sshPort = boxesConfig(options).sshPort;
+    if (runtime.driver.available && sshPort !== null) {
+      const dataDir = path.resolve(options.dataDir ?? ".data/boxes");
+      const hostKeyFile = path.join(dataDir, "ssh_host_ed25519_key");
+      // Without SSH the boxes still serve everything else: a taken port is a warning, and sshCommand says null.
+      sshEndpoints.set(
+        runtime,
+        await startSshServer(runtime, { port: sshPort, bindHost: runtime.portSettings.bindHost, hostKeyFile }).catch((err: unknown) => {
+          log.warn({ err, port: sshPort }, "the SSH endpoint could not listen; boxes have no sshCommand");
+          return null;
+        }),
+      );
+      runtime.ssh.port = sshEndpoints.get(runtime)?.port ?? null;
+    }
   },
   tools: (runtime) => boxesTools(runtime),
   routes: (runtime) => boxesRoutes(runtime),
@@ -118,6 +137,7 @@ export const boxesService = defineService<BoxesServiceOptions>()({
   async stop(runtime) {
     await runtime.background.settled();
     await runtime.ports.closeAll();
+    await sshEndpoints.get(runtime)?.close();
     await runtime.driver.close();
   },
   expose: (runtime) => ({ driver: runtime.driver, runtime }),

@@ -66,6 +66,8 @@ export function boxesTestStack(options: Partial<BoxesServiceOptions> = {}): Boxe
         uidBase,
         hostMemoryMiB: 4 * 1024 * 1024,
         hostCores: 1024,
+        // no SSH endpoint unless a test asks for one (test files run side by side: one fixed port would collide)
+        sshPort: null,
         ...options,
       });
       const service = current;

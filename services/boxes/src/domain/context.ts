@@ -9,6 +9,7 @@ import type { TransferSettings } from "./transfers/settings.js";
 import type { RunningOperations } from "./running-operations.js";
 import type { PortListeners } from "./ports/port-listeners.js";
 import type { PortSettings } from "./ports/port-settings.js";
+import type { SshSettings } from "./ssh/ssh-command.js";
 
 /** What every use case of this service instance shares. */
 export interface BoxesRuntime {
@@ -36,6 +37,8 @@ export interface BoxesRuntime {
   /** Published ports: where they are served (the proxy) and on which host ports. */
   ports: PortListeners;
   portSettings: PortSettings;
+  /** The SSH endpoint (port null until it listens, or when it is off). */
+  ssh: SshSettings;
   /** Calls waiting right now (exec, job_wait), for tests and metrics. */
   inFlight: { exec: number; jobWait: number };
 }

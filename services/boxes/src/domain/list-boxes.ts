@@ -5,6 +5,7 @@ import { toBoxView } from "./box-view.js";
 import type { BoxesContext } from "./context.js";
 import { decodeCursor, encodeCursor } from "./ids.js";
 import type { ListBoxesInput, ListBoxesResult } from "./schemas/box.js";
+import { sshCommandOf } from "./ssh/ssh-command.js";
 import { costsThisMonth } from "./usage/get-usage.js";
 
 export async function listBoxes(ctx: BoxesContext, input: ListBoxesInput): Promise<ListBoxesResult> {
@@ -32,7 +33,7 @@ export async function listBoxes(ctx: BoxesContext, input: ListBoxesInput): Promi
     page.map((row) => row.id),
   );
   return {
-    boxes: page.map((row) => ({ ...toBoxView(row), costCentavos: costs.get(row.id)! })),
+    boxes: page.map((row) => ({ ...toBoxView(row), costCentavos: costs.get(row.id)!, sshCommand: sshCommandOf(ctx, row) })),
     nextCursor: rows.length > input.limit && last ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }) : null,
   };
 }

@@ -5,7 +5,7 @@
  * find its boxes again. `local` runs boxes as bubblewrap sandboxes on this machine; a Kubernetes
  * driver can implement the same interface with Pods.
  */
-import type { Duplex, Readable } from "node:stream";
+import type { Duplex, Readable, Writable } from "node:stream";
 
 /** What a driver needs to find a box: its id and the runtime handle it returned last. */
 export interface BoxHandle {
@@ -157,6 +157,24 @@ export interface DiskCopy {
   frozenMs: number;
 }
 
+/** A shell or a command of an SSH session, run in the box like exec (namespaces, the box's user), optionally on a terminal. */
+export interface ShellRequest {
+  /** Text for `bash -lc`, or null for an interactive login shell. */
+  command: string | null;
+  /** A terminal (pty) in the box, as `ssh -t` asks for one; null: plain pipes. */
+  terminal: { term: string; rows: number; cols: number } | null;
+  env: Record<string, string>;
+}
+
+export interface ShellProcess {
+  stdin: Writable;
+  stdout: Readable;
+  stderr: Readable;
+  exited: Promise<{ code: number | null; signal: string | null }>;
+  /** Ends the shell and everything it started. */
+  kill(): Promise<void>;
+}
+
 export interface BoxDriver {
   readonly kind: string;
   /** False when the driver could not start here; its calls then answer `unavailable`. */
@@ -207,6 +225,7 @@ export interface BoxDriver {
   inspectPath(box: BoxHandle, path: string, options: { folderBytes: boolean }): Promise<PathInfo>;
   upload(box: BoxHandle, request: UploadRequest): Promise<UploadOutcome>;
   download(box: BoxHandle, request: DownloadRequest): Promise<DownloadStream>;
+  openShell(box: BoxHandle, request: ShellRequest): Promise<ShellProcess>;
   /** A connection to 127.0.0.1:`port` inside the box (the box keeps no host network: the driver bridges into it). */
   connectPort(box: BoxHandle, port: number): Promise<Duplex>;
   /** Ends what the driver keeps open to reach the box's ports (all, or one). */

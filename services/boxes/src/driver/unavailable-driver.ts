@@ -40,6 +40,7 @@ export function unavailableDriver(kind: string, node: string, reason: string): B
     upload: refuseAsync,
     download: refuseAsync,
     connectPort: refuseAsync,
+    openShell: refuseAsync,
     closePorts: async () => {},
     sweep: async () => {},
     close: async () => {},

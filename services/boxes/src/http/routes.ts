@@ -41,6 +41,7 @@ import { startJobTool } from "../tools/start-job.js";
 import { requestContext } from "./request-context.js";
 import { transferRoutes } from "./transfer-routes.js";
 import { portRoutes } from "./port-routes.js";
+import { sshKeyRoutes } from "./ssh-key-routes.js";
 import { suspendBoxTool } from "../tools/suspend-box.js";
 import { writeFileTool } from "../tools/write-file.js";
 
@@ -48,6 +49,7 @@ export function boxesRoutes(rt: BoxesRuntime): Router {
   const router = Router();
   router.use(transferRoutes(rt));
   router.use(portRoutes(rt));
+  router.use(sshKeyRoutes(rt));
   const context = (req: Request, tool: ToolAccess): BoxesContext => requestContext(rt, req, tool);
   const tools = {
     list: listBoxesTool(rt),

@@ -10,7 +10,7 @@ export const getBoxTool = (rt: BoxesRuntime) =>
     title: "Show a box",
     description:
       "Shows one box: state and its reason, size (vcpus, memMiB, dataGiB), idle policies, the operation in progress (operation, null when idle), " +
-      "what the driver enforces of the requested resources, and the SSH command (null for local boxes: use exec). boxId is the id (bx_…) or the name.",
+      "what the driver enforces of the requested resources, and the SSH command (a public key registered over REST at /v1/ssh-keys opens a shell with it; null when SSH is off). boxId is the id (bx_…) or the name.",
     input: boxRefInput,
     output: boxResult,
     annotations: readsOnly,

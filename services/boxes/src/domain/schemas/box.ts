@@ -199,7 +199,12 @@ export const boxView = z.object({
     .int()
     .optional()
     .describe("What the box cost this month so far, in centavos (get_box and list_boxes; get_usage has the month's detail)."),
-  sshCommand: z.string().nullable().describe("How to open a shell over SSH; null when the driver offers no SSH (local boxes: use exec)."),
+  sshCommand: z
+    .string()
+    .nullable()
+    .describe(
+      "The command that opens a shell in the box over SSH, with a public key the account registered (REST /v1/ssh-keys); shown by get_box and list_boxes, null when SSH is off.",
+    ),
   createdAt: isoDate,
   createdBy: z.string(),
   createdByAgent: z.string(),

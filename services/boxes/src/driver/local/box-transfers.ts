@@ -38,6 +38,7 @@ const archiveScript = 'cd -- "$1" || exit 3; exec tar --zstd -cf - .';
 export type InBoxSpawner = (
   program: string[],
   stdio: ("pipe" | "ignore")[],
+  where?: { cwd: string; env: Record<string, string> },
 ) => Promise<{ child: ChildProcess; release: () => Promise<void> }>;
 
 export async function inspectPath(spawnInBox: InBoxSpawner, path: string, folderBytes: boolean): Promise<PathInfo> {

@@ -17,6 +17,8 @@ import type {
   DownloadRequest,
   DownloadStream,
   PathInfo,
+  ShellProcess,
+  ShellRequest,
   UploadOutcome,
   UploadRequest,
   BoxHandle,
@@ -51,6 +53,7 @@ import {
 import { readArgsFor, readOutcome, writeArgs, writeOutcome } from "./box-files.js";
 import * as transfers from "./box-transfers.js";
 import { PortBridges } from "./port-bridges.js";
+import { openShell } from "./box-shell.js";
 import { detectCgroups, type CgroupSupport } from "./cgroup-detect.js";
 import * as cgroups from "./cgroups.js";
 import { launch, launchProgram, type Launch, type LaunchOptions } from "./command.js";
@@ -409,6 +412,10 @@ export class LocalDriver implements BoxDriver {
     return transfers.download(this.#spawner(box), request);
   }
 
+  openShell(box: BoxHandle, request: ShellRequest): Promise<ShellProcess> {
+    return openShell(this.#spawner(box), request);
+  }
+
   async connectPort(box: BoxHandle, port: number): Promise<Duplex> {
     const runtime = await this.#alive(box);
     return this.#bridges.connect(box.id, runtime, port);
@@ -453,11 +460,12 @@ export class LocalDriver implements BoxDriver {
 
   /** Streaming in-box programs (transfers): each in its own group, killed with everything it started on release. */
   #spawner(box: BoxHandle): transfers.InBoxSpawner {
-    return async (program, stdio) => {
+    return async (program, stdio, where) => {
       const runtime = await this.#alive(box);
       const group = runtime.groups.tree ? `t-${randomBytes(6).toString("hex")}` : undefined;
       if (group) await cgroups.createCommandGroup(runtime.groups, group);
-      const child = transfers.spawnLaunch(launchProgram(this.#launchOptions(box.id, runtime, group), "/", program), stdio);
+      const launched = launchProgram(this.#launchOptions(box.id, runtime, group), where?.cwd ?? "/", program, where?.env ?? {});
+      const child = transfers.spawnLaunch(launched, stdio);
       child.on("error", () => {});
       const exited = new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) resolve();

@@ -1,0 +1,151 @@
+/**
+ * The SSH endpoint of the boxes service (ssh2, pure JavaScript): `ssh -p <port> <boxId>@<host>` opens a shell in
+ * the box — or runs the command given — entered exactly as exec enters it (the box's namespaces and user). Only
+ * public-key authentication, against the keys registered by the box's own account (domain/ssh/ssh-keys.ts); the
+ * host key is made once and kept in the data folder, so clients see the same host key after a restart. A session
+ * wakes a sleeping box and keeps it awake while it lasts. No port forwarding, no SFTP (get_upload_url serves files).
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import ssh2, { type AuthContext, type Connection, type ServerChannel, type Session } from "ssh2";
+import { DomainError } from "@bancada/contracts";
+import type { BoxRow } from "../db/client.js";
+import type { ShellRequest } from "../driver/box-driver.js";
+import { awakeBox } from "../domain/awake.js";
+import type { BoxesRuntime } from "../domain/context.js";
+import { boxHandle } from "../domain/find-box.js";
+import { boxIdPattern } from "../domain/schemas/common.js";
+import { sshFingerprint } from "../domain/ssh/ssh-keys.js";
+import { keepAwake } from "../domain/transfers/open-transfer.js";
+
+export interface SshEndpoint {
+  /** The port it listens on (a free one when asked for 0). */
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startSshServer(
+  rt: BoxesRuntime,
+  options: { port: number; bindHost: string; hostKeyFile: string },
+): Promise<SshEndpoint> {
+  const server = new ssh2.Server({ hostKeys: [await hostKey(options.hostKeyFile)] }, (client) => serveClient(rt, client));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.bindHost, () => {
+      server.removeListener("error", reject);
+      resolve();
+    });
+  });
+  server.on("error", (err: Error) => rt.log.warn({ err }, "ssh server"));
+  const clients = new Set<Connection>();
+  server.on("connection", (client: Connection) => {
+    clients.add(client);
+    client.once("close", () => clients.delete(client));
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const client of clients) client.end();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function serveClient(rt: BoxesRuntime, client: Connection): void {
+  let box: BoxRow | null = null;
+  client.on("error", () => {});
+  client.on("authentication", (ctx) => {
+    void authenticate(rt, ctx).then(
+      (row) => {
+        if (row && ctx.method === "publickey" && ctx.signature) box = row;
+        if (row) ctx.accept();
+        else ctx.reject(["publickey"]);
+      },
+      () => ctx.reject(["publickey"]),
+    );
+  });
+  client.on("ready", () => {
+    client.on("session", (accept) => {
+      if (box) serveSession(rt, box, accept());
+    });
+  });
+}
+
+/** The box named by the user name, when the offered key is one of its account's (and, once signed, the signature holds). */
+async function authenticate(rt: BoxesRuntime, ctx: AuthContext): Promise<BoxRow | null> {
+  if (ctx.method !== "publickey" || !boxIdPattern.test(ctx.username)) return null;
+  const box = await rt.db.box.findUnique({ where: { id: ctx.username } });
+  if (!box || box.state === "deleted" || box.state === "deleting") return null;
+  const known = await rt.db.sshKey.findFirst({ where: { accountId: box.accountId, fingerprint: sshFingerprint(ctx.key.data) } });
+  if (!known) return null;
+  if (!ctx.signature) return box;
+  const key = ssh2.utils.parseKey(known.publicKey);
+  const parsed = Array.isArray(key) ? key[0] : key;
+  if (!parsed || parsed instanceof Error) return null;
+  return parsed.verify(ctx.blob!, ctx.signature, ctx.hashAlgo) === true ? box : null;
+}
+
+function serveSession(rt: BoxesRuntime, box: BoxRow, session: Session): void {
+  let terminal: ShellRequest["terminal"] = null;
+  const env: Record<string, string> = {};
+  session.on("pty", (accept, _reject, info) => {
+    // ssh2 passes the terminal type as `term` although its type declarations omit it
+    const term = (info as { term?: string }).term;
+    terminal = { term: term || "xterm", rows: info.rows || 24, cols: info.cols || 80 };
+    accept?.();
+  });
+  session.on("env", (accept, reject, info) => {
+    if (/^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(info.key) && !info.key.startsWith("BANCADA_")) {
+      env[info.key] = info.val;
+      accept?.();
+    } else reject?.();
+  });
+  // The pty's size is set when the shell starts; later changes are not passed on (the in-box pty has no handle here).
+  session.on("window-change", (accept) => accept?.());
+  session.on("shell", (accept) => void run(rt, box, accept(), { command: null, terminal, env }));
+  session.on("exec", (accept, _reject, info) => void run(rt, box, accept(), { command: info.command, terminal, env }));
+  session.on("subsystem", (_accept, reject) => reject());
+}
+
+async function run(rt: BoxesRuntime, box: BoxRow, channel: ServerChannel, request: ShellRequest): Promise<void> {
+  try {
+    const ctx = { ...rt, accountId: box.accountId, personId: box.createdBy, agentId: "ssh" };
+    const awake = await awakeBox(ctx, box.id, "an SSH session");
+    const shell = await rt.driver.openShell(boxHandle(awake), request);
+    const done = keepAwake(rt, box.id);
+    channel.pipe(shell.stdin);
+    shell.stdout.pipe(channel, { end: false });
+    shell.stderr.pipe(channel.stderr, { end: false });
+    channel.once("close", () => void shell.kill());
+    const outputEnded = Promise.all([ended(shell.stdout), ended(shell.stderr)]);
+    const { code, signal } = await shell.exited;
+    await Promise.race([outputEnded, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+    done();
+    if (signal) channel.exit(signal.replace(/^SIG/, ""), false, "");
+    else channel.exit(code ?? 255);
+    channel.end();
+  } catch (error) {
+    const message = error instanceof DomainError ? error.message : "the box could not start the session";
+    channel.stderr.write(`bancada: ${message}\r\n`);
+    channel.exit(1);
+    channel.end();
+  }
+}
+
+function ended(stream: NodeJS.ReadableStream): Promise<void> {
+  return new Promise((resolve) => {
+    stream.once("end", resolve);
+    stream.once("close", resolve);
+    stream.once("error", resolve);
+  });
+}
+
+/** The host key: made once (ed25519) and kept (0600) in the data folder. */
+async function hostKey(file: string): Promise<string> {
+  const kept = await readFile(file, "utf8").catch(() => null);
+  if (kept) return kept;
+  const made = ssh2.utils.generateKeyPairSync("ed25519");
+  await writeFile(file, made.private, { mode: 0o600, flag: "wx" }).catch(() => {});
+  return readFile(file, "utf8");
+}
