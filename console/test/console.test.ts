@@ -169,10 +169,10 @@ describe.skipIf(browserUnsupported !== null)("the web console in Chromium", () =
     expect(await taskOverMcp(second.id)).toMatchObject({ status: "active", quadrant: "not-urgent-important", version: 4 });
   });
 
-  it("when a task is edited from its menu, then its tags are set and its due date removed (the app may remove it), as the agent sees", async () => {
+  it("when a task is edited from its menu, then its tags are set and its due date removed (the app may remove it), as the agent sees; tags rename and delete", async () => {
     await page.getByLabel("Tag name").fill("Cliente");
     await page.getByRole("button", { name: "Create tag" }).click();
-    await page.locator(".tags .tag", { hasText: "Cliente" }).first().waitFor();
+    await page.locator(".tag-list .tag", { hasText: "Cliente" }).waitFor();
     await page.getByLabel("Actions for Revisar proposta").click();
     await page.getByRole("button", { name: "Edit" }).click();
     const form = page.getByRole("form", { name: "Edit Revisar proposta" });
@@ -185,6 +185,12 @@ describe.skipIf(browserUnsupported !== null)("the web console in Chromium", () =
       .waitFor();
     const task = (await taskOverMcp(first.id)) as Task & { due_date: string | null; tags: { name: string }[] };
     expect(task).toMatchObject({ due_date: null, version: 3, tags: [{ name: "Cliente" }] });
+    await page.getByLabel("New name for Cliente").fill("Clientes");
+    await page.getByRole("button", { name: "Rename" }).click();
+    await page.locator('[data-quadrant="urgent-important"] .tag', { hasText: "Clientes" }).waitFor();
+    await page.getByRole("button", { name: "Delete tag Clientes" }).click();
+    await page.getByText("No tags.").waitFor();
+    expect(((await taskOverMcp(first.id)) as Task & { tags: unknown[] }).tags).toEqual([]);
   });
 
   it("when the owner renames a quadrant, then the grid, the menus and the agent's list_boards show the new title; reset restores it", async () => {

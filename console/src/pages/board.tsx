@@ -462,11 +462,9 @@ function Tags({ data, closed, reload }: { data: BoardData; closed: string | null
       {data.tags.length === 0 ? (
         <p className="empty">{t("tags.empty")}</p>
       ) : (
-        <ul className="tags">
+        <ul className="tag-list">
           {data.tags.map((tag) => (
-            <li key={tag.id} className={`tag color-${tag.color}`}>
-              {tag.name}
-            </li>
+            <TagRow key={tag.id} boardId={data.board.id} tag={tag} closed={closed} reload={reload} />
           ))}
         </ul>
       )}
@@ -487,6 +485,56 @@ function Tags({ data, closed, reload }: { data: BoardData; closed: string | null
         <ErrorNote error={create.error} />
       </form>
     </section>
+  );
+}
+
+/** One tag: rename or delete it, with the version read (deleting removes it from every task). */
+function TagRow({
+  boardId,
+  tag,
+  closed,
+  reload,
+}: {
+  boardId: string;
+  tag: Tag;
+  closed: string | null;
+  reload: () => Promise<void>;
+}): ReactNode {
+  const [name, setName] = useState(tag.name);
+  const change = useAction();
+  const path = `/v1/boards/${boardId}/tags/${tag.id}`;
+  const version = { "If-Match": `"${tag.version ?? 0}"` };
+  async function rename(event: FormEvent) {
+    event.preventDefault();
+    if (await change.run(() => api("PATCH", path, { name: name.trim() }, version))) await reload();
+  }
+  return (
+    <li>
+      <span className={`tag color-${tag.color}`}>{tag.name}</span>
+      <form className="tag-edit" onSubmit={(event) => void rename(event)}>
+        <input
+          aria-label={t("tags.renameField", { name: tag.name })}
+          required
+          maxLength={40}
+          value={name}
+          disabled={closed !== null}
+          onChange={(e) => setName(e.target.value)}
+        />
+        <button type="submit" className="secondary" disabled={closed !== null || change.busy || name.trim() === tag.name}>
+          {t("tags.rename")}
+        </button>
+        <button
+          type="button"
+          className="link"
+          disabled={closed !== null || change.busy}
+          aria-label={t("tags.delete", { name: tag.name })}
+          onClick={() => void change.run(() => api("DELETE", path, undefined, version)).then(reload)}
+        >
+          ✕
+        </button>
+      </form>
+      <ErrorNote error={change.error} />
+    </li>
   );
 }
 
