@@ -242,6 +242,14 @@ describeBoxes("published ports", () => {
     expect((await rest("DELETE", `/v1/boxes/${box.id}/ports/3000`)).status).toBe(404);
   });
 
+  it("when the service restarts, then its published ports are served again at the same URLs", async () => {
+    const published = await publish({ port: 8080, visibility: "public" });
+    await stack.stopService("boxes");
+    expect(await refused(published.port.url)).toBe(true);
+    await stack.startService("boxes");
+    expect((await get(published.port.url)).status).toBe(200);
+  });
+
   it("when account B tries A's box and ports, then it reaches nothing", async () => {
     const published = await publish({ port: 8080 });
     const keyB = await stack.createKey({ accountId: "acct-b", scopes: allScopes });
