@@ -3,6 +3,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { z } from "zod";
 import { BusKeys, natsServers } from "@bancada/service-kit";
 import { services, type ServiceName } from "./services.js";
+import { SecretsKey } from "@bancada/boxes";
 
 const flag = z
   .enum(["1", "0", "true", "false", ""])
@@ -79,6 +80,18 @@ const sharedFields = z.object({
     .regex(/^[A-Za-z0-9_-]+$/)
     .default("bancada"),
   BANCADA_KEY_PEPPER: z.string().min(16).optional(),
+  /** The key sealing the boxes' workspace secrets (32 bytes, base64 or hex). */
+  BOXES_SECRETS_KEY: z
+    .string()
+    .refine((text) => {
+      try {
+        SecretsKey.from(text);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "must be 32 random bytes as base64 (44 characters) or hex (64 digits), e.g. `openssl rand -base64 32`")
+    .optional(),
   /** The gateway's Ed25519 private key for signing what it puts on NATS (PKCS8 PEM or its base64 DER). */
   BANCADA_BUS_SIGNING_KEY: busKey.optional(),
   /** The public half, for the services (SPKI PEM or its base64 DER). */
@@ -175,4 +188,18 @@ export function keyPepper(env: Env): string {
     );
   }
   return developmentPepper;
+}
+
+/**
+ * The key sealing the boxes' workspace secrets. Without one the service uses its public development key, which
+ * serves the embedded database only: secrets in a real database would otherwise open with a key anyone can read.
+ */
+export function boxesSecretsKey(env: Env): string | undefined {
+  if (env.BOXES_SECRETS_KEY) return env.BOXES_SECRETS_KEY;
+  if (env.DATABASE_URL || env.BOXES_DATABASE_URL) {
+    throw new UsageError(
+      "Set BOXES_SECRETS_KEY (32 random bytes, e.g. `openssl rand -base64 32`; stable: changing it makes the stored secrets unreadable): with DATABASE_URL the development key is not used.",
+    );
+  }
+  return undefined;
 }

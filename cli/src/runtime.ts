@@ -22,7 +22,7 @@ import { consoleDistDir } from "@bancada/console";
 import { createGateway, type Gateway } from "@bancada/gateway";
 import { openDatabases } from "./database.js";
 import { busKeysFor } from "./bus-keys.js";
-import { UsageError, keyPepper, servicePortVariable, type Env } from "./env.js";
+import { UsageError, boxesSecretsKey, keyPepper, servicePortVariable, type Env } from "./env.js";
 import { serviceNamed, serviceNames, type RunningService } from "./services.js";
 
 /** How long a process waits at start for a NATS server that refuses connections (not one that refuses its credentials). */
@@ -59,6 +59,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const subjects = makeSubjects(env.BANCADA_SUBJECT_ROOT);
   // configuration problems first: nothing is started for a process that would refuse to run
   const pepper = components.includes("gateway") ? keyPepper(env) : undefined;
+  if (components.includes("boxes")) boxesSecretsKey(env);
   const keys = await busKeysFor(env, components, log);
   const bus: Bus = env.NATS_URL
     ? await connectNatsBus({

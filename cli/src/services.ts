@@ -65,7 +65,10 @@ export const services = [
     // a local path is the caller's own file only when no separate deployment is in play
     localFileUploads: deps.embedded || !deps.env.NATS_URL,
   })),
-  served(boxesService, 8792, (deps) => ({ dataDir: dataDirOf(deps, "boxes") })),
+  served(boxesService, 8792, (deps) => ({
+    dataDir: dataDirOf(deps, "boxes"),
+    ...(deps.env.BOXES_SECRETS_KEY ? { secretsKey: deps.env.BOXES_SECRETS_KEY } : {}),
+  })),
 ] as const;
 
 export type ServiceName = (typeof services)[number]["name"];

@@ -97,6 +97,7 @@ describe("a start from the bundle", { timeout: 240_000 }, () => {
       ...rest,
       DATABASE_URL: database.url,
       BANCADA_KEY_PEPPER: "bundle-test-pepper-not-a-secret",
+      BOXES_SECRETS_KEY: Buffer.alloc(32, "bundle-test-secrets-key").toString("base64"),
       LOG_LEVEL: "warn",
       DOCS_DEMO_CORPUS: "1",
       PORT: "0",

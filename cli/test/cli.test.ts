@@ -15,6 +15,8 @@ import { bin, startBancada } from "./start-bancada.js";
 const run = promisify(execFile);
 /** A real database needs a configured pepper: the tests give one, as an operator would. */
 const testPepper = "cli-test-pepper-not-a-secret";
+/** And a key for the boxes' workspace secrets (32 bytes). */
+const testSecretsKey = Buffer.alloc(32, "cli-test-secrets-key").toString("base64");
 
 // Each test starts real processes (tsx, PostgreSQL, migrations): minutes on a loaded 2-core machine.
 describe("the bancada command", { timeout: 240_000 }, () => {
@@ -25,7 +27,7 @@ describe("the bancada command", { timeout: 240_000 }, () => {
   beforeAll(async () => {
     database = await freshDatabase("bancada_cli");
     const { NATS_URL: _ignored, ...rest } = process.env;
-    env = { ...rest, DATABASE_URL: database.url, LOG_LEVEL: "warn", BANCADA_KEY_PEPPER: testPepper };
+    env = { ...rest, DATABASE_URL: database.url, LOG_LEVEL: "warn", BANCADA_KEY_PEPPER: testPepper, BOXES_SECRETS_KEY: testSecretsKey };
   });
   afterAll(async () => database?.drop());
 
@@ -75,6 +77,20 @@ describe("the bancada command", { timeout: 240_000 }, () => {
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/^Set BANCADA_KEY_PEPPER \(a stable secret of at least 16 characters/);
     }
+  });
+
+  it("when DATABASE_URL is set without BOXES_SECRETS_KEY, or with one that is not 32 bytes, then start refuses in one line", async () => {
+    const { BOXES_SECRETS_KEY: _key, ...keyless } = env;
+    const missing = await run(process.execPath, [bin, "start"], { env: { ...keyless, PORT: "0" }, timeout: 120_000 }).catch(
+      (e: unknown) => e,
+    );
+    expect((missing as { code: number }).code).toBe(1);
+    expect((missing as { stderr: string }).stderr).toMatch(/Set BOXES_SECRETS_KEY \(32 random bytes/);
+    const short = await run(process.execPath, [bin, "start"], {
+      env: { ...env, BOXES_SECRETS_KEY: "c2hvcnQ=", PORT: "0" },
+      timeout: 120_000,
+    }).catch((e: unknown) => e);
+    expect((short as { stderr: string }).stderr).toMatch(/BOXES_SECRETS_KEY: must be 32 random bytes/);
   });
 
   it("when NATS_URL and DATABASE_URL are set without bus keys, then start refuses in one line naming the command that makes them", async () => {

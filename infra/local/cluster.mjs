@@ -153,6 +153,8 @@ export async function up(options) {
     const signingKey = pair.privateKey.export({ format: "der", type: "pkcs8" }).toString("base64");
     const verifyKey = pair.publicKey.export({ format: "der", type: "spki" }).toString("base64");
     const pepper = randomBytes(32).toString("base64url");
+    // every boxes replica seals and opens workspace secrets with the same key
+    const secretsKey = randomBytes(32).toString("base64");
     const dataDir = path.join(dir, "data");
     const base = { ...process.env };
     for (const name of Object.keys(base))
@@ -216,6 +218,7 @@ export async function up(options) {
         ...(entry.component === "gateway"
           ? { BANCADA_BUS_SIGNING_KEY: signingKey, BANCADA_KEY_PEPPER: pepper, PORT: String(port) }
           : { [`${entry.component.toUpperCase()}_PORT`]: String(port) }),
+        ...(entry.component === "boxes" ? { BOXES_SECRETS_KEY: secretsKey } : {}),
       };
       const log = path.join(logs, `${entry.component}-${entry.n}.log`);
       const proc = launch(process.execPath, [bancada, "start", "--only", entry.component], { env, log });

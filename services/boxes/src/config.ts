@@ -18,9 +18,12 @@
  *   BOXES_SSH_PORT             the SSH endpoint's port (default 2222; "off": no SSH); it listens on BOXES_PORTS_BIND
  *   BOXES_SIGNING_KEY          the key transfer URLs are signed with, ≥ 32 characters, the same for every
  *                              replica (default: one made once and kept in the data folder)
+ *   BOXES_SECRETS_KEY          32 bytes (base64 or hex) sealing workspace secrets; without it the public development
+ *                              key (the bancada command requires one with DATABASE_URL: cli/src/env.ts)
  */
 import { availableParallelism, totalmem } from "node:os";
 import type { PortSettings } from "./domain/ports/port-settings.js";
+import { developmentSecretsKey, SecretsKey } from "./domain/secrets/sealing.js";
 import { priceTable, type PriceTable, type PriceText } from "./domain/usage/prices.js";
 
 export interface BoxesConfig {
@@ -33,6 +36,9 @@ export interface BoxesConfig {
   ports: PortSettings;
   /** null: no SSH endpoint. */
   sshPort: number | null;
+  secretsKey: SecretsKey;
+  /** True when the public development key seals secrets (no key was configured). */
+  developmentSecretsKey: boolean;
 }
 
 /** What this machine may hold in boxes, all accounts together (host admission, see domain/capacity.ts). */
@@ -70,6 +76,8 @@ export interface BoxesConfigOptions {
   portsHost?: string;
   /** null: no SSH endpoint; 0: a free port. */
   sshPort?: number | null;
+  /** The key sealing workspace secrets, over BOXES_SECRETS_KEY. */
+  secretsKey?: string;
 }
 
 export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.ProcessEnv = process.env): BoxesConfig {
@@ -121,6 +129,8 @@ export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.Proces
     },
     uids: { base, count },
     prices: priceTable(options.prices ?? {}, env),
+    secretsKey: SecretsKey.from(options.secretsKey ?? (env.BOXES_SECRETS_KEY || developmentSecretsKey)),
+    developmentSecretsKey: !options.secretsKey && !env.BOXES_SECRETS_KEY,
   };
 }
 

@@ -6,4 +6,5 @@ export type { BoxDriver } from "./driver/box-driver.js";
 export { createLocalDriver, LocalDriver } from "./driver/local/local-driver.js";
 export type { LocalDriverOptions } from "./driver/local/local-driver.js";
 export { plans } from "./domain/plans.js";
+export { SecretsKey } from "./domain/secrets/sealing.js";
 export type { PlanName } from "./domain/plans.js";

@@ -73,6 +73,7 @@ export const boxesService = defineService<BoxesServiceOptions>()({
   async context({ db, options, log }): Promise<BoxesRuntime> {
     const config = boxesConfig(options);
     const dataDir = path.resolve(options.dataDir ?? ".data/boxes");
+    if (config.developmentSecretsKey) log.warn("workspace secrets are sealed with the public development key: set BOXES_SECRETS_KEY");
     const driver = options.driver ?? (await localDriverOrUnavailable(options, log, config.uids.base));
     const background = new Background(log);
     const runtime: BoxesRuntime = {
@@ -87,6 +88,7 @@ export const boxesService = defineService<BoxesServiceOptions>()({
       capacity: config.capacity,
       uids: config.uids,
       prices: config.prices,
+      secretsKey: config.secretsKey,
       now: options.clock ?? (() => new Date()),
       inFlight: { exec: 0, jobWait: 0 },
       transfers: {

@@ -131,8 +131,8 @@ describe("catalog against the boxes contract", () => {
     expect(String(props("create_box").deleteAfterSeconds!.description)).toContain("deleted as delete_box does");
     for (const field of ["autoSuspendSeconds", "maxRunMinutes", "deleteAfterSeconds"])
       expect(String(props("create_box")[field]!.description)).not.toMatch(/does not yet/);
-    expect(String(props("create_box").secrets!.description)).toMatch(/no workspace secrets yet/);
     expect(String(props("create_box").snapshotId!.description)).toContain("save_snapshot");
+    expect(String(props("create_box").secrets!.description)).toContain("environment variables");
   });
 
   it("when a client picks the core profile, then resume_box is there, since errors of stopped boxes point to it", () => {

@@ -128,7 +128,7 @@ describeBoxes("limits and REST", () => {
       }
     });
 
-    it("when a template, version, snapshot or secret does not exist, then not_found names it and says secrets do not exist yet", async () => {
+    it("when a template, version, snapshot or secret does not exist, then not_found names it", async () => {
       expect((await fails(client, "create_box", { template: "ubuntu" }, "not_found")).details).toMatchObject({ template: "ubuntu" });
       expect((await fails(client, "create_box", { templateVersion: "0" }, "not_found")).details).toMatchObject({ templateVersion: "0" });
       const snapshot = await fails(client, "create_box", { snapshotId: "snap_x" }, "not_found");
@@ -136,7 +136,7 @@ describeBoxes("limits and REST", () => {
       expect(snapshot.message).toContain("list_snapshots");
       const secret = await fails(client, "create_box", { secrets: ["API_KEY"] }, "not_found");
       expect(secret.details).toMatchObject({ secrets: ["API_KEY"] });
-      expect(secret.message).toContain("no workspace secrets yet");
+      expect(secret.message).toContain("No workspace secret named API_KEY");
       const { box: same } = await ok(client, "get_box", { boxId: box.id });
       expect(
         (await ok(client, "create_box", { template: same.template, templateVersion: same.templateVersion, wait: false })).box.template,

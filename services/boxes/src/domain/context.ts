@@ -4,6 +4,7 @@ import type { BoxesDb } from "../db/client.js";
 import type { BoxDriver } from "../driver/box-driver.js";
 import type { Background } from "./background.js";
 import type { PlanName } from "./plans.js";
+import type { SecretsKey } from "./secrets/sealing.js";
 import type { PriceTable } from "./usage/prices.js";
 import type { TransferSettings } from "./transfers/settings.js";
 import type { RunningOperations } from "./running-operations.js";
@@ -28,6 +29,8 @@ export interface BoxesRuntime {
   capacity: HostCapacity;
   /** The host uids boxes run as. */
   uids: UidRange;
+  /** Seals and opens workspace secrets (AES-256-GCM, config.ts). */
+  secretsKey: SecretsKey;
   /** The price table of usage and box costs (config.ts). */
   prices: PriceTable;
   /** The clock state changes and usage are stamped and counted by (tests move it to simulate a month). */

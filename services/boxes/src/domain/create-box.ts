@@ -20,6 +20,7 @@ import { generatedBoxName, newBoxId } from "./ids.js";
 import { limits } from "./limits.js";
 import { planOf, type Plan } from "./plans.js";
 import { requestHash } from "./request-hash.js";
+import { checkSecretsExist } from "./secrets/secrets.js";
 import type { BoxView, CreateBoxInput } from "./schemas/box.js";
 import { intervalOf } from "./transitions.js";
 
@@ -32,6 +33,7 @@ export async function createBox(
   const plan = await planOf(ctx);
   checkPlan(plan, input);
   checkSources(ctx, input);
+  await checkSecretsExist(ctx, input.secrets);
   const snapshot = input.snapshotId === undefined ? null : await findReadySnapshot(ctx, input.snapshotId);
   // A box from a snapshot holds at least the snapshot's disk.
   const sized = snapshot ? { ...input, dataGiB: Math.max(input.dataGiB, snapshot.dataGiB) } : input;
@@ -58,7 +60,7 @@ function checkPlan(plan: Plan, input: CreateBoxInput): void {
   if (input.maxRunMinutes === -1 && !plan.paid) refuse("maxRunMinutes", "maxRunMinutes -1 (unlimited) needs a paid plan");
 }
 
-/** The template and secrets named must exist (the snapshot: findReadySnapshot). */
+/** The template named must exist (the snapshot: findReadySnapshot; secrets: checkSecretsExist). */
 function checkSources(ctx: BoxesContext, input: CreateBoxInput): void {
   const { template } = ctx.driver;
   if (input.template !== undefined && input.template !== template.name) {
@@ -73,13 +75,6 @@ function checkSources(ctx: BoxesContext, input: CreateBoxInput): void {
       {
         templateVersion: input.templateVersion,
       },
-    );
-  }
-  if (input.secrets.length > 0) {
-    throw new DomainError(
-      ErrorCode.notFound,
-      `No workspace secret named ${input.secrets.join(", ")}: this version of boxes has no workspace secrets yet.`,
-      { secrets: input.secrets },
     );
   }
 }

@@ -11,6 +11,7 @@ import type { BoxesContext } from "./context.js";
 import { driverFailure } from "./driver-errors.js";
 import { boxHandle } from "./find-box.js";
 import { limits } from "./limits.js";
+import { secretEnv } from "./secrets/secrets.js";
 import { decodePayload } from "./payload.js";
 import { inBoxPath } from "./schemas/common.js";
 import type { ExecInput, ExecResult } from "./schemas/exec.js";
@@ -27,6 +28,8 @@ export async function execCommand(
 ): Promise<ExecResult> {
   const stdin = input.stdin === undefined ? undefined : decodePayload(input.stdin, input.stdinEncoding, "stdin", limits.stdinBytes);
   const box = await awakeBox(ctx, input.boxId, "exec");
+  // The call's own env wins over a secret of the same name: it is what this caller asked for.
+  const env = { ...(await secretEnv(ctx, box)), ...input.env };
   const started = Date.now();
   const ticker = progress
     ? setInterval(
@@ -42,7 +45,7 @@ export async function execCommand(
     outcome = await ctx.driver.exec(boxHandle(box), {
       command: input.cmd !== undefined ? { cmd: input.cmd } : { argv: input.argv ?? [] },
       cwd: inBoxPath(input.cwd ?? "/data/home"),
-      env: input.env ?? {},
+      env,
       timeoutMs: input.timeoutSeconds * 1000,
       maxOutputBytes: limits.streamBytes,
       ...(stdin ? { stdin } : {}),

@@ -13,6 +13,7 @@ import { newJobId } from "./ids.js";
 import type { JobCommand } from "./job-view.js";
 import { toJobView } from "./job-view.js";
 import { requestHash } from "./request-hash.js";
+import { secretEnv } from "./secrets/secrets.js";
 import { inBoxPath } from "./schemas/common.js";
 import type { JobView, StartJobInput } from "./schemas/exec.js";
 
@@ -71,7 +72,9 @@ export async function launchJob(
         if (claim.kind === "replay") return tx.job.findUniqueOrThrow({ where: { id: claim.resourceId } });
       }
       const id = newJobId();
-      const runtime = await rt.driver.startJob(boxHandle(box), { jobId: id, command: spec.command, cwd: spec.cwd, env: spec.env });
+      // The box's secrets under the call's own env; only the call's names are recorded (envNames).
+      const env = { ...(await secretEnv(rt, box)), ...spec.env };
+      const runtime = await rt.driver.startJob(boxHandle(box), { jobId: id, command: spec.command, cwd: spec.cwd, env });
       Object.assign(started, { jobId: id, runtime });
       const row = await tx.job.create({
         data: {

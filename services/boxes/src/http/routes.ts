@@ -44,6 +44,7 @@ import { portRoutes } from "./port-routes.js";
 import { sshKeyRoutes } from "./ssh-key-routes.js";
 import { suspendBoxTool } from "../tools/suspend-box.js";
 import { writeFileTool } from "../tools/write-file.js";
+import { secretsRoutes } from "./secrets-routes.js";
 
 export function boxesRoutes(rt: BoxesRuntime): Router {
   const router = Router();
@@ -136,6 +137,8 @@ export function boxesRoutes(rt: BoxesRuntime): Router {
     const ctx = context(req, tools.writeFile);
     res.json(await writeBoxFile(ctx, writeFileInput.parse({ ...body(req), boxId: req.params.boxId })));
   });
+
+  router.use(secretsRoutes(rt));
 
   router.get("/v1/usage", async (req, res) => {
     const ctx = context(req, tools.usage);

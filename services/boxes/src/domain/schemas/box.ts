@@ -123,7 +123,9 @@ export const createBoxInput = z
       .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "secret names are letters, digits and _"))
       .max(limits.secretsMax)
       .default([])
-      .describe("Names of workspace Secrets the box may use. This version has no workspace secrets yet: any name answers not_found."),
+      .describe(
+        "Names of workspace Secrets the box may use: each command in the box gets them as environment variables of those names (a call's own env wins). Unknown names answer not_found.",
+      ),
     task: taskInput.optional(),
     setup: setupInput.optional(),
     idempotencyKey: idempotencyKey.optional(),

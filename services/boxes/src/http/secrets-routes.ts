@@ -1,0 +1,39 @@
+/**
+ * Workspace secrets over REST (docs/boxes.md#secrets): `PUT /v1/secrets/:name` sets one (create or replace),
+ * `GET /v1/secrets` lists the names, `DELETE /v1/secrets/:name` removes one. No route ever answers a value.
+ * No tool stands behind them: setting and deleting need boxes:write, listing boxes:read.
+ */
+import { Router } from "express";
+import { restAccess } from "@bancada/contracts";
+import { authorizedPrincipal } from "@bancada/service-kit";
+import type { BoxesContext, BoxesRuntime } from "../domain/context.js";
+import { secretNameInput, setSecretInput } from "../domain/secrets/schemas.js";
+import { deleteSecret, listSecrets, setSecret } from "../domain/secrets/secrets.js";
+
+const reads = restAccess({ scope: "boxes:read", writes: false });
+const writes = restAccess({ scope: "boxes:write", writes: true });
+
+export function secretsRoutes(rt: BoxesRuntime): Router {
+  const router = Router();
+  const context = (req: Parameters<typeof authorizedPrincipal>[0], access: typeof reads): BoxesContext => {
+    const principal = authorizedPrincipal(req, access);
+    return { ...rt, accountId: principal.accountId, personId: principal.personId, agentId: principal.agentId };
+  };
+
+  router.get("/v1/secrets", async (req, res) => {
+    res.json({ secrets: await listSecrets(context(req, reads)) });
+  });
+
+  router.put("/v1/secrets/:name", async (req, res) => {
+    const ctx = context(req, writes);
+    const body = req.body && typeof req.body === "object" && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+    res.json({ secret: await setSecret(ctx, setSecretInput.parse({ ...body, name: req.params.name })) });
+  });
+
+  router.delete("/v1/secrets/:name", async (req, res) => {
+    const ctx = context(req, writes);
+    res.json(await deleteSecret(ctx, secretNameInput.parse({ name: req.params.name }).name));
+  });
+
+  return router;
+}
