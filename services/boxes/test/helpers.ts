@@ -25,6 +25,8 @@ export interface ExecResult {
   exitCode: number | null;
   signal: string | null;
   timedOut: boolean;
+  oomKilled: boolean;
+  killReason: string | null;
   durationMs: number;
   stdoutTruncated: boolean;
   stderrTruncated: boolean;
@@ -39,6 +41,7 @@ export interface Job {
   status: "running" | "succeeded" | "failed" | "killed";
   exitCode: number | null;
   signal: string | null;
+  oomKilled: boolean;
   statusReason: string | null;
   envNames: string[];
   [key: string]: unknown;

@@ -15,6 +15,7 @@ import { secretEnv } from "./secrets/secrets.js";
 import { decodePayload } from "./payload.js";
 import { inBoxPath } from "./schemas/common.js";
 import type { ExecInput, ExecResult } from "./schemas/exec.js";
+import { oomReason } from "./job-status.js";
 import { fitTexts, wholeCharacters } from "./text-output.js";
 
 const progressEveryMs = 5_000;
@@ -65,10 +66,10 @@ export async function execCommand(
       cancelled: true,
     });
   }
-  return execResult(outcome, ctx.replyBudgetBytes);
+  return execResult(outcome, ctx.replyBudgetBytes, { memMiB: box.memMiB, timeoutSeconds: input.timeoutSeconds });
 }
 
-export function execResult(outcome: ExecOutcome, replyBudgetBytes: number): ExecResult {
+export function execResult(outcome: ExecOutcome, replyBudgetBytes: number, box: { memMiB: number; timeoutSeconds: number }): ExecResult {
   const stdoutCut = outcome.stdoutBytes > outcome.stdout.length;
   const stderrCut = outcome.stderrBytes > outcome.stderr.length;
   const texts = [
@@ -82,6 +83,12 @@ export function execResult(outcome: ExecOutcome, replyBudgetBytes: number): Exec
     exitCode: outcome.exitCode,
     signal: outcome.signal,
     timedOut: outcome.timedOut,
+    oomKilled: outcome.oomKilled,
+    killReason: outcome.oomKilled
+      ? oomReason(box.memMiB)
+      : outcome.timedOut
+        ? `killed at its deadline (timeoutSeconds ${box.timeoutSeconds}) with every process it started`
+        : null,
     durationMs: outcome.durationMs,
     stdoutTruncated: stdoutCut || fitted.shortened[0]!,
     stderrTruncated: stderrCut || fitted.shortened[1]!,

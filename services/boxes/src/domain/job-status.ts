@@ -29,17 +29,26 @@ export async function finishJob(rt: BoxesRuntime, jobId: string, probe: Exclude<
     probe.state === "lost"
       ? { status: "killed" as const, exitCode: null, signal: null, statusReason: probe.reason }
       : {
-          status: probe.signal
-            ? killSignals.has(probe.signal)
-              ? ("killed" as const)
-              : ("failed" as const)
-            : probe.exitCode === 0
-              ? ("succeeded" as const)
-              : ("failed" as const),
+          status: probe.oomKilled
+            ? ("killed" as const)
+            : probe.signal
+              ? killSignals.has(probe.signal)
+                ? ("killed" as const)
+                : ("failed" as const)
+              : probe.exitCode === 0
+                ? ("succeeded" as const)
+                : ("failed" as const),
           exitCode: probe.exitCode,
           signal: probe.signal,
-          statusReason: probe.signal ? `ended by ${probe.signal}` : null,
+          oomKilled: probe.oomKilled === true,
+          statusReason: probe.oomKilled ? oomReason(null) : probe.signal ? `ended by ${probe.signal}` : null,
         };
   await rt.db.job.updateMany({ where: { id: jobId, status: "running" }, data: { ...ended, endedAt: new Date() } });
   return rt.db.job.findUniqueOrThrow({ where: { id: jobId } });
+}
+
+/** What a command ended by the out-of-memory killer is told. */
+export function oomReason(memMiB: number | null): string {
+  const limit = memMiB === null ? "its memory limit (memMiB)" : `its memory limit of ${memMiB} MiB (memMiB)`;
+  return `killed by the out-of-memory killer: the box reached ${limit}; use less memory, or a box with more`;
 }

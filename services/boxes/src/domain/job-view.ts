@@ -16,6 +16,7 @@ export function toJobView(row: JobRow): JobView {
     status: row.status,
     exitCode: row.exitCode,
     signal: row.signal,
+    oomKilled: row.oomKilled,
     statusReason: row.statusReason,
     startedAt: row.createdAt.toISOString(),
     endedAt: row.endedAt?.toISOString() ?? null,

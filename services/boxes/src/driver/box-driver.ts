@@ -67,6 +67,8 @@ export interface ExecOutcome {
   signal: string | null;
   timedOut: boolean;
   cancelled: boolean;
+  /** Ended by the out-of-memory killer at the box's memory limit (its memory group counted a kill while it ran). */
+  oomKilled: boolean;
   durationMs: number;
 }
 
@@ -76,7 +78,9 @@ export interface JobRequest extends CommandSpec {
 
 /** A job as the driver sees it: still running, ended with a status, or lost (nothing left to ask). */
 export type JobProbe =
-  { state: "running" } | { state: "exited"; exitCode: number | null; signal: string | null } | { state: "lost"; reason: string };
+  | { state: "running" }
+  | { state: "exited"; exitCode: number | null; signal: string | null; oomKilled?: boolean }
+  | { state: "lost"; reason: string };
 
 export interface LogChunk {
   data: Buffer;

@@ -31,6 +31,10 @@ export const execResult = z.object({
   exitCode: z.number().int().nullable().describe("null when the command was ended by a signal (see signal)."),
   signal: z.string().nullable(),
   timedOut: z.boolean().describe("true when the deadline passed and the command's whole process tree was killed."),
+  oomKilled: z
+    .boolean()
+    .describe("true when the kernel's out-of-memory killer ended the command: the box reached its memory limit (memMiB)."),
+  killReason: z.string().nullable().describe("Why the command was killed (memory limit, deadline), or null when it was not."),
   durationMs: z.number().int(),
   stdoutTruncated: z.boolean().describe("true when stdout was cut (at 1 MB); stdoutBytes is the full size."),
   stderrTruncated: z.boolean(),
@@ -65,6 +69,7 @@ export const jobView = z.object({
   status: jobStatus,
   exitCode: z.number().int().nullable(),
   signal: z.string().nullable(),
+  oomKilled: z.boolean().describe("true when the out-of-memory killer ended the job: the box reached its memory limit (memMiB)."),
   statusReason: z.string().nullable(),
   startedAt: isoDate,
   endedAt: isoDate.nullable(),

@@ -138,6 +138,21 @@ export async function isFrozen(groups: BoxGroups): Promise<boolean> {
   return (await readFile(path.join(tree.path, "freezer.state"), "utf8")).trim() === "FROZEN";
 }
 
+/**
+ * How many of the box's processes the kernel's out-of-memory killer has ended so far: the `oom_kill` count of its
+ * memory group (v2 `memory.events`, v1 `memory.oom_control`), or null where memory is not limited by a group.
+ */
+export async function oomKillCount(groups: BoxGroups): Promise<number | null> {
+  for (const group of [...groups.limits, ...(groups.tree ? [groups.tree] : [])]) {
+    const text = await readFile(path.join(group.path, group.version === 2 ? "memory.events" : "memory.oom_control"), "utf8").catch(
+      () => "",
+    );
+    const match = /^oom_kill (\d+)$/m.exec(text);
+    if (match) return Number(match[1]);
+  }
+  return null;
+}
+
 export async function killBox(groups: BoxGroups): Promise<void> {
   if (groups.tree) await killGroup(groups.tree);
   for (const group of groups.limits) await killListed(group.path);

@@ -18,6 +18,8 @@ import { isAlive, processRef, signalName, type ProcessRef } from "./procfs.js";
 
 export interface JobRuntime {
   waiter: ProcessRef;
+  /** The box's out-of-memory kill count when the job started (null: not counted here). */
+  oomKills?: number | null;
 }
 
 // fd 3 carries the in-box "started" byte to the service; the waiter must not keep it open itself.

@@ -329,6 +329,8 @@ export class LocalDriver implements BoxDriver {
   }
 
   async exec(box: BoxHandle, request: ExecRequest): Promise<ExecOutcome> {
+    const groups = this.#live(box).groups;
+    const oomBefore = await cgroups.oomKillCount(groups);
     const result = await this.#run(box, (options) => launch(options, request), {
       timeoutMs: request.timeoutMs,
       maxOutputBytes: request.maxOutputBytes,
@@ -337,7 +339,8 @@ export class LocalDriver implements BoxDriver {
     });
     if (!result.started && !result.timedOut && !result.cancelled) throw launchError(result);
     const { started: _started, ...outcome } = result;
-    return outcome;
+    const oomKilled = !outcome.timedOut && !outcome.cancelled && killedBySigkill(outcome) && (await oomKillsSince(groups, oomBefore));
+    return { ...outcome, oomKilled };
   }
 
   async startJob(box: BoxHandle, request: JobRequest): Promise<JobRuntime> {
@@ -345,8 +348,9 @@ export class LocalDriver implements BoxDriver {
     const group = `j-${request.jobId}`;
     await cgroups.createCommandGroup(runtime.groups, group);
     const command = launch(this.#launchOptions(box.id, runtime, group), request);
+    const oomKills = await cgroups.oomKillCount(runtime.groups);
     try {
-      return await startWaiter(path.join(this.#paths(box.id).jobs, request.jobId), command);
+      return { ...(await startWaiter(path.join(this.#paths(box.id).jobs, request.jobId), command)), oomKills };
     } catch (error) {
       await cgroups.removeCommandGroup(runtime.groups, group);
       const message = (error as Error).message.replace(/^bancada: /, "");
@@ -365,8 +369,12 @@ export class LocalDriver implements BoxDriver {
       for (const pid of await pidsInProcessGroup(waiter.pid)) if (pid !== waiter.pid && !nsenter.includes(pid)) sendSignal(pid, "SIGKILL");
   }
 
-  probeJob(box: BoxHandle, jobId: string, runtime: unknown): Promise<JobProbe> {
-    return probeJob(path.join(this.#paths(box.id).jobs, jobId), (runtime as JobRuntime | null) ?? null);
+  async probeJob(box: BoxHandle, jobId: string, runtime: unknown): Promise<JobProbe> {
+    const job = (runtime as JobRuntime | null) ?? null;
+    const probe = await probeJob(path.join(this.#paths(box.id).jobs, jobId), job);
+    const groups = asRuntime(box)?.groups;
+    if (probe.state !== "exited" || !groups || !killedBySigkill(probe)) return probe;
+    return { ...probe, oomKilled: await oomKillsSince(groups, job?.oomKills ?? null) };
   }
 
   readJobLog(
@@ -515,6 +523,22 @@ function boxUid(spec: BoxSpec): number {
   if (!Number.isInteger(spec.hostUid) || spec.hostUid <= 0)
     throw new DriverError("start_failed", "the box has no host user of its own (hostUid)");
   return spec.hostUid;
+}
+
+/** SIGKILL, or a shell reporting a child SIGKILLed (128 + 9): how the out-of-memory killer ends a process. */
+function killedBySigkill(outcome: { exitCode: number | null; signal: string | null }): boolean {
+  return outcome.signal === "SIGKILL" || outcome.exitCode === 137;
+}
+
+/**
+ * Whether the box's out-of-memory kills went up since `before`. The count is the box's, not the command's: a
+ * command that ended by SIGKILL while the box's memory group recorded a kill was ended by the memory limit (a
+ * command killed at its deadline or on cancellation is told apart before this is asked).
+ */
+async function oomKillsSince(groups: cgroups.BoxGroups, before: number | null): Promise<boolean> {
+  if (before === null) return false;
+  const after = await cgroups.oomKillCount(groups);
+  return after !== null && after > before;
 }
 
 function asRuntime(box: BoxHandle): LocalRuntime | null {

@@ -19,7 +19,7 @@ export interface RunOptions {
   killTree: (pid: number) => Promise<void>;
 }
 
-export interface RunResult extends ExecOutcome {
+export interface RunResult extends Omit<ExecOutcome, "oomKilled"> {
   /** The in-box launcher reached the command (the working directory existed). */
   started: boolean;
 }
