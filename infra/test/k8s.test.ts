@@ -250,7 +250,14 @@ describe.skipIf(missing !== undefined)("infra/k8s overlays (kubectl kustomize)",
       const ingress = named(objects, "Ingress", "bancada")!;
       const paths = ingress.spec.rules[0].http.paths.map((route: Manifest) => `${route.path}→${route.backend.service.name}`);
       expect(paths).toEqual(
-        expect.arrayContaining(["/→gateway", "/mcp→gateway", "/.well-known→gateway", "/v1/scripts→scripts", "/v1/boxes→boxes"]),
+        expect.arrayContaining([
+          "/→gateway",
+          "/mcp→gateway",
+          "/.well-known→gateway",
+          "/v1/scripts→scripts",
+          "/v1/boxes→boxes",
+          "/v1/secrets→boxes",
+        ]),
       );
     });
   });
