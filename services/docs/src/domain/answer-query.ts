@@ -19,6 +19,7 @@ export const relevanceThreshold = 0.6;
  * about something else.
  */
 export const headThreshold = 0.4;
+const wellCoveredShare = 0.8;
 /** Further pages are cited only when their best passage comes close to the best one. */
 const relativeFloor = 0.75;
 const pagesMax = 3;
@@ -37,10 +38,10 @@ export async function answerQuery(db: DocsDb, input: AnswerQueryInput): Promise<
 
 /** Passages covering the question, and those of pages whose head names it, ranked on their words. */
 export async function rankedPassages(db: DocsDb, terms: QueryTerm[], corpusSize: number): Promise<RankedPassage[]> {
-  const [covering, headed] = await Promise.all([
-    findPassages(db, terms, corpusSize, relevanceThreshold),
-    terms.every((term) => term.documents > 0) ? headPassages(db, terms, headThreshold) : [],
-  ]);
+  const covering = await findPassages(db, terms, corpusSize, relevanceThreshold);
+  // A section holding nearly all of the question answers it; the pages' heads are read when none does.
+  const wellCovered = covering.some((passage) => passage.coverage >= wellCoveredShare);
+  const headed = !wellCovered && terms.every((term) => term.documents > 0) ? await headPassages(db, terms, headThreshold) : [];
   const seen = new Set(covering.map((passage) => passage.id));
   return rankPassages([...covering, ...headed.filter((passage) => !seen.has(passage.id))], terms);
 }
