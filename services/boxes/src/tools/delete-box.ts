@@ -9,8 +9,8 @@ export const deleteBoxTool = (rt: BoxesRuntime) =>
     name: "delete_box",
     title: "Delete a box",
     description:
-      "Deletes the box and all its files, in any state. There is no way back: requires confirm: true. Save what you need first (read_file). " +
-      "Fails with failed_precondition while another operation on the box is in progress (get_box shows it).",
+      "Deletes the box and all its files, in any state. There is no way back: requires confirm: true. Save what you need first (read_file, get_download_url or save_snapshot). " +
+      "A box being created, forked or saved as a snapshot is deleted too: that operation is cancelled (a fork's unfinished copies are deleted, the snapshot fails).",
     input: deleteBoxInput,
     output: boxResult,
     annotations: changesOrDeletes(true),
