@@ -61,4 +61,18 @@ describe("usage arithmetic", () => {
     // b: paused, so disk only: 2 GiB × 10/31 × R$ 31 = R$ 20
     expect(roundToCentavos(costs.get("b")!)).toBe(2_000);
   });
+
+  it("when a snapshot is kept, then its bytes count per GiB-month from when it was ready, inside the window only", () => {
+    const prices = priceTable({ vcpuSecond: "0", mibSecond: "0", diskGiBMonth: "0", snapshotGiBMonth: "31" }, {});
+    const month = billingPeriod("2026-03");
+    const day = 86_400_000;
+    const costs = boxCosts([], prices, { ...month, openUntil: month.end }, [
+      // ready before the month: the whole month of 1 GiB = R$ 31
+      { boxId: "gone", since: new Date(month.start.getTime() - 5 * day), sizeBytes: 1n << 30n },
+      // half a GiB for the last 2 days = R$ 1
+      { boxId: "late", since: new Date(month.end.getTime() - 2 * day), sizeBytes: 1n << 29n },
+    ]);
+    expect(roundToCentavos(costs.get("gone")!)).toBe(3_100);
+    expect(roundToCentavos(costs.get("late")!)).toBe(100);
+  });
 });

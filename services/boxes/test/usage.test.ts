@@ -193,6 +193,37 @@ describeBoxes("usage and billing", () => {
     expect((await usage(client, { period: "2026-01" })).total.centavos).toBe(0);
   });
 
+  it("when a snapshot is kept, then the bytes it takes are billed per GiB-month to the box it was saved from, even a deleted one", async () => {
+    // 60 GiB ready at 2026-04-01T15:00Z, at the default R$ 0.25 per GiB-month.
+    await boxes.service().db.snapshot.create({
+      data: {
+        id: "snap_usage",
+        accountId: "acct-a",
+        boxId: boxB.id,
+        metadata: {},
+        state: "ready",
+        template: "host",
+        templateVersion: "test",
+        dataGiB: 30,
+        sizeBytes: 60n << 30n,
+        driver: "local",
+        node: "test",
+        createdAt: new Date("2026-04-01T14:59:00Z"),
+        readyAt: new Date("2026-04-01T15:00:00Z"),
+        createdBy: "person-a",
+        createdByAgent: "test-agent",
+      },
+    });
+    const april = await usage(client);
+    // 12 h of 30 days: 60 × 0.25 / 60 = R$ 0.25; to the month's end (29.5 days): R$ 14.75
+    expect(april.byBox.find((line) => line.boxId === boxB.id)).toMatchObject({ state: "deleted", reais: "0.25", centavos: 25 });
+    expect(april.total.centavos).toBe(37_324 + 25);
+    // A all April (30 days: R$ 11,135.232 + R$ 62) 1,119,723 + B's snapshot to May 1 1,475
+    expect(april.forecast.centavos).toBe(1_119_723 + 1_475);
+    expect((await ok(client, "get_box", { boxId: boxB.id })).box.costCentavos).toBe(25);
+    expect((await usage(client, { period: "2026-03" })).total.centavos).toBe(1_681_818);
+  });
+
   it("when period is not a month YYYY-MM, or a month not begun, then get_usage answers invalid_argument naming period", async () => {
     for (const period of ["2026-13", "2026-1", "2026-00", "26-03", "2026-03-01", "march", "", " 2026-03", 202603]) {
       const error = await fails(client, "get_usage", { period }, "invalid_argument");

@@ -1,7 +1,8 @@
 /**
  * What boxes cost over a window, from their state intervals (box_intervals: one row per state a box was in).
  * While `running` a box pays for its vCPUs and memory by the millisecond; in every state until it is deleted
- * it pays for its disk (dataGiB), pro rata of the month. Everything is integer attoreais (money.ts): exact.
+ * it pays for its disk (dataGiB), pro rata of the month; a snapshot saved from it pays for the bytes it takes
+ * while it is kept. Everything is integer attoreais (money.ts): exact.
  */
 import type { PriceTable } from "./prices.js";
 
@@ -16,6 +17,14 @@ export interface IntervalSlice {
   dataGiB: number;
 }
 
+/** A ready snapshot: stored from `since`, never deleted (the product has no tool to delete one). */
+export interface StoredSnapshot {
+  /** The box it was saved from: its storage is part of that box's cost. */
+  boxId: string;
+  since: Date;
+  sizeBytes: bigint;
+}
+
 export interface CostWindow {
   start: Date;
   end: Date;
@@ -23,8 +32,15 @@ export interface CostWindow {
   openUntil: Date;
 }
 
-/** The exact cost of each box over the window, in attoreais. */
-export function boxCosts(intervals: IntervalSlice[], prices: PriceTable, window: CostWindow): Map<string, bigint> {
+const gib = 1n << 30n;
+
+/** The exact cost of each box over the window, in attoreais (its snapshots' storage included). */
+export function boxCosts(
+  intervals: IntervalSlice[],
+  prices: PriceTable,
+  window: CostWindow,
+  snapshots: StoredSnapshot[] = [],
+): Map<string, bigint> {
   const running = new Map<string, bigint>();
   const diskGiBMs = new Map<string, bigint>();
   const start = window.start.getTime();
@@ -41,12 +57,21 @@ export function boxCosts(intervals: IntervalSlice[], prices: PriceTable, window:
     }
     if (interval.state !== "deleted") diskGiBMs.set(interval.boxId, (diskGiBMs.get(interval.boxId) ?? 0n) + BigInt(interval.dataGiB) * ms);
   }
+  const snapshotByteMs = new Map<string, bigint>();
+  for (const snapshot of snapshots) {
+    const from = Math.max(snapshot.since.getTime(), start);
+    const to = Math.min(window.openUntil.getTime(), end);
+    running.set(snapshot.boxId, running.get(snapshot.boxId) ?? 0n);
+    if (to > from) snapshotByteMs.set(snapshot.boxId, (snapshotByteMs.get(snapshot.boxId) ?? 0n) + snapshot.sizeBytes * BigInt(to - from));
+  }
   const monthMs = BigInt(end - start);
   const costs = new Map<string, bigint>();
   for (const [boxId, atto] of running) {
     // GiB·ms ÷ month ms = GiB-months; × femtoreais × 1000 = attoreais. The one division, floored (< 1 attoreal).
     const disk = ((diskGiBMs.get(boxId) ?? 0n) * prices.diskGiBMonth * 1000n) / monthMs;
-    costs.set(boxId, atto + disk);
+    // Snapshot bytes·ms ÷ (GiB × month ms) = GiB-months of what the snapshot takes on disk.
+    const stored = ((snapshotByteMs.get(boxId) ?? 0n) * prices.snapshotGiBMonth * 1000n) / (gib * monthMs);
+    costs.set(boxId, atto + disk + stored);
   }
   return costs;
 }

@@ -7,7 +7,7 @@
 import { invalidArgument } from "@bancada/contracts";
 import type { BoxesContext } from "../context.js";
 import { plans, planOf } from "../plans.js";
-import { boxCosts } from "./cost.js";
+import { boxCosts, type StoredSnapshot } from "./cost.js";
 import { moneyOf, roundToCentavos } from "./money.js";
 import { billingPeriod, billingTimeZone, periodAt, type BillingPeriod } from "./period.js";
 import { priceText } from "./prices.js";
@@ -23,8 +23,9 @@ export async function getUsage(ctx: BoxesContext, input: GetUsageInput): Promise
   const window = billingPeriod(period);
   const asOf = now < window.end ? now : window.end;
   const intervals = await intervalsIn(ctx, ctx.accountId, window);
-  const spent = boxCosts(intervals, ctx.prices, { ...window, openUntil: asOf });
-  const ahead = boxCosts(intervals, ctx.prices, { ...window, openUntil: window.end });
+  const snapshots = await snapshotsIn(ctx, ctx.accountId, window);
+  const spent = boxCosts(intervals, ctx.prices, { ...window, openUntil: asOf }, snapshots);
+  const ahead = boxCosts(intervals, ctx.prices, { ...window, openUntil: window.end }, snapshots);
   const boxes = await ctx.db.box.findMany({
     where: { accountId: ctx.accountId, id: { in: [...spent.keys()] } },
     select: { id: true, name: true, kind: true, state: true, createdBy: true, createdByAgent: true },
@@ -66,7 +67,7 @@ export async function costsThisMonth(rt: BoxesRuntime, accountId: string, boxIds
   const now = rt.now();
   const window = billingPeriod(periodAt(now));
   const intervals = await intervalsIn(rt, accountId, window, boxIds);
-  const costs = boxCosts(intervals, rt.prices, { ...window, openUntil: now });
+  const costs = boxCosts(intervals, rt.prices, { ...window, openUntil: now }, await snapshotsIn(rt, accountId, window, boxIds));
   return new Map(boxIds.map((id) => [id, roundToCentavos(costs.get(id) ?? 0n)]));
 }
 
@@ -80,4 +81,17 @@ function intervalsIn(rt: BoxesRuntime, accountId: string, window: BillingPeriod,
     },
     select: { boxId: true, state: true, startedAt: true, endedAt: true, vcpus: true, memMiB: true, dataGiB: true },
   });
+}
+
+/** The account's ready snapshots stored during the window (a failed one took no space; none is ever deleted). */
+async function snapshotsIn(rt: BoxesRuntime, accountId: string, window: BillingPeriod, boxIds?: string[]): Promise<StoredSnapshot[]> {
+  const rows = await rt.db.snapshot.findMany({
+    where: { accountId, state: "ready", ...(boxIds ? { boxId: { in: boxIds } } : {}), createdAt: { lt: window.end } },
+    select: { boxId: true, createdAt: true, readyAt: true, sizeBytes: true, dataGiB: true },
+  });
+  return rows.map((row) => ({
+    boxId: row.boxId,
+    since: row.readyAt ?? row.createdAt,
+    sizeBytes: row.sizeBytes ?? BigInt(row.dataGiB) << 30n,
+  }));
 }
