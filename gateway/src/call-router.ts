@@ -103,7 +103,11 @@ export class CallRouter {
     const controller = new AbortController();
     const key = options.requestId !== undefined ? `${principal.keyId}:${String(options.requestId)}` : undefined;
     if (key) this.#inFlight.set(key, controller);
-    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+    // one controller per call, fed by the client's signal: AbortSignal.any costs a composite signal and weak refs per call
+    const clientGone = () => controller.abort();
+    options.signal?.addEventListener("abort", clientGone, { once: true });
+    if (options.signal?.aborted) controller.abort();
+    const signal = controller.signal;
     // the client's trace when it sent one, else a fresh one: the service's lines and spans join it either way
     const traceparent = traceIdOf(options.traceparent) ? options.traceparent! : newTraceparent();
     let reply: CallReply;
@@ -113,6 +117,7 @@ export class CallRouter {
       reply = { ok: false, error: toErrorBody(error, this.#o.log, callId) };
     } finally {
       if (key) this.#inFlight.delete(key);
+      options.signal?.removeEventListener("abort", clientGone);
     }
     const durationMs = performance.now() - started;
     const outcome = reply.ok ? "ok" : reply.error.code;
@@ -195,7 +200,8 @@ export class CallRouter {
       ? bus.subscribe(subjects.progress(callId), (message) => onProgress(decodeJson(message.data) as ProgressUpdate))
       : undefined;
     const watch = this.#o.callWatch?.watch(callId);
-    const signal = watch && options.signal ? AbortSignal.any([options.signal, watch.lost]) : (watch?.lost ?? options.signal);
+    const linked = watch && options.signal ? eitherSignal(options.signal, watch.lost) : undefined;
+    const signal = linked?.signal ?? watch?.lost ?? options.signal;
     try {
       const reply = await bus.request(subjects.call(service), data, { timeoutMs, headers, ...(signal ? { signal } : {}) });
       return decodeJson(reply.data) as CallReply;
@@ -209,6 +215,7 @@ export class CallRouter {
       }
       return { ok: false, error: busFailureBody(service, error.reason, timeoutMs) };
     } finally {
+      linked?.dispose();
       watch?.done();
       progress?.unsubscribe();
     }
@@ -217,6 +224,22 @@ export class CallRouter {
   #publishSigned(subject: string, data: Uint8Array, headers: Record<string, string>): void {
     this.#o.bus.publish(subject, data, signBusMessage(this.#o.bus.keys, subject, headers, data));
   }
+}
+
+/** A signal that aborts when either does; `dispose` unhooks it once the call is over. */
+function eitherSignal(a: AbortSignal, b: AbortSignal): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  if (a.aborted || b.aborted) controller.abort();
+  a.addEventListener("abort", abort, { once: true });
+  b.addEventListener("abort", abort, { once: true });
+  return {
+    signal: controller.signal,
+    dispose() {
+      a.removeEventListener("abort", abort);
+      b.removeEventListener("abort", abort);
+    },
+  };
 }
 
 /** A prompt's arguments against its declaration: every required one present, none it does not declare. */

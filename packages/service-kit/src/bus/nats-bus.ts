@@ -95,6 +95,8 @@ export async function connectNatsBus(options: NatsBusOptions): Promise<NatsBus> 
     ...natsReconnect,
     // start-up waits for a server in the loop below, where a refused password ends it at once
     waitOnFirstConnect: false,
+    // no stack captured per request for a possible error: an Error per call was ~1 % of a gateway's CPU
+    noAsyncTraces: true,
     ...(options.user !== undefined ? { user: options.user, pass: options.password ?? "" } : {}),
     ...(options.credsFile ? { authenticator: credsAuthenticator(readFileSync(options.credsFile)) } : {}),
     ...(options.tlsCaFile ? { tls: { caFile: options.tlsCaFile } } : {}),
