@@ -3,6 +3,9 @@
 // Authorization header, so a loopback proxy adds the API key and forwards everything else untouched
 // (the Host header included, so the DNS-rebinding scenario still reaches the gateway's own check).
 // Usage: BANCADA_API_KEY=bnc_… node gateway/conformance/run.mjs http://127.0.0.1:8787/mcp [scenario…]
+// Runs each scenario for every spec version the suite knows of ours (CONFORMANCE_SPECS, default 2025-06-18 and
+// 2025-11-25; suite 0.1.16 has no 2026-07-28 server scenarios yet). On Node 20 node20-shim.mjs stands in for
+// fs.globSync, which the suite's bundle imports.
 import { spawn } from "node:child_process";
 import http from "node:http";
 
@@ -34,14 +37,35 @@ const proxy = http.createServer((req, res) => {
 await new Promise((resolve) => proxy.listen(0, "127.0.0.1", resolve));
 const url = `http://127.0.0.1:${proxy.address().port}${target.pathname}`;
 
+const specs = (process.env.CONFORMANCE_SPECS ?? "2025-06-18,2025-11-25").split(",");
+const shim = new URL("./node20-shim.mjs", import.meta.url).pathname;
 const runs = scenarios.length ? scenarios.map((s) => ["--scenario", s]) : [[]];
 let failed = 0;
-for (const extra of runs) {
-  const code = await new Promise((resolve) => {
-    const child = spawn("npx", ["-y", "@modelcontextprotocol/conformance@0.1.13", "server", "--url", url, ...extra], { stdio: "inherit" });
-    child.on("exit", resolve);
-  });
-  if (code !== 0) failed++;
+for (const spec of specs) {
+  for (const extra of runs) {
+    const code = await new Promise((resolve) => {
+      const child = spawn(
+        "npm",
+        [
+          "exec",
+          "--yes",
+          "--package=@modelcontextprotocol/conformance@0.1.16",
+          "--",
+          "conformance",
+          "server",
+          "--url",
+          url,
+          "--spec-version",
+          spec,
+          ...(process.env.CONFORMANCE_OUT ? ["--output-dir", `${process.env.CONFORMANCE_OUT}/${spec}`] : []),
+          ...extra,
+        ],
+        { stdio: "inherit", env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import ${shim}`.trim() } },
+      );
+      child.on("exit", resolve);
+    });
+    if (code !== 0) failed++;
+  }
 }
 proxy.close();
 process.exit(failed ? 1 : 0);
