@@ -27,6 +27,9 @@ export interface McpClient {
 
 export const modernVersion = "2026-07-28";
 
+/** A stdio gateway compiles and starts every service before it answers: on a loaded machine that passes 60 s. */
+const connectTimeoutMs = 110_000;
+
 export interface ConnectOptions {
   mcpUrl: string;
   key: string;

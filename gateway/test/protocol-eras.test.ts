@@ -99,7 +99,7 @@ describe("protocol eras", () => {
       const badStatus = await client.callTool({ name: "list_scripts", arguments: { status: "nope" } });
       const statusError = (badStatus.structuredContent as { error: { message: string } }).error;
       expect(statusError.message).toMatch(/status: must be one of: "draft", "ready", "review", "completed"/);
-    }, 120_000);
+    }, 180_000);
   }
 
   it("when a 2026-07-28 client asks server/discover, then it is offered 2026-07-28 and the capabilities, with no session", async () => {

