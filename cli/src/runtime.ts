@@ -162,6 +162,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
 function listen(app: express.Express, port: number, host: string, variable: string): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
+    // Node cuts a request whose body takes over 5 minutes (408); a box upload (up to 5 GB) may stream for longer.
+    // Slow headers stay bounded by headersTimeout.
+    server.requestTimeout = 2 * 3600_000;
     server.once("listening", () => resolve(server));
     server.once("error", (error: NodeJS.ErrnoException) => {
       if (error.code === "EADDRINUSE")
