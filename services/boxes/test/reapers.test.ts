@@ -7,6 +7,8 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient, startStack, type Stack } from "@bancada/e2e";
+import { createLogger } from "@bancada/service-kit";
+import { createBoxesService } from "../src/index.js";
 import { reapBoxes, reaperLockName } from "../src/domain/reaper.js";
 import { boxesTestStack, type BoxesTestStack, describeBoxes } from "./stack.js";
 import { allScopes, fails, ok, run, type Box, type Job } from "./helpers.js";
@@ -110,5 +112,45 @@ describeBoxes("box reapers", () => {
       expect(await reap()).toEqual({ skipped: true, slept: [], paused: [], deleted: [] });
     });
     expect((await reap()).skipped).toBe(false);
+  });
+
+  it("when two replicas on one node reap at once, each with its own periodic round, then a due box is deleted exactly once", async () => {
+    // A second replica of the service: its own instance, the same database, bus and node (the same data folder).
+    const first = boxes.service();
+    const second = await createBoxesService({
+      databaseUrl: stack.database.url,
+      bus: stack.bus,
+      subjects: stack.subjects,
+      log: createLogger("replica-2", "silent"),
+      dataDir: boxes.dataDir,
+      pidsMax: 128,
+      hostMemoryMiB: 4 * 1024 * 1024,
+      hostCores: 1024,
+      uidBase: 150_000,
+      reapIntervalMs: 20,
+    });
+    try {
+      expect(second.runtime.instance).not.toBe(first.runtime.instance);
+      expect(second.runtime.driver.node).toBe(first.runtime.driver.node);
+      const { box: due } = await ok(client, "create_box", { name: "twice-due", deleteAfterSeconds: 60 });
+      await db().box.update({ where: { id: due.id }, data: { createdAt: minutesAgo(2) } });
+      // The second replica's own round every 20 ms, and the first's rounds as fast as they go, for a while.
+      const rounds: Awaited<ReturnType<typeof reap>>[] = [];
+      const until = Date.now() + 1_500;
+      await Promise.all(
+        [first.runtime, second.runtime, first.runtime].map(async (runtime) => {
+          while (Date.now() < until) rounds.push(await reapBoxes(runtime));
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await stateOf(due.id)).state).toBe("deleted");
+      const manual = rounds.flatMap((round) => round.deleted).filter((id) => id === due.id);
+      const intervals = await db().boxInterval.findMany({ where: { boxId: due.id }, orderBy: { id: "asc" } });
+      // Deleted once: one deleting interval, closed; by one round (a manual one here, or the second replica's own).
+      expect(intervals.map((interval) => interval.state)).toEqual(["creating", "running", "deleting"]);
+      expect(manual.length).toBeLessThanOrEqual(1);
+    } finally {
+      await second.stop();
+    }
   });
 });
