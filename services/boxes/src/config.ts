@@ -18,6 +18,7 @@
  *   BOXES_SSH_PORT             the SSH endpoint's port (default 2222; "off": no SSH); it listens on BOXES_PORTS_BIND
  *   BOXES_SIGNING_KEY          the key transfer URLs are signed with, ≥ 32 characters, the same for every
  *                              replica (default: one made once and kept in the data folder)
+ *   BOXES_NODE                 this machine's name among the replicas (default: the hostname); letters, digits, . _ -
  *   BOXES_SECRETS_KEY          32 bytes (base64 or hex) sealing workspace secrets; without it the public development
  *                              key (the bancada command requires one with DATABASE_URL: cli/src/env.ts)
  */
@@ -36,6 +37,8 @@ export interface BoxesConfig {
   ports: PortSettings;
   /** null: no SSH endpoint. */
   sshPort: number | null;
+  /** null: the hostname (the driver's default). */
+  node: string | null;
   secretsKey: SecretsKey;
   /** True when the public development key seals secrets (no key was configured). */
   developmentSecretsKey: boolean;
@@ -78,6 +81,8 @@ export interface BoxesConfigOptions {
   sshPort?: number | null;
   /** The key sealing workspace secrets, over BOXES_SECRETS_KEY. */
   secretsKey?: string;
+  /** This machine's name among the replicas, over BOXES_NODE. */
+  node?: string;
 }
 
 export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.ProcessEnv = process.env): BoxesConfig {
@@ -129,6 +134,7 @@ export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.Proces
     },
     uids: { base, count },
     prices: priceTable(options.prices ?? {}, env),
+    node: nodeName(options.node ?? (env.BOXES_NODE || null)),
     secretsKey: SecretsKey.from(options.secretsKey ?? (env.BOXES_SECRETS_KEY || developmentSecretsKey)),
     developmentSecretsKey: !options.secretsKey && !env.BOXES_SECRETS_KEY,
   };
@@ -147,4 +153,11 @@ function portRange(text: string): { first: number; last: number } {
   if (!match || first < 1 || last > 65_535 || first > last)
     throw new Error(`BOXES_PORT_RANGE must be first-last within 1-65535 (got '${text}')`);
   return { first, last };
+}
+
+/** A node name goes into NATS subjects and logs: letters, digits, dot, underscore and hyphen, up to 63. */
+function nodeName(name: string | null): string | null {
+  if (name !== null && !/^[A-Za-z0-9._-]{1,63}$/.test(name))
+    throw new Error(`BOXES_NODE must be letters, digits, '.', '_' or '-' (1–63; got '${name}')`);
+  return name;
 }

@@ -74,7 +74,7 @@ export const boxesService = defineService<BoxesServiceOptions>()({
     const config = boxesConfig(options);
     const dataDir = path.resolve(options.dataDir ?? ".data/boxes");
     if (config.developmentSecretsKey) log.warn("workspace secrets are sealed with the public development key: set BOXES_SECRETS_KEY");
-    const driver = options.driver ?? (await localDriverOrUnavailable(options, log, config.uids.base));
+    const driver = options.driver ?? (await localDriverOrUnavailable(options, log, config.uids.base, config.node));
     const background = new Background(log);
     const runtime: BoxesRuntime = {
       db,
@@ -148,7 +148,12 @@ export const boxesService = defineService<BoxesServiceOptions>()({
 export const createBoxesService = (options: BoxesServiceOptions): Promise<BoxesService> => boxesService.start(options);
 
 /** The local driver, or — when this machine cannot run it (no bubblewrap) — a driver that says so on every call. */
-async function localDriverOrUnavailable(options: BoxesServiceOptions, log: Logger, probeUid: number): Promise<BoxDriver> {
+async function localDriverOrUnavailable(
+  options: BoxesServiceOptions,
+  log: Logger,
+  probeUid: number,
+  node: string | null,
+): Promise<BoxDriver> {
   try {
     return await createLocalDriver({
       dataDir: path.resolve(options.dataDir ?? ".data/boxes"),
@@ -157,10 +162,11 @@ async function localDriverOrUnavailable(options: BoxesServiceOptions, log: Logge
       ...(options.cgroups ? { cgroups: options.cgroups } : {}),
       ...(options.bwrapPath ? { bwrapPath: options.bwrapPath } : {}),
       ...(options.disks ? { disks: options.disks } : {}),
+      ...(node ? { node } : {}),
       probeUid,
     });
   } catch (error) {
     log.error({ err: error }, "boxes cannot run on this machine; box calls will answer unavailable");
-    return unavailableDriver("local", hostname(), (error as Error).message);
+    return unavailableDriver("local", node ?? hostname(), (error as Error).message);
   }
 }

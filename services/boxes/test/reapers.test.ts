@@ -7,6 +7,9 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient, startStack, type Stack } from "@bancada/e2e";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { createLogger } from "@bancada/service-kit";
 import { createBoxesService } from "../src/index.js";
 import { reapBoxes, reaperLockName } from "../src/domain/reaper.js";
@@ -151,6 +154,34 @@ describeBoxes("box reapers", () => {
       expect(manual.length).toBeLessThanOrEqual(1);
     } finally {
       await second.stop();
+    }
+  });
+
+  it("when a replica runs on another node (BOXES_NODE), then its rounds never act on this node's boxes", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "bancada-boxes-other-node-"));
+    const other = await createBoxesService({
+      databaseUrl: stack.database.url,
+      bus: stack.bus,
+      subjects: stack.subjects,
+      log: createLogger("replica-b", "silent"),
+      dataDir,
+      node: "replica-b",
+      hostMemoryMiB: 4 * 1024 * 1024,
+      hostCores: 1024,
+      uidBase: 160_000,
+      reapIntervalMs: 3_600_000,
+    });
+    try {
+      expect(other.runtime.driver.node).toBe("replica-b");
+      expect(other.runtime.driver.node).not.toBe(boxes.service().runtime.driver.node);
+      const { box: due } = await ok(client, "create_box", { name: "other-node-due", deleteAfterSeconds: 60 });
+      await db().box.update({ where: { id: due.id }, data: { createdAt: minutesAgo(2) } });
+      expect((await reapBoxes(other.runtime)).deleted).toEqual([]);
+      expect((await stateOf(due.id)).state).toBe("running");
+      expect((await reap()).deleted).toEqual([due.id]);
+    } finally {
+      await other.stop();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

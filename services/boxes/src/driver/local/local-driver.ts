@@ -87,6 +87,11 @@ export interface LocalDriverOptions {
   nsenterPath?: string;
   /** "directory" never uses disk images (machines without loop devices; tests of that path). */
   disks?: "auto" | "directory";
+  /**
+   * This machine's name among the service's replicas (default: the hostname). Boxes are recorded with it and each
+   * replica acts only on its own node's boxes, so two replicas with separate data folders on one machine need two names.
+   */
+  node?: string;
   /** An unprivileged uid the start-up probe may run a throw-away sandbox as (default 100000). */
   probeUid?: number;
 }
@@ -144,7 +149,7 @@ export class LocalDriver implements BoxDriver {
   readonly kind = "local";
   readonly available = true;
   readonly template: { name: string; version: string };
-  readonly node = hostname();
+  readonly node: string;
   readonly #options: LocalDriverOptions;
   readonly #support: CgroupSupport;
   readonly #setup: HostSetup;
@@ -157,6 +162,7 @@ export class LocalDriver implements BoxDriver {
 
   constructor(options: LocalDriverOptions, setup: HostSetup, bwrapPath: string, nsenterPath: string) {
     this.#options = options;
+    this.node = options.node ?? hostname();
     this.#setup = setup;
     this.#support = setup.support;
     this.template = { name: "host", version: setup.version };
