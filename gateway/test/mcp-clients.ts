@@ -48,6 +48,7 @@ export async function connect(
     const client = new V1Client(info);
     await client.connect(
       via === "http" ? new V1Http(httpUrl(options), { requestInit: { headers: auth(options.key) } }) : new V1Stdio(stdioParams(options)),
+      { timeout: connectTimeoutMs },
     );
     return Object.assign(client as unknown as McpClient, {
       protocolVersion: () => (client.transport as { protocolVersion?: string } | undefined)?.protocolVersion,
@@ -56,6 +57,7 @@ export async function connect(
   const client = new V2Client(info, { versionNegotiation: { mode: { pin: modernVersion } } });
   await client.connect(
     via === "http" ? new V2Http(httpUrl(options), { requestInit: { headers: auth(options.key) } }) : new V2Stdio(stdioParams(options)),
+    { timeout: connectTimeoutMs },
   );
   return Object.assign(client as unknown as McpClient, { protocolVersion: () => client.getNegotiatedProtocolVersion() });
 }
