@@ -13,6 +13,8 @@ import {
   connectNatsBus,
   createLogger,
   createServiceApp,
+  createLimitedServer,
+  defaultServerLimits,
   createToolMetrics,
   isLoopback,
   type Bus,
@@ -99,10 +101,14 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       started.push(await service.start({ databaseUrl, bus, subjects, log, metrics, env, embedded: databases.embedded }));
     }
     const resolver = busKeyResolver(bus, subjects, 5_000, log);
+    const restLimits = {
+      rateLimit: { burst: env.BANCADA_RATE_BURST, perSecond: env.BANCADA_RATE_PER_SEC },
+      bodyTimeoutMs: env.BANCADA_BODY_TIMEOUT_SECONDS * 1_000,
+    };
     if (components.includes("gateway")) {
       const databaseUrl = await databases.urlFor("gateway");
       const serviceApp = started.length
-        ? createServiceApp({ routes: started.map((s) => s.routes), resolver, log, guards, terminal: false })
+        ? createServiceApp({ routes: started.map((s) => s.routes), resolver, log, guards, terminal: false, ...restLimits })
         : undefined;
       gateway = await createGateway({
         databaseUrl,
@@ -116,21 +122,22 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         allowedHosts: env.BANCADA_ALLOWED_HOSTS,
         allowedOrigins: env.BANCADA_ALLOWED_ORIGINS,
         outputSchemas: env.SOSOAPI_OUTPUT_SCHEMAS,
-        rateLimit: { burst: env.BANCADA_RATE_BURST, perSecond: env.BANCADA_RATE_PER_SEC },
+        rateLimit: restLimits.rateLimit,
+        bodyTimeoutMs: restLimits.bodyTimeoutMs,
         ...(env.BANCADA_ADMIN_TOKEN ? { adminToken: env.BANCADA_ADMIN_TOKEN } : {}),
         ...(serviceApp ? { extra: [serviceApp] } : {}),
         consoleDir: consoleDistDir,
       });
       if (options.http !== false) {
-        const server = await listen(gateway.app, env.PORT, host, "PORT");
+        const server = await listen(gateway.app, env.PORT, host, "PORT", env.BANCADA_MAX_CONNECTIONS);
         servers.push(server);
         mcpUrl = `http://${displayHost(host)}:${(server.address() as AddressInfo).port}/mcp`;
       }
     } else if (options.http !== false) {
-      const app = createServiceApp({ routes: started.map((s) => s.routes), resolver, log, metrics, guards });
+      const app = createServiceApp({ routes: started.map((s) => s.routes), resolver, log, metrics, guards, ...restLimits });
       // one REST port per process: the first service's (several services in one process share it)
       const portVariable = servicePortVariable(started[0]!.name);
-      const server = await listen(app, env[portVariable] as number, host, portVariable);
+      const server = await listen(app, env[portVariable] as number, host, portVariable, env.BANCADA_MAX_CONNECTIONS);
       servers.push(server);
       const restUrl = `http://${displayHost(host)}:${(server.address() as AddressInfo).port}`;
       log.info({ url: restUrl, variable: portVariable }, "REST API, health and metrics listening");
@@ -159,12 +166,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
 }
 
-function listen(app: express.Express, port: number, host: string, variable: string): Promise<Server> {
+function listen(app: express.Express, port: number, host: string, variable: string, maxConnections: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
-    // Node cuts a request whose body takes over 5 minutes (408); a box upload (up to 5 GB) may stream for longer.
-    // Slow headers stay bounded by headersTimeout.
-    server.requestTimeout = 2 * 3600_000;
+    const server = createLimitedServer(app, { ...defaultServerLimits, maxConnections }).listen(port, host);
     server.once("listening", () => resolve(server));
     server.once("error", (error: NodeJS.ErrnoException) => {
       if (error.code === "EADDRINUSE")

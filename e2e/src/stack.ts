@@ -6,7 +6,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { Writable } from "node:stream";
 import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { Router } from "express";
 import {
   Header,
@@ -26,9 +26,12 @@ import {
   createServiceApp,
   decodeJson,
   encodeJson,
+  createLimitedServer,
   signBusMessage,
   type Bus,
   type Logger,
+  type RateLimitOptions,
+  type ServerLimits,
 } from "@bancada/service-kit";
 import { createGateway, type CreateKeyInput, type Gateway, type GatewayOptions } from "@bancada/gateway";
 import { freshDatabase, type TestDatabase } from "@bancada/testkit";
@@ -77,6 +80,10 @@ export interface StackOptions {
   gateway?: Partial<GatewayOptions>;
   /** Where the stack logs (silent unless LOG_LEVEL is set); `captureLogs()` gives one a test can read. */
   log?: Logger;
+  /** The services' REST app: a per-key rate limit (none by default) and the body timeout. */
+  rest?: { rateLimit?: RateLimitOptions; bodyTimeoutMs?: number };
+  /** Connection cap and header timeout of the stack's HTTP server (Node's defaults when omitted). */
+  serverLimits?: ServerLimits;
 }
 
 export async function startStack(options: StackOptions): Promise<Stack> {
@@ -94,6 +101,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     log,
     guards: { bindHost: "127.0.0.1", allowedHosts: [], allowedOrigins: [] },
     terminal: false,
+    ...options.rest,
   });
   const gateway = await createGateway({
     databaseUrl: database.url,
@@ -111,7 +119,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const until = Date.now() + 30_000;
     while (!gateway.catalog.tools().some((tool) => tool.service === name) && Date.now() < until) await gateway.catalog.refresh(name);
   }
-  const server = await listen(gateway.app);
+  const server = await listen(gateway.app, options.serverLimits);
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
@@ -155,9 +163,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   };
 }
 
-function listen(app: Gateway["app"]): Promise<Server> {
+function listen(app: Gateway["app"], limits?: ServerLimits): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(0, "127.0.0.1", (error?: Error) => (error ? reject(error) : resolve(server)));
+    const server = limits ? createLimitedServer(app, limits) : createServer(app);
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve(server));
   });
 }
 

@@ -33,13 +33,13 @@ import {
   traceIdOf,
   type Bus,
   type Logger,
+  type RateLimiter,
   type ToolMetrics,
 } from "@bancada/service-kit";
 import type { ErrorObject } from "ajv";
 import type { AuditTrail } from "./audit.js";
 import type { CallWatch } from "./call-watch.js";
 import type { Catalog } from "./catalog.js";
-import type { RateLimiter } from "./rate-limit.js";
 
 export interface CallRouterOptions {
   bus: Bus;

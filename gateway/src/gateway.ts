@@ -2,7 +2,7 @@
 import path from "node:path";
 import { Gauge } from "prom-client";
 import type { Subjects } from "@bancada/contracts";
-import { applyMigrations, createToolMetrics, type Bus, type Logger, type ToolMetrics } from "@bancada/service-kit";
+import { RateLimiter, applyMigrations, createToolMetrics, type Bus, type Logger, type ToolMetrics } from "@bancada/service-kit";
 import type { Express, RequestHandler } from "express";
 import { AuditTrail } from "./audit.js";
 import { CallWatch } from "./call-watch.js";
@@ -12,7 +12,6 @@ import { createGatewayDb, postgresSchema, type GatewayDb } from "./db/client.js"
 import { createGatewayApp } from "./http/app.js";
 import { KeyStore } from "./keys/api-keys.js";
 import { serveAuthResolve } from "./keys/serve-auth.js";
-import { RateLimiter } from "./rate-limit.js";
 
 export interface GatewayOptions {
   databaseUrl: string;
@@ -35,6 +34,8 @@ export interface GatewayOptions {
   metrics?: ToolMetrics;
   /** The built web console (console/dist) served at `/`. */
   consoleDir?: string;
+  /** Time a request's body may take to arrive (default 30 s). */
+  bodyTimeoutMs?: number;
   /** Handlers mounted after the gateway's routes (the services' REST in single-process mode). */
   extra?: RequestHandler[];
 }
@@ -92,6 +93,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     keys,
     db,
     audit,
+    restLimiter: new RateLimiter(rateLimit),
+    ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
     log,
     metrics,
     outputSchemas,

@@ -22,7 +22,7 @@ const createKeyBody = z.strictObject({
 export function adminRoutes(keys: KeyStore, adminToken: string | undefined): Router {
   const router = express.Router();
   if (!adminToken) return router;
-  router.use("/admin", express.json({ limit: "64kb" }), requireAdmin(adminToken));
+  router.use("/admin", requireAdmin(adminToken), express.json({ limit: "64kb" }));
   router.post("/admin/keys", async (req, res) => {
     const body = createKeyBody.parse(req.body);
     const { key, record } = await keys.create({ ...body, expiresAt: body.expiresAt ? new Date(body.expiresAt) : null });

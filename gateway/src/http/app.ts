@@ -2,6 +2,8 @@
 import express, { type Express, type RequestHandler } from "express";
 import {
   authenticate,
+  bodyTimeout,
+  defaultBodyTimeoutMs,
   hostGuard,
   notFoundRoute,
   originGuard,
@@ -10,6 +12,7 @@ import {
   utf8BodyGuard,
   type GuardOptions,
   type Logger,
+  type RateLimiter,
   type ToolMetrics,
 } from "@bancada/service-kit";
 import type { AuditTrail } from "../audit.js";
@@ -28,6 +31,10 @@ export interface GatewayAppOptions extends McpRouteOptions, GuardOptions {
   /** The gateway's database and audit trail, for `GET /v1/audit`. */
   db: GatewayDb;
   audit?: AuditTrail;
+  /** The per-key token bucket of the gateway's own REST routes (audit, keys). */
+  restLimiter?: RateLimiter;
+  /** Time a request's body may take to arrive (default 30 s). */
+  bodyTimeoutMs?: number;
   /** Enables the admin REST API for keys (`/admin/keys`) with this bearer token. */
   adminToken?: string;
   /** The built web console served at `/` (console/dist); without it `/` says how to build it. */
@@ -61,12 +68,17 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
     });
   });
   app.use(["/mcp", "/admin"], hostGuard(options), originGuard(options));
-  app.use(["/mcp", "/v1", "/admin"], utf8BodyGuard());
+  app.use(["/mcp", "/v1", "/admin"], bodyTimeout(options.bodyTimeoutMs ?? defaultBodyTimeoutMs), utf8BodyGuard());
   app.use(mcpRoute(options));
   app.use(adminRoutes(options.keys, options.adminToken));
-  app.use("/v1/audit", hostGuard(options), originGuard(options), authenticate({ resolve: (token) => options.keys.resolve(token, "full") }));
+  app.use(
+    "/v1/audit",
+    hostGuard(options),
+    originGuard(options),
+    authenticate({ resolve: (token) => options.keys.resolve(token, "full") }, options.restLimiter),
+  );
   app.use(auditRoute(options.db, options.audit));
-  app.use(keyRoutes(options.keys, options));
+  app.use(keyRoutes(options.keys, options, options.restLimiter));
   app.use(consoleRoute(options.consoleDir, options));
   for (const handler of options.extra ?? []) app.use(handler);
   app.use(notFoundRoute());

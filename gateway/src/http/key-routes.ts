@@ -7,7 +7,16 @@
 import express, { type Request, type Router } from "express";
 import { z } from "zod";
 import { DomainError, ErrorCode, mcpClientConfiguration, restAccess, scopes, type Principal } from "@bancada/contracts";
-import { authenticate, authorizedPrincipal, hostGuard, jsonBody, originGuard, principalOf, type GuardOptions } from "@bancada/service-kit";
+import {
+  authenticate,
+  authorizedPrincipal,
+  hostGuard,
+  jsonBody,
+  originGuard,
+  principalOf,
+  type GuardOptions,
+  type RateLimiter,
+} from "@bancada/service-kit";
 import type { KeyOwner, KeyRecord, KeyStore } from "../keys/api-keys.js";
 
 export const keysRead = restAccess({ scope: "keys:read", writes: false });
@@ -45,9 +54,9 @@ export interface KeyView {
   current: boolean;
 }
 
-export function keyRoutes(keys: KeyStore, guards: GuardOptions): Router {
+export function keyRoutes(keys: KeyStore, guards: GuardOptions, limiter?: RateLimiter): Router {
   const router = express.Router();
-  router.use(["/v1/session", "/v1/keys"], hostGuard(guards), originGuard(guards), jsonBody("64kb"), authenticate(keys));
+  router.use(["/v1/session", "/v1/keys"], hostGuard(guards), originGuard(guards), authenticate(keys, limiter), jsonBody("64kb"));
 
   router.get("/v1/session", async (req, res) => {
     // any working key may see itself: that is how the console signs in and learns which areas to offer

@@ -52,3 +52,7 @@ export type { ServiceDeclaration, ServiceDefinition, ServiceScope, ServiceDb, Ru
 export type { ServiceOptions } from "./service-options.js";
 export { startPeriodicJob } from "./periodic-job.js";
 export type { PeriodicJob } from "./periodic-job.js";
+export { RateLimiter } from "./rate-limit.js";
+export type { RateLimitOptions } from "./rate-limit.js";
+export { bodyTimeout, createLimitedServer, defaultBodyTimeoutMs, defaultServerLimits } from "./http-limits.js";
+export type { ServerLimits } from "./http-limits.js";

@@ -6,6 +6,7 @@ import { BusRequestError } from "./bus/bus.js";
 import { toErrorBody } from "./error-body.js";
 import type { KeyResolver } from "./key-resolver.js";
 import type { Logger } from "./logger.js";
+import type { RateLimiter } from "./rate-limit.js";
 
 const principalKey = Symbol("principal");
 
@@ -14,7 +15,8 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-export function authenticate(resolver: KeyResolver): RequestHandler {
+/** Resolves the bearer key to the caller; with a limiter, each request also takes a token of its key's bucket (429 when empty). */
+export function authenticate(resolver: KeyResolver, limiter?: RateLimiter): RequestHandler {
   return async (req, res, next) => {
     const token = bearerToken(req.headers.authorization);
     let principal: Principal | null;
@@ -36,6 +38,13 @@ export function authenticate(resolver: KeyResolver): RequestHandler {
       );
     }
     (req as unknown as Record<symbol, Principal>)[principalKey] = { ...principal, profile: "full" };
+    const waitMs = limiter?.take(principal.keyId) ?? 0;
+    if (waitMs > 0) {
+      res.setHeader("Retry-After", String(Math.ceil(waitMs / 1000)));
+      return next(
+        new DomainError(ErrorCode.rateLimited, `Too many requests for this API key; retry in ${waitMs} ms.`, { retryAfterMs: waitMs }),
+      );
+    }
     next();
   };
 }
@@ -66,6 +75,11 @@ export function authorizedPrincipal(req: Request, access: Access): Principal {
 
 const errorCodeKey = "bancadaErrorCode";
 
+/** Records the code of an answer made outside the error handler, for the request's log line. */
+export function noteErrorCode(res: Response, code: string): void {
+  res.locals[errorCodeKey] = code;
+}
+
 /** The error code the error handler answered with (for the request's log line), if any. */
 export function errorCodeOf(res: Response): string | undefined {
   return res.locals[errorCodeKey] as string | undefined;
@@ -73,6 +87,8 @@ export function errorCodeOf(res: Response): string | undefined {
 
 export function restErrorHandler(log: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
+    // the answer is out already (a body timeout, a client gone): nothing more can be said on this request
+    if (res.headersSent) return void res.destroy();
     const refused = bodyParserError(error);
     const body = toErrorBody(refused?.error ?? error, log, randomUUID());
     res.locals[errorCodeKey] = body.code;

@@ -8,6 +8,8 @@ import type { KeyResolver } from "./key-resolver.js";
 import type { Logger } from "./logger.js";
 import type { ToolMetrics } from "./metrics.js";
 import { utf8BodyGuard } from "./body-charset.js";
+import { bodyTimeout, defaultBodyTimeoutMs } from "./http-limits.js";
+import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { requestLog } from "./request-log.js";
 import { authenticate, jsonBody, notFoundRoute, restErrorHandler } from "./rest.js";
 
@@ -20,6 +22,10 @@ export interface ServiceAppOptions {
   guards: GuardOptions;
   /** When false, the app answers only its own paths and passes the rest on (mounted in another app). */
   terminal?: boolean;
+  /** A token bucket per API key for the REST requests (none when omitted). */
+  rateLimit?: RateLimitOptions;
+  /** Time a request's body may take to arrive (default 30 s). */
+  bodyTimeoutMs?: number;
 }
 
 export function createServiceApp(options: ServiceAppOptions): Express {
@@ -31,7 +37,17 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     app.get("/metrics", async (_req, res) => void res.type(registry.contentType).send(await registry.metrics()));
   }
   app.use("/v1", requestLog(options.log));
-  app.use("/v1", hostGuard(options.guards), originGuard(options.guards), utf8BodyGuard(), jsonBody(), authenticate(options.resolver));
+  const limiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined;
+  // who is calling is known before any body is read: an anonymous client never costs a parse
+  app.use(
+    "/v1",
+    bodyTimeout(options.bodyTimeoutMs ?? defaultBodyTimeoutMs),
+    hostGuard(options.guards),
+    originGuard(options.guards),
+    utf8BodyGuard(),
+    authenticate(options.resolver, limiter),
+    jsonBody(),
+  );
   for (const router of options.routes) app.use(router);
   if (options.terminal !== false) app.use(notFoundRoute());
   app.use(restErrorHandler(options.log));

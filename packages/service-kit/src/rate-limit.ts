@@ -1,4 +1,4 @@
-/** A token bucket per API key, per gateway replica. */
+/** A token bucket per API key, per process: the gateway's for tool calls, each REST app's for its requests. */
 export interface RateLimitOptions {
   burst: number;
   perSecond: number;

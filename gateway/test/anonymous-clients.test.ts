@@ -1,0 +1,102 @@
+/**
+ * What a client without a key (or a slow or greedy one) can hold of the server: the key is checked before any
+ * body is read, a body has seconds to arrive, connections are capped, and REST has a per-key rate limit.
+ */
+import { connect, type Socket } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack, type ErrorData, type Stack } from "@bancada/e2e";
+import { scriptsFactory } from "./fixtures.js";
+
+/** Opens a raw connection, sends `head` (and nothing more), and collects what comes back until the server closes. */
+function rawRequest(port: number, head: string): { socket: Socket; answer: Promise<{ text: string; closedAfterMs: number }> } {
+  const started = Date.now();
+  const socket = connect(port, "127.0.0.1");
+  socket.write(head);
+  let text = "";
+  socket.on("data", (chunk: Buffer) => (text += chunk.toString()));
+  const answer = new Promise<{ text: string; closedAfterMs: number }>((resolve) => {
+    socket.once("close", () => resolve({ text, closedAfterMs: Date.now() - started }));
+    socket.once("error", () => {});
+  });
+  return { socket, answer };
+}
+
+const portOf = (stack: Stack) => Number(new URL(stack.baseUrl).port);
+const post = (path: string, length: number, extra = "") =>
+  `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n${extra}\r\n{"a":`;
+
+describe("unauthenticated and slow clients", () => {
+  let stack: Stack;
+  const limit = { burst: 3, perSecond: 0.01 };
+  beforeAll(async () => {
+    stack = await startStack({
+      services: { scripts: scriptsFactory },
+      gateway: { bodyTimeoutMs: 1_000, rateLimit: limit },
+      rest: { bodyTimeoutMs: 1_000, rateLimit: limit },
+    });
+  });
+  afterAll(async () => stack?.stop());
+
+  it("when a request without a key announces a large body, then 401 comes before the body is sent and the connection is closed", async () => {
+    for (const path of ["/mcp", "/v1/scripts", "/v1/audit", "/v1/keys"]) {
+      const { socket, answer } = rawRequest(portOf(stack), post(path, 2_000_000));
+      const { text, closedAfterMs } = await answer;
+      socket.destroy();
+      expect(text, path).toMatch(/^HTTP\/1\.1 401 /);
+      expect(closedAfterMs, path).toBeLessThan(1_000);
+    }
+  });
+
+  it("when a body trickles in with a valid key, then 408 after the body timeout and the connection is closed", async () => {
+    const key = await stack.createKey();
+    for (const path of ["/mcp", "/v1/scripts"]) {
+      const { socket, answer } = rawRequest(
+        portOf(stack),
+        post(path, 100, `Authorization: Bearer ${key}\r\nAccept: application/json, text/event-stream\r\n`),
+      );
+      const { text, closedAfterMs } = await answer;
+      socket.destroy();
+      expect(text, path).toMatch(/^HTTP\/1\.1 408 /);
+      expect(text).toContain("did not arrive within 1 s");
+      expect(closedAfterMs).toBeGreaterThanOrEqual(900);
+      expect(closedAfterMs).toBeLessThan(4_000);
+    }
+  });
+
+  it("when one key sends more REST requests than its bucket holds, then 429 rate_limited with Retry-After; another key is not affected", async () => {
+    const [greedy, other] = [await stack.createKey(), await stack.createKey()];
+    const get = (key: string, path = "/v1/scripts") => fetch(`${stack.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
+    for (let i = 0; i < limit.burst; i++) expect((await get(greedy)).status).toBe(200);
+    const refused = await get(greedy);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    const body = (await refused.json()) as ErrorData;
+    expect(body.error.code).toBe("rate_limited");
+    expect(body.error.details?.retryAfterMs).toEqual(expect.any(Number));
+    expect((await get(other)).status).toBe(200);
+    // the gateway's own REST routes count too
+    const audited = await stack.createKey({ scopes: ["audit:read"] });
+    for (let i = 0; i < limit.burst; i++) expect((await get(audited, "/v1/audit")).status).toBe(200);
+    expect((await get(audited, "/v1/audit")).status).toBe(429);
+  });
+});
+
+describe("the connection cap", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ services: { scripts: scriptsFactory }, serverLimits: { maxConnections: 3, headersTimeoutMs: 2_000 } });
+  });
+  afterAll(async () => stack?.stop());
+
+  it("when more connections than the cap are opened, then the extra one is closed at once; headers not sent in time close the others", async () => {
+    const held = [0, 1, 2].map(() => rawRequest(portOf(stack), "GET /healthz HTTP/1.1\r\n"));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const extra = rawRequest(portOf(stack), "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    const refused = await extra.answer;
+    expect(refused.text).toBe("");
+    expect(refused.closedAfterMs).toBeLessThan(1_000);
+    // the held connections never finish their headers: the header timeout ends them
+    for (const { answer } of held) expect((await answer).closedAfterMs).toBeLessThan(5_000);
+    expect((await fetch(`${stack.baseUrl}/healthz`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * What an anonymous client may hold of a server: a bounded number of connections, a few seconds to send its
+ * headers, and a few seconds to send its body. A body that has not arrived in time is answered 408 and its
+ * connection closed; so is a request answered (401, 413, 415…) before its body was read, so that nobody keeps
+ * a connection by trickling a body nobody will read.
+ */
+import { createServer, type RequestListener, type Server } from "node:http";
+import type { RequestHandler } from "express";
+import { ErrorCode } from "@bancada/contracts";
+import { noteErrorCode } from "./rest.js";
+
+export interface ServerLimits {
+  /** Connections open at once; more are closed as they arrive. */
+  maxConnections: number;
+  /** Time to send the request line and headers. */
+  headersTimeoutMs: number;
+}
+
+export const defaultBodyTimeoutMs = 30_000;
+export const defaultServerLimits: ServerLimits = { maxConnections: 1_024, headersTimeoutMs: 10_000 };
+
+/** An HTTP server for `handler` under these limits (`listen` it as usual). */
+export function createLimitedServer(handler: RequestListener, limits: ServerLimits = defaultServerLimits): Server {
+  // Node checks the header timeout on this interval (30 s by default): a second makes the timeout mean what it says
+  // requestTimeout: Node's 5 minutes would cut a signed box upload (up to 5 GB) on a slower link; JSON bodies
+  // are bounded by bodyTimeout instead, and slow headers by headersTimeout
+  const server = createServer(
+    { headersTimeout: limits.headersTimeoutMs, requestTimeout: 2 * 3_600_000, connectionsCheckingInterval: 1_000 },
+    handler,
+  );
+  server.maxConnections = limits.maxConnections;
+  return server;
+}
+
+export function bodyTimeout(ms: number): RequestHandler {
+  return (req, res, next) => {
+    const hasBody = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
+    if (!hasBody || req.complete) return next();
+    const closeUnread = () => {
+      if (req.complete) return;
+      // the rest of the body would be read and thrown away: close instead, after the answer is out
+      req.socket.end();
+      setTimeout(() => req.socket.destroy(), 1_000).unref();
+    };
+    const timer = setTimeout(() => {
+      if (req.complete || res.headersSent) return;
+      noteErrorCode(res, ErrorCode.invalidArgument);
+      res.setHeader("Connection", "close");
+      res.status(408).json({
+        error: {
+          code: ErrorCode.invalidArgument,
+          message: `The request body did not arrive within ${Math.round(ms / 1000)} s; send it whole, promptly.`,
+        },
+      });
+      res.once("finish", closeUnread);
+    }, ms);
+    timer.unref();
+    req.once("end", () => clearTimeout(timer));
+    res.once("close", () => clearTimeout(timer));
+    res.once("finish", closeUnread);
+    next();
+  };
+}
