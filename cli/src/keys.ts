@@ -12,6 +12,10 @@ export const keysUsage = `Usage:
 
 export async function runKeys(env: Env, argv: string[], print: (line: string) => void): Promise<void> {
   const [command, ...rest] = argv;
+  // help and usage mistakes answer at once: nothing is started for them (not even the embedded PostgreSQL)
+  if (command === undefined || command === "help" || command === "--help" || rest.includes("--help")) return print(keysUsage);
+  if (!["create", "list", "revoke"].includes(command)) throw new UsageError(`Unknown keys command '${command}'.\n${keysUsage}`);
+  if (command === "create") checkScopes(rest);
   const pepper = keyPepper(env);
   const databases = await openDatabases(env);
   const databaseUrl = await databases.urlFor("gateway");
@@ -94,4 +98,17 @@ async function revoke(keys: KeyStore, argv: string[], print: (line: string) => v
   if (!target) throw new UsageError(`Name the key to revoke.\n${keysUsage}`);
   if (!(await keys.revoke(target))) throw new UsageError(`No active key with id or prefix ${target}.`);
   print(`Revoked ${target}. It stops working within a few seconds everywhere.`);
+}
+
+/** An unknown scope is refused before anything starts, naming the valid ones. */
+function checkScopes(argv: string[]): void {
+  const at = argv.findIndex((arg) => arg === "--scopes" || arg.startsWith("--scopes="));
+  if (at < 0) return;
+  const value = argv[at]!.includes("=") ? argv[at]!.slice("--scopes=".length) : (argv[at + 1] ?? "");
+  if (value === "all") return;
+  const unknown = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s && !(allScopes as readonly string[]).includes(s));
+  if (unknown.length) throw new UsageError(`Unknown scope(s): ${unknown.join(", ")}. Valid scopes: ${allScopes.join(" ")} (or all).`);
 }

@@ -61,6 +61,7 @@ async function main(argv: string[]): Promise<void> {
     case "bus-keys":
       return runBusKeys(rest, print);
     case "docs": {
+      if (rest.length === 0 || rest.includes("--help") || rest[0] === "help") return print(docsUsage);
       const databases = await openDatabases(env);
       try {
         const databaseUrl = await databases.urlFor("docs");
