@@ -3,6 +3,7 @@
  * configured, the embedded PostgreSQL under BANCADA_DATA_DIR, shared by every component (each in its
  * own schema, as on a real server). The database named in the URL is created on first use.
  */
+import { existsSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { EmbeddedPostgresError, startEmbeddedPostgres, type EmbeddedPostgresServer } from "@bancada/embedded-db";
@@ -21,7 +22,11 @@ export async function openDatabases(env: Env, log?: Logger): Promise<Databases> 
   let base = env.DATABASE_URL;
   if (!base) {
     const dataDir = path.resolve(env.BANCADA_DATA_DIR);
-    log?.info({ dataDir }, "starting the embedded PostgreSQL (the first start creates its cluster: a few seconds)");
+    const first = !existsSync(path.join(dataDir, "pg", "PG_VERSION"));
+    log?.info(
+      { dataDir },
+      first ? "creating the embedded PostgreSQL cluster (first start: a few seconds)" : "starting the embedded PostgreSQL",
+    );
     try {
       server = await startEmbeddedPostgres({ dataDir, ...(env.BANCADA_PG_PORT ? { port: env.BANCADA_PG_PORT } : {}) });
     } catch (error) {
