@@ -22,9 +22,10 @@ const rootDir = path.resolve(cliDir, "..");
 
 /**
  * Packages left in node_modules (required by path, not bundled): those that find files next to their own
- * code (pino's transports run a worker from its folder) and Prisma's large runtime.
+ * code (pino's transports run a worker from its folder), Prisma's large runtime, and ssh2 (it tries optional native
+ * addons — its own crypto binding, cpu-features — inside try/catch, which a bundler cannot resolve when they were not built).
  */
-const unbundled = [/^pino(\/|$)/, /^thread-stream(\/|$)/, /^@prisma\/client(\/|$)/];
+const unbundled = [/^pino(\/|$)/, /^thread-stream(\/|$)/, /^@prisma\/client(\/|$)/, /^ssh2(\/|$)/];
 /** Files whose change makes a bundle stale besides its inputs: the recipe, the compiler settings, any install. */
 const alsoWatched = [
   "cli/scripts/bundle.mjs",
