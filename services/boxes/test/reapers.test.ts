@@ -158,6 +158,10 @@ describeBoxes("box reapers", () => {
   });
 
   it("when a replica runs on another node (BOXES_NODE), then its rounds never act on this node's boxes", async () => {
+    // Made before the second replica serves the call subject: calls are not routed by node yet, so a create_box
+    // answered by replica-b would put the box on replica-b's node.
+    const { box: due } = await ok(client, "create_box", { name: "other-node-due", deleteAfterSeconds: 60 });
+    await db().box.update({ where: { id: due.id }, data: { createdAt: minutesAgo(2) } });
     const dataDir = mkdtempSync(path.join(tmpdir(), "bancada-boxes-other-node-"));
     const other = await createBoxesService({
       databaseUrl: stack.database.url,
@@ -174,8 +178,6 @@ describeBoxes("box reapers", () => {
     try {
       expect(other.runtime.driver.node).toBe("replica-b");
       expect(other.runtime.driver.node).not.toBe(boxes.service().runtime.driver.node);
-      const { box: due } = await ok(client, "create_box", { name: "other-node-due", deleteAfterSeconds: 60 });
-      await db().box.update({ where: { id: due.id }, data: { createdAt: minutesAgo(2) } });
       expect((await reapBoxes(other.runtime)).deleted).toEqual([]);
       expect((await stateOf(due.id)).state).toBe("running");
       expect((await reap()).deleted).toEqual([due.id]);
