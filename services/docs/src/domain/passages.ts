@@ -45,20 +45,7 @@ export async function findPassages(db: DocsDb, terms: QueryTerm[], corpusSize: n
   const everyTerm = terms.map((term) => `( ${anyStem([term])} )`).join(" & ");
   // Below this sum a chunk cannot qualify; the margin leaves the exact decision to `coverage` below.
   const least = threshold * total * (1 - 1e-9);
-  const rows = await db.$queryRaw<
-    {
-      id: string;
-      name: string;
-      title: string;
-      uri: string;
-      description: string;
-      ordinal: number;
-      heading_path: string[];
-      anchor: string;
-      text: string;
-      covered: number;
-    }[]
-  >`
+  const rows = await db.$queryRaw<PassageRow[]>`
     WITH terms AS MATERIALIZED (
       SELECT q::tsquery AS q, h::tsquery AS h, w
         FROM unnest(${terms.map((term) => anyStem([term]))}::text[], ${terms.map((term) => anyStem([term], "ABC"))}::text[],
@@ -88,19 +75,7 @@ export async function findPassages(db: DocsDb, terms: QueryTerm[], corpusSize: n
     SELECT top.id::text AS id, c.document_name AS name, d.title, d.uri, d.description, c.ordinal, c.heading_path, c.anchor, c.text, top.covered
       FROM top JOIN chunks c ON c.id = top.id JOIN documents d ON d.name = c.document_name
      ORDER BY top.weighted DESC, top.r DESC, top.id`;
-  return rows.map((row) => ({
-    id: row.id,
-    name: row.name,
-    title: row.title,
-    uri: row.uri,
-    description: row.description,
-    ordinal: row.ordinal,
-    headingPath: row.heading_path,
-    anchor: row.anchor,
-    text: row.text,
-    coverage: total > 0 ? row.covered / total : 0,
-    viaHead: false,
-  }));
+  return rows.map((row) => toPassage(row, total, false));
 }
 
 /** Pages whose head may answer though no single chunk holds enough of the question. */
@@ -117,20 +92,7 @@ export async function headPassages(db: DocsDb, terms: QueryTerm[], least: number
   const content = terms.filter((term) => !term.filler);
   if (!content.length) return [];
   const total = terms.reduce((sum, term) => sum + term.weight, 0);
-  const rows = await db.$queryRaw<
-    {
-      id: string;
-      name: string;
-      title: string;
-      uri: string;
-      description: string;
-      ordinal: number;
-      heading_path: string[];
-      anchor: string;
-      text: string;
-      covered: number;
-    }[]
-  >`
+  const rows = await db.$queryRaw<PassageRow[]>`
     WITH terms AS MATERIALIZED (
       SELECT q::tsquery AS q, a::tsquery AS a, w
         FROM unnest(${terms.map((term) => anyStem([term]))}::text[], ${terms.map((term) => anyStem([term], "A"))}::text[],
@@ -165,7 +127,25 @@ export async function headPassages(db: DocsDb, terms: QueryTerm[], least: number
     )
     SELECT ch.id::text AS id, c.document_name AS name, d.title, d.uri, d.description, c.ordinal, c.heading_path, c.anchor, c.text, ch.covered
       FROM chosen ch JOIN chunks c ON c.id = ch.id JOIN documents d ON d.name = c.document_name`;
-  return rows.map((row) => ({
+  return rows.map((row) => toPassage(row, total, true));
+}
+
+/** One row of either query: a chunk with its page, and the question's weight it covers. */
+interface PassageRow {
+  id: string;
+  name: string;
+  title: string;
+  uri: string;
+  description: string;
+  ordinal: number;
+  heading_path: string[];
+  anchor: string;
+  text: string;
+  covered: number;
+}
+
+function toPassage(row: PassageRow, total: number, viaHead: boolean): Passage {
+  return {
     id: row.id,
     name: row.name,
     title: row.title,
@@ -176,6 +156,6 @@ export async function headPassages(db: DocsDb, terms: QueryTerm[], least: number
     anchor: row.anchor,
     text: row.text,
     coverage: total > 0 ? row.covered / total : 0,
-    viaHead: true,
-  }));
+    viaHead,
+  };
 }
