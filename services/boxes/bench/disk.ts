@@ -15,20 +15,13 @@ import { subjects } from "@bancada/contracts";
 import { MemoryBus, createLogger } from "@bancada/service-kit";
 import { freshDatabase } from "@bancada/testkit";
 import { createBoxesService } from "../src/index.js";
+import { benchPrincipal, loadAverage, stats, tableRow, timed } from "./bench-kit.js";
 
 const run = promisify(execFile);
 const iterations = Number(process.argv[2] ?? 3);
 const log = createLogger("bench", "silent");
-const principal = {
-  keyId: "bench",
-  accountId: "bench",
-  personId: "bench",
-  agentId: "bench",
-  scopes: ["boxes:read", "boxes:write", "boxes:delete", "boxes:exec", "images:read", "images:write"],
-  allowWrites: true,
-  allowedBoardIds: null,
-  profile: "full" as const,
-};
+const row = (cells: string[]) => tableRow(cells, 36);
+const principal = benchPrincipal(["boxes:read", "boxes:write", "boxes:delete", "boxes:exec", "images:read", "images:write"]);
 
 const dataDir = await mkdtemp(path.join(tmpdir(), "bancada-boxes-bench-"));
 const database = await freshDatabase("bancada_bench");
@@ -45,7 +38,7 @@ type Snapshot = { id: string; state: string; durationMs: number; sizeBytes: numb
 
 try {
   const { box: source } = await call<{ box: Box }>("create_box", { name: "bench-source" });
-  console.log(`iterations ${iterations}, load average ${(await loadAverage()).join(" ")}`);
+  console.log(`iterations ${iterations}, load average ${loadAverage().join(" ")}`);
   console.log(row(["", "p50 ms", "p99 ms", "MiB/s p50", "held ms"]));
   let snapshotId = "";
   for (const mib of [100, 1024]) {
@@ -113,25 +106,4 @@ try {
   await bus.close();
   await database.drop();
   await rm(dataDir, { recursive: true, force: true });
-}
-
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await work();
-  return performance.now() - started;
-}
-
-function stats(samples: number[]): { p50: number; p99: number } {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-  return { p50: at(0.5), p99: at(0.99) };
-}
-
-function row(cells: string[]): string {
-  return cells.map((cell, index) => (index === 0 ? cell.padEnd(36) : cell.padStart(10))).join(" ");
-}
-
-async function loadAverage(): Promise<string[]> {
-  const { loadavg } = await import("node:os");
-  return loadavg().map((value) => value.toFixed(1));
 }

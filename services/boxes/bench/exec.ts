@@ -14,19 +14,12 @@ import { subjects } from "@bancada/contracts";
 import { MemoryBus, createLogger } from "@bancada/service-kit";
 import { freshDatabase } from "@bancada/testkit";
 import { createBoxesService } from "../src/index.js";
+import { benchPrincipal, loadAverage, stats, tableRow, timed } from "./bench-kit.js";
 
 const iterations = Number(process.argv[2] ?? 100);
 const log = createLogger("bench", "silent");
-const principal = {
-  keyId: "bench",
-  accountId: "bench",
-  personId: "bench",
-  agentId: "bench",
-  scopes: ["boxes:read", "boxes:write", "boxes:delete", "boxes:exec"],
-  allowWrites: true,
-  allowedBoardIds: null,
-  profile: "full" as const,
-};
+const row = (cells: string[]) => tableRow(cells, 28);
+const principal = benchPrincipal(["boxes:read", "boxes:write", "boxes:delete", "boxes:exec"]);
 
 const dataDir = await mkdtemp(path.join(tmpdir(), "bancada-boxes-bench-"));
 const home = await mkdtemp(path.join(tmpdir(), "bancada-bench-home-"));
@@ -79,18 +72,16 @@ try {
   const perSecond = total / ((performance.now() - throughputStart) / 1000);
 
   const hostStats = stats(host);
-  console.log(`iterations ${iterations} (interleaved), load average ${(await loadAverage()).join(" ")}`);
-  console.log(tableRow(["", "p50 ms", "p99 ms", "ratio p50", "ratio p99"]));
-  console.log(tableRow(["host bash -lc true", hostStats.p50.toFixed(1), hostStats.p99.toFixed(1), "1.00", "1.00"]));
+  console.log(`iterations ${iterations} (interleaved), load average ${loadAverage().join(" ")}`);
+  console.log(row(["", "p50 ms", "p99 ms", "ratio p50", "ratio p99"]));
+  console.log(row(["host bash -lc true", hostStats.p50.toFixed(1), hostStats.p99.toFixed(1), "1.00", "1.00"]));
   for (const [label, samples] of [
     ["host /bin/true (1 process)", bareProcess],
     ["box exec (driver)", driver],
     ["box exec (tool host)", tool],
   ] as const) {
     const s = stats(samples);
-    console.log(
-      tableRow([label, s.p50.toFixed(1), s.p99.toFixed(1), (s.p50 / hostStats.p50).toFixed(2), (s.p99 / hostStats.p99).toFixed(2)]),
-    );
+    console.log(row([label, s.p50.toFixed(1), s.p99.toFixed(1), (s.p50 / hostStats.p50).toFixed(2), (s.p99 / hostStats.p99).toFixed(2)]));
   }
   console.log(`exec throughput, ${inFlight} in flight: ${perSecond.toFixed(1)} calls/s`);
   const createStats = stats(creates);
@@ -119,25 +110,4 @@ function hostProcess(file: string, args: string[], homeDir = "/nonexistent"): Pr
     child.on("error", reject);
     child.on("close", () => resolve());
   });
-}
-
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await work();
-  return performance.now() - started;
-}
-
-function stats(samples: number[]): { p50: number; p99: number } {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-  return { p50: at(0.5), p99: at(0.99) };
-}
-
-function tableRow(cells: string[]): string {
-  return cells.map((cell, index) => (index === 0 ? cell.padEnd(28) : cell.padStart(10))).join(" ");
-}
-
-async function loadAverage(): Promise<string[]> {
-  const { loadavg } = await import("node:os");
-  return loadavg().map((value) => value.toFixed(1));
 }

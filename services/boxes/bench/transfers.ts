@@ -18,20 +18,12 @@ import { subjects } from "@bancada/contracts";
 import { MemoryBus, createLogger } from "@bancada/service-kit";
 import { freshDatabase } from "@bancada/testkit";
 import { createBoxesService } from "../src/index.js";
+import { benchPrincipal, timed } from "./bench-kit.js";
 
 const run = promisify(execFile);
 const sizeMiB = Number(process.argv[2] ?? 2048);
 const rounds = Number(process.argv[3] ?? 3);
-const principal = {
-  keyId: "bench",
-  accountId: "bench",
-  personId: "bench",
-  agentId: "bench",
-  scopes: ["boxes:read", "boxes:write", "boxes:delete", "boxes:exec"],
-  allowWrites: true,
-  allowedBoardIds: null,
-  profile: "full" as const,
-};
+const principal = benchPrincipal(["boxes:read", "boxes:write", "boxes:delete", "boxes:exec"]);
 
 const dataDir = await mkdtemp(path.join(tmpdir(), "bancada-transfer-bench-"));
 const work = await mkdtemp(path.join(tmpdir(), "bancada-transfer-work-"));
@@ -67,18 +59,18 @@ try {
   for (let round = 0; round < rounds; round++) {
     const up = await call<{ url: string }>("get_upload_url", { boxId: box.id, path: "uploaded.bin" });
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
-    const upload = await timed(() => run("curl", ["-fsS", "-X", "PUT", "-T", source, up.url]));
+    const upload = await seconds(() => run("curl", ["-fsS", "-X", "PUT", "-T", source, up.url]));
     clearInterval(sampler);
     rates["upload, signed URL (curl PUT)"]!.push(bytes / upload);
     rates["upload baseline: cp onto the box's disk"]!.push(
-      bytes / (await timed(() => run("cp", [source, path.join(boxHome, "copied.bin")]))),
+      bytes / (await seconds(() => run("cp", [source, path.join(boxHome, "copied.bin")]))),
     );
     const down = await call<{ url: string }>("get_download_url", { boxId: box.id, path: "uploaded.bin" });
     const target = path.join(work, "downloaded.bin");
-    rates["download, signed URL (curl GET)"]!.push(bytes / (await timed(() => run("curl", ["-fsS", "-o", target, down.url]))));
+    rates["download, signed URL (curl GET)"]!.push(bytes / (await seconds(() => run("curl", ["-fsS", "-o", target, down.url]))));
     await rm(target);
     rates["download baseline: cp off the box's disk"]!.push(
-      bytes / (await timed(() => run("cp", [path.join(boxHome, "uploaded.bin"), target]))),
+      bytes / (await seconds(() => run("cp", [path.join(boxHome, "uploaded.bin"), target]))),
     );
     await rm(target);
     const check = await call<{ stdout: string }>("exec", { boxId: box.id, cmd: "cmp uploaded.bin copied.bin && echo same" });
@@ -113,10 +105,8 @@ async function writeSource(file: string, mib: number): Promise<void> {
 }
 
 /** Seconds the work took. */
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await work();
-  return (performance.now() - started) / 1000;
+async function seconds(work: () => Promise<unknown>): Promise<number> {
+  return (await timed(work)) / 1000;
 }
 
 function row(cells: string[]): string {
