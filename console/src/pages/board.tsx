@@ -15,6 +15,7 @@ import {
 import { formatDate, formatDay, t } from "../i18n";
 import { refusal, useSession } from "../session";
 import { ErrorNote, Reason, Status, useAction, useLoad } from "../ui";
+import { MembersPanel } from "../members";
 import { Proposals } from "./proposals";
 
 export interface BoardData {
@@ -373,75 +374,16 @@ function Members({ data, reload }: { data: BoardData; reload: () => Promise<void
   const session = useSession();
   const owner = data.board.role === "owner";
   const closed = refusal(session, "boards:write", true) ?? (owner ? null : t("board.ownerOnly"));
-  const [person, setPerson] = useState("");
-  const [role, setRole] = useState<Member["role"]>("editor");
-  const change = useAction();
-  const base = `/v1/boards/${data.board.id}/members`;
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (await change.run(() => api("PUT", `${base}/${encodeURIComponent(person.trim())}`, { role }))) {
-      setPerson("");
-      await reload();
-    }
-  }
+  const roles = ["owner", "editor", "viewer"] as const;
   return (
-    <section aria-labelledby="members-title">
-      <h2 id="members-title">{t("members.title")}</h2>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">{t("members.person")}</th>
-            <th scope="col">{t("members.role")}</th>
-            <th scope="col">
-              <span className="visually-hidden">{t("cancel")}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.members.map((member) => (
-            <tr key={member.person_id}>
-              <td>{member.person_id}</td>
-              <td>{t(`role.${member.role}`)}</td>
-              <td>
-                <button
-                  type="button"
-                  className="link"
-                  disabled={closed !== null || member.person_id === session.personId}
-                  aria-label={t("members.remove", { person: member.person_id })}
-                  onClick={() => void change.run(() => api("DELETE", `${base}/${encodeURIComponent(member.person_id)}`)).then(reload)}
-                >
-                  ✕
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <form className="inline-form" onSubmit={(event) => void submit(event)} aria-label={t("members.add")}>
-        <label htmlFor="member-person">{t("members.person")}</label>
-        <input
-          id="member-person"
-          required
-          maxLength={200}
-          value={person}
-          disabled={closed !== null}
-          onChange={(e) => setPerson(e.target.value)}
-        />
-        <label htmlFor="member-role">{t("members.role")}</label>
-        <select id="member-role" value={role} disabled={closed !== null} onChange={(e) => setRole(e.target.value as Member["role"])}>
-          {(["owner", "editor", "viewer"] as const).map((value) => (
-            <option key={value} value={value}>
-              {t(`role.${value}`)}
-            </option>
-          ))}
-        </select>
-        <button type="submit" disabled={closed !== null || change.busy}>
-          {t("members.save")}
-        </button>
-        <Reason reason={closed} />
-        <ErrorNote error={change.error} />
-      </form>
-    </section>
+    <MembersPanel
+      idPrefix=""
+      base={`/v1/boards/${data.board.id}/members`}
+      members={data.members}
+      roles={roles}
+      closed={closed}
+      reload={reload}
+    />
   );
 }
 

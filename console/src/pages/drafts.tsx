@@ -3,6 +3,7 @@ import { useState, type FormEvent, type ReactNode } from "react";
 import { api, newRequestId } from "../api";
 import { formatDate, t } from "../i18n";
 import { refusal, useSession } from "../session";
+import { MembersPanel } from "../members";
 import { ErrorNote, Reason, Status, useAction, useLoad } from "../ui";
 
 type Role = "viewer" | "editor" | "admin" | "owner";
@@ -174,74 +175,15 @@ function WorkspaceMembers({
   const session = useSession();
   const manager = workspace.role === "owner" || workspace.role === "admin";
   const closed = refusal(session, "drafts:write", true) ?? (manager ? null : t("board.ownerOnly"));
-  const [person, setPerson] = useState("");
-  const [role, setRole] = useState<Role>("editor");
-  const change = useAction();
-  const base = `/v1/workspaces/${workspace.id}/members`;
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (await change.run(() => api("PUT", `${base}/${encodeURIComponent(person.trim())}`, { role }))) {
-      setPerson("");
-      await reload();
-    }
-  }
+  const roles = ["owner", "admin", "editor", "viewer"] as const;
   return (
-    <section aria-labelledby="ws-members-title">
-      <h2 id="ws-members-title">{t("members.title")}</h2>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">{t("members.person")}</th>
-            <th scope="col">{t("members.role")}</th>
-            <th scope="col">
-              <span className="visually-hidden">{t("cancel")}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {members.map((member) => (
-            <tr key={member.person_id}>
-              <td>{member.person_id}</td>
-              <td>{t(`role.${member.role}`)}</td>
-              <td>
-                <button
-                  type="button"
-                  className="link"
-                  disabled={closed !== null || member.person_id === session.personId}
-                  aria-label={t("members.remove", { person: member.person_id })}
-                  onClick={() => void change.run(() => api("DELETE", `${base}/${encodeURIComponent(member.person_id)}`)).then(reload)}
-                >
-                  ✕
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <form className="inline-form" onSubmit={(event) => void submit(event)} aria-label={t("members.add")}>
-        <label htmlFor="ws-member-person">{t("members.person")}</label>
-        <input
-          id="ws-member-person"
-          required
-          maxLength={200}
-          value={person}
-          disabled={closed !== null}
-          onChange={(e) => setPerson(e.target.value)}
-        />
-        <label htmlFor="ws-member-role">{t("members.role")}</label>
-        <select id="ws-member-role" value={role} disabled={closed !== null} onChange={(e) => setRole(e.target.value as Role)}>
-          {(["owner", "admin", "editor", "viewer"] as const).map((value) => (
-            <option key={value} value={value}>
-              {t(`role.${value}`)}
-            </option>
-          ))}
-        </select>
-        <button type="submit" disabled={closed !== null || change.busy}>
-          {t("members.save")}
-        </button>
-        <Reason reason={closed} />
-        <ErrorNote error={change.error} />
-      </form>
-    </section>
+    <MembersPanel
+      idPrefix="ws-"
+      base={`/v1/workspaces/${workspace.id}/members`}
+      members={members}
+      roles={roles}
+      closed={closed}
+      reload={reload}
+    />
   );
 }
