@@ -118,6 +118,7 @@ export const boxesService = defineService<BoxesServiceOptions>()({
         runtime,
         await startSshServer(runtime, { port: sshPort, bindHost: runtime.portSettings.bindHost, hostKeyFile }).catch((err: unknown) => {
           log.warn({ err, port: sshPort }, "the SSH endpoint could not listen; boxes have no sshCommand");
+          runtime.ssh.failure = err instanceof Error ? err.message : String(err);
           return null;
         }),
       );

@@ -83,7 +83,9 @@ describeBoxes("ssh into boxes", () => {
     key = await stack.createKey({ scopes: allScopes });
     client = await connectClient(stack.mcpUrl, key);
     box = (await ok(client, "create_box", { name: "ssh-box" })).box;
-    port = boxes.service().runtime.ssh.port!;
+    const ssh = boxes.service().runtime.ssh;
+    if (ssh.port === null) throw new Error(`the SSH endpoint did not start: ${ssh.failure ?? "no reason recorded"}`);
+    port = ssh.port;
   });
   afterAll(async () => {
     await client?.close();

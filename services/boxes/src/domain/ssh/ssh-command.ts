@@ -5,6 +5,8 @@ import type { BoxesRuntime } from "../context.js";
 export interface SshSettings {
   port: number | null;
   host: string;
+  /** Why the endpoint is not listening when it was asked for (the listen or host-key error, in one line). */
+  failure?: string;
 }
 
 /** get_box's `sshCommand`: the command that opens a shell in the box, with a key registered at /v1/ssh-keys. */
