@@ -89,6 +89,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const guards = { bindHost: host, allowedHosts: env.BANCADA_ALLOWED_HOSTS, allowedOrigins: env.BANCADA_ALLOWED_ORIGINS };
   if (host !== env.HOST) log.warn({ HOST: env.HOST }, "the embedded mode listens on 127.0.0.1 only; set DATABASE_URL to serve other hosts");
   const metrics = createToolMetrics(allInOne ? "bancada" : components.join("+"));
+  bus.metrics.registerIn(metrics.registry);
   const started: RunningService[] = [];
   const servers: Server[] = [];
   let gateway: Gateway | undefined;

@@ -70,9 +70,9 @@ export const natsUrl = process.env.NATS_URL;
  * Real NATS when NATS_URL is set (CI), else the in-process bus (BANCADA_TEST_BUS=memory forces it). Either
  * holds a bus key pair made for it: the stack's gateway signs, its services verify, as in production.
  */
-export async function testBus(): Promise<Bus> {
-  if (!natsUrl || process.env.BANCADA_TEST_BUS === "memory") return new MemoryBus();
-  return connectNatsBus({ url: natsUrl, name: "bancada-test", keys: BusKeys.generate() });
+export async function testBus(url = natsUrl, log?: Logger): Promise<Bus> {
+  if (!url || process.env.BANCADA_TEST_BUS === "memory") return new MemoryBus();
+  return connectNatsBus({ url, name: "bancada-test", keys: BusKeys.generate(), ...(log ? { log: log.child({ component: "nats" }) } : {}) });
 }
 
 export interface StackOptions {
@@ -84,13 +84,15 @@ export interface StackOptions {
   rest?: { rateLimit?: RateLimitOptions; bodyTimeoutMs?: number };
   /** Connection cap and header timeout of the stack's HTTP server (Node's defaults when omitted). */
   serverLimits?: ServerLimits;
+  /** A NATS server of the test's own (one it stops or kills) instead of NATS_URL's. */
+  natsUrl?: string;
 }
 
 export async function startStack(options: StackOptions): Promise<Stack> {
   const database = await freshDatabase();
-  const bus = await testBus();
-  const subjects = makeSubjects(`t${randomBytes(4).toString("hex")}`);
   const log = options.log ?? createLogger("test", (process.env.LOG_LEVEL as "info" | undefined) ?? "silent");
+  const bus = await testBus(options.natsUrl, log);
+  const subjects = makeSubjects(`t${randomBytes(4).toString("hex")}`);
   const deps: ServiceDeps = { databaseUrl: database.url, bus, subjects, log };
   const running = new Map<string, StackService>();
   for (const [name, factory] of Object.entries(options.services)) running.set(name, await factory(deps));

@@ -1,7 +1,9 @@
 /**
  * Routes one tool call: checks at the gateway (a bad call never crosses the bus), then a bus request
  * to the owning service with the caller's principal, a call id and a deadline, signed with the gateway's
- * bus key (services run nothing else). Errors come back as data; a service that does not answer is `unavailable`, one that runs past the deadline `deadline_exceeded`.
+ * bus key (services run nothing else). Errors come back as data. A call that gets no answer is `unavailable` when
+ * a retry may well succeed — no replica serves the service, the replica that took it died (its heartbeats stopped,
+ * bus/nats-requests.ts), NATS is unreachable — and `deadline_exceeded` when it ran past its deadline.
  */
 import { randomUUID } from "node:crypto";
 import {
@@ -38,7 +40,6 @@ import {
 } from "@bancada/service-kit";
 import type { ErrorObject } from "ajv";
 import type { AuditTrail } from "./audit.js";
-import type { CallWatch } from "./call-watch.js";
 import type { Catalog } from "./catalog.js";
 
 export interface CallRouterOptions {
@@ -51,8 +52,6 @@ export interface CallRouterOptions {
   metrics?: ToolMetrics;
   /** Added to a tool's own maximum duration to make the gateway's deadline. */
   deadlineMarginMs?: number;
-  /** Gives up calls whose replica stopped naming them (call-watch.ts). */
-  callWatch?: CallWatch;
 }
 
 export interface CallOptions {
@@ -121,7 +120,7 @@ export class CallRouter {
     }
     const durationMs = performance.now() - started;
     const outcome = reply.ok ? "ok" : reply.error.code;
-    this.#o.metrics?.observe(name, outcome, durationMs);
+    this.#o.metrics?.observe(name, outcome, durationMs, reply.ok ? undefined : this.#o.catalog.tool(name)?.service);
     // one line per call, never its arguments or result
     this.#o.log.info(
       {
@@ -199,9 +198,7 @@ export class CallRouter {
     const progress = onProgress
       ? bus.subscribe(subjects.progress(callId), (message) => onProgress(decodeJson(message.data) as ProgressUpdate))
       : undefined;
-    const watch = this.#o.callWatch?.watch(callId);
-    const linked = watch && options.signal ? eitherSignal(options.signal, watch.lost) : undefined;
-    const signal = linked?.signal ?? watch?.lost ?? options.signal;
+    const signal = options.signal;
     try {
       const reply = await bus.request(subjects.call(service), data, { timeoutMs, headers, ...(signal ? { signal } : {}) });
       return decodeJson(reply.data) as CallReply;
@@ -210,13 +207,8 @@ export class CallRouter {
       if (error.reason === BusFailure.cancelled || error.reason === BusFailure.timeout) {
         this.#publishSigned(subjects.cancel(service), new Uint8Array(), { [Header.callId]: callId });
       }
-      if (error.reason === BusFailure.cancelled && watch?.lost.aborted && !options.signal?.aborted) {
-        return { ok: false, error: lostCallBody(service) };
-      }
       return { ok: false, error: busFailureBody(service, error.reason, timeoutMs) };
     } finally {
-      linked?.dispose();
-      watch?.done();
       progress?.unsubscribe();
     }
   }
@@ -224,22 +216,6 @@ export class CallRouter {
   #publishSigned(subject: string, data: Uint8Array, headers: Record<string, string>): void {
     this.#o.bus.publish(subject, data, signBusMessage(this.#o.bus.keys, subject, headers, data));
   }
-}
-
-/** A signal that aborts when either does; `dispose` unhooks it once the call is over. */
-function eitherSignal(a: AbortSignal, b: AbortSignal): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const abort = () => controller.abort();
-  if (a.aborted || b.aborted) controller.abort();
-  a.addEventListener("abort", abort, { once: true });
-  b.addEventListener("abort", abort, { once: true });
-  return {
-    signal: controller.signal,
-    dispose() {
-      a.removeEventListener("abort", abort);
-      b.removeEventListener("abort", abort);
-    },
-  };
 }
 
 /** A prompt's arguments against its declaration: every required one present, none it does not declare. */
@@ -254,14 +230,7 @@ function promptArgumentIssues(declared: PromptDescriptor["arguments"], args: Rec
   return issues;
 }
 
-function lostCallBody(service: string): ErrorBody {
-  return {
-    code: ErrorCode.unavailable,
-    message: `The ${service} service stopped answering for this call (the replica running it is gone or unreachable); retry it, with the same idempotency key for a write.`,
-    details: { service, lost: true },
-  };
-}
-
+/** What a call that got no answer tells the client: all but a deadline or a cancellation are retryable. */
 function busFailureBody(service: string, reason: BusFailure, timeoutMs: number): ErrorBody {
   if (reason === BusFailure.timeout) {
     return {
@@ -272,6 +241,20 @@ function busFailureBody(service: string, reason: BusFailure, timeoutMs: number):
   }
   if (reason === BusFailure.cancelled) {
     return { code: ErrorCode.deadlineExceeded, message: "The call was cancelled by the client.", details: { service, cancelled: true } };
+  }
+  if (reason === BusFailure.responderLost) {
+    return {
+      code: ErrorCode.unavailable,
+      message: `The ${service} service stopped answering for this call (the replica running it is gone or unreachable); retry it, with the same idempotency key for a write.`,
+      details: { service, lost: true },
+    };
+  }
+  if (reason === BusFailure.unreachable) {
+    return {
+      code: ErrorCode.unavailable,
+      message: "The message bus is unreachable (NATS is down or cut off); retry shortly, with the same idempotency key for a write.",
+      details: { service, bus: "unreachable" },
+    };
   }
   return {
     code: ErrorCode.unavailable,

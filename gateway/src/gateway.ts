@@ -5,7 +5,6 @@ import type { Subjects } from "@bancada/contracts";
 import { RateLimiter, applyMigrations, createToolMetrics, type Bus, type Logger, type ToolMetrics } from "@bancada/service-kit";
 import type { Express, RequestHandler } from "express";
 import { AuditTrail } from "./audit.js";
-import { CallWatch } from "./call-watch.js";
 import { CallRouter } from "./call-router.js";
 import { Catalog } from "./catalog.js";
 import { createGatewayDb, postgresSchema, type GatewayDb } from "./db/client.js";
@@ -29,8 +28,6 @@ export interface GatewayOptions {
   adminToken?: string;
   /** Added to each tool's own maximum duration to make the call's deadline (default 5 s). */
   deadlineMarginMs?: number;
-  /** A call no service replica has named as running for this long is answered `unavailable` (default 10 s). */
-  callLostAfterMs?: number;
   metrics?: ToolMetrics;
   /** The built web console (console/dist) served at `/`. */
   consoleDir?: string;
@@ -66,15 +63,13 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const db = createGatewayDb(options.databaseUrl);
   const keys = new KeyStore(db, { pepper: options.keyPepper });
   const metrics = options.metrics ?? createToolMetrics("gateway");
+  options.bus.metrics.registerIn(metrics.registry);
   const catalog = new Catalog({ bus: options.bus, subjects: options.subjects, services: options.services, log });
   await catalog.start();
   registerCatalogGauge(metrics, catalog);
   const audit = new AuditTrail(db, log);
   const rateLimit = options.rateLimit ?? { burst: 200, perSecond: 100 };
-  const callWatch = new CallWatch(options.callLostAfterMs ?? 10_000);
-  callWatch.start(options.bus, options.subjects);
   const router = new CallRouter({
-    callWatch,
     bus: options.bus,
     subjects: options.subjects,
     catalog,
@@ -117,7 +112,6 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     async stop() {
       authResponder.unsubscribe();
       cancellations.unsubscribe();
-      callWatch.stop();
       catalog.stop();
       await audit.stop();
       await db.$disconnect();

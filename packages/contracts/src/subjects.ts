@@ -11,8 +11,6 @@ export function subjects(root: string) {
     authResolve: `${root}.auth.resolve`,
     /** Progress of one call, published by the service while the gateway relays it to the client. */
     progress: (callId: string) => `${root}.progress.${callId}`,
-    /** Every service replica's heartbeat of the calls it is running, heard by every gateway (call-watch.ts). */
-    running: `${root}.running`,
     /** A client's `notifications/cancelled`, heard by every gateway replica (the call may run on another). */
     clientCancel: `${root}.gateway.cancel`,
     queue: (service: string) => `${root}.${service}`,

@@ -2,6 +2,9 @@ export { BusFailure, BusRequestError, encodeJson, decodeJson } from "./bus/bus.j
 export type { Bus, BusMessage, BusHandler, BusListener, BusSubscription, RequestOptions } from "./bus/bus.js";
 export { MemoryBus } from "./bus/memory-bus.js";
 export { NatsAuthError, NatsBus, connectNatsBus, natsReconnect, natsServers } from "./bus/nats-bus.js";
+export { natsLiveness } from "./bus/nats-requests.js";
+export type { NatsLiveness } from "./bus/nats-requests.js";
+export { BusMetrics } from "./bus/bus-metrics.js";
 export { BusKeys, BusKeyError } from "./bus/bus-keys.js";
 export type { BusKeySource } from "./bus/bus-keys.js";
 export {
@@ -17,7 +20,7 @@ export type { SignOptions, SignatureProblem } from "./bus/bus-signature.js";
 export type { NatsBusLog, NatsBusOptions } from "./bus/nats-bus.js";
 export { defineTool, describeTool } from "./define-tool.js";
 export type { Tool, ToolContext, ToolDefinition } from "./define-tool.js";
-export { hostTools, maxReplyBytes, runningHeartbeatMs } from "./tool-host.js";
+export { hostTools, maxReplyBytes } from "./tool-host.js";
 export type { ToolHost, ToolHostOptions, PromptDefinition } from "./tool-host.js";
 export { toErrorBody } from "./error-body.js";
 export { createLogger } from "./logger.js";

@@ -1,9 +1,12 @@
-/** Prometheus metrics: calls by tool and outcome, and their latency. */
+/**
+ * Prometheus metrics: calls by tool and outcome, their latency, and the errors of each service by code (where the
+ * gateway knows which service a call went to). The bus adds its own (bus/bus-metrics.ts).
+ */
 import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
 export interface ToolMetrics {
   registry: Registry;
-  observe(tool: string, outcome: string, durationMs: number): void;
+  observe(tool: string, outcome: string, durationMs: number, service?: string): void;
 }
 
 export function createToolMetrics(component: string, registry = new Registry()): ToolMetrics {
@@ -22,11 +25,18 @@ export function createToolMetrics(component: string, registry = new Registry()):
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60, 600],
     registers: [registry],
   });
+  const serviceErrors = new Counter({
+    name: "bancada_service_errors_total",
+    help: "Tool calls routed to a service that ended in an error, by service and error code (unavailable, deadline_exceeded, not_found…).",
+    labelNames: ["service", "code"],
+    registers: [registry],
+  });
   return {
     registry,
-    observe(tool, outcome, durationMs) {
+    observe(tool, outcome, durationMs, service) {
       calls.inc({ tool, outcome });
       latency.observe({ tool }, durationMs / 1000);
+      if (service !== undefined && outcome !== "ok") serviceErrors.inc({ service, code: outcome });
     },
   };
 }

@@ -154,12 +154,6 @@ export function hostTools(options: ToolHostOptions): ToolHost {
       if (callId && running.has(callId) && !refusal(subjects.cancel(service), message, false)) running.get(callId)?.abort();
     }),
   ];
-  // While calls run, every replica says which ones, so that a gateway waiting for a replica that died can
-  // answer `unavailable` at once instead of at the call's deadline (gateway/src/call-watch.ts).
-  const heartbeat = setInterval(() => {
-    if (running.size > 0) bus.publish(subjects.running, encodeJson({ service, callIds: [...running.keys()] }));
-  }, runningHeartbeatMs);
-  heartbeat.unref();
   bus.publish(subjects.catalogChanged, encodeJson({ service, version: options.version }));
   log.info({ tools: catalog.tools.length }, "tools served on the bus");
 
@@ -171,14 +165,10 @@ export function hostTools(options: ToolHostOptions): ToolHost {
         headers: { [Header.principal]: JSON.stringify(principal), [Header.callId]: randomUUID() },
       }),
     stop: () => {
-      clearInterval(heartbeat);
       subscriptions.forEach((subscription) => subscription.unsubscribe());
     },
   };
 }
-
-/** How often a replica names the calls it is running; a gateway gives a call up after several silent beats. */
-export const runningHeartbeatMs = 1_000;
 
 /**
  * The largest answer a tool may give. The bus carries bodies over NATS's max_payload in parts, so this is

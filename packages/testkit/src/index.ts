@@ -5,3 +5,5 @@ export type { ToolOutcome, ErrorData } from "./mcp-client.js";
 export { expectToolResult, expectToolError, expectRestError, issuePaths } from "./tool-results.js";
 export type { ErrorBody } from "./tool-results.js";
 export { seededRandom } from "./seeded-random.js";
+export { startNatsServer, freePort, portAccepts, natsServerBin, natsServerPresent } from "./nats-server.js";
+export type { TestNatsServer } from "./nats-server.js";

@@ -4,6 +4,7 @@
  * The contract test suite in test/bus.contract.test.ts runs against both.
  */
 import type { BusKeys } from "./bus-keys.js";
+import type { BusMetrics } from "./bus-metrics.js";
 
 export interface BusMessage {
   data: Uint8Array;
@@ -34,6 +35,10 @@ export const BusFailure = {
   lost: "lost",
   /** NATS refused the message: this component's NATS user may not publish to the subject. */
   refused: "refused",
+  /** The responder took the request, then fell silent (no acknowledgement, or its heartbeats stopped): it died or was cut off. */
+  responderLost: "responder_lost",
+  /** This process has been cut off from NATS for longer than the outage grace: nothing can be sent or answered. */
+  unreachable: "unreachable",
 } as const;
 export type BusFailure = (typeof BusFailure)[keyof typeof BusFailure];
 
@@ -54,6 +59,13 @@ export interface Bus {
    * whom it trusts (bus-signature.ts).
    */
   readonly keys: BusKeys;
+  /** This bus's request latency, in-flight count and failures; `metrics.registerIn(registry)` puts them on /metrics. */
+  readonly metrics: BusMetrics;
+  /**
+   * Sends a request and waits for its one answer. Over NATS the responder acknowledges a request it is still
+   * working on after a moment and then sends a heartbeat every second (neither when it answers at once), so a
+   * responder that dies mid-request fails it as `responder_lost` within seconds instead of at `timeoutMs`.
+   */
   request(subject: string, data: Uint8Array, options: RequestOptions): Promise<BusMessage>;
   /** Replies to requests; replicas serving with the same `queue` share the load, one answers each request. */
   serve(subject: string, handler: BusHandler, options?: { queue?: string }): BusSubscription;

@@ -4,6 +4,7 @@
  * of microseconds): by default with a pair made for this bus alone, which the gateway and the services on it share.
  */
 import { BusKeys } from "./bus-keys.js";
+import { BusMetrics } from "./bus-metrics.js";
 import {
   BusFailure,
   BusRequestError,
@@ -24,6 +25,7 @@ interface Responder {
 export class MemoryBus implements Bus {
   readonly kind = "memory" as const;
   readonly keys: BusKeys;
+  readonly metrics = new BusMetrics();
   readonly #responders = new Map<string, Responder[]>();
   readonly #listeners = new Map<string, Set<BusListener>>();
   readonly #inFlight = new Set<Promise<unknown>>();
@@ -34,7 +36,20 @@ export class MemoryBus implements Bus {
     this.keys = keys;
   }
 
+  /** No acknowledgements or heartbeats here: the responder lives in this process, it cannot die apart from the caller. */
   async request(subject: string, data: Uint8Array, options: RequestOptions): Promise<BusMessage> {
+    const end = this.metrics.started(subject);
+    try {
+      const reply = await this.#request(subject, data, options);
+      end();
+      return reply;
+    } catch (error) {
+      end(error instanceof BusRequestError ? error.reason : BusFailure.lost);
+      throw error;
+    }
+  }
+
+  async #request(subject: string, data: Uint8Array, options: RequestOptions): Promise<BusMessage> {
     if (this.#closed) throw new BusRequestError(BusFailure.closed, subject);
     if (options.signal?.aborted) throw new BusRequestError(BusFailure.cancelled, subject);
     const responder = this.#pick(subject);

@@ -1,18 +1,16 @@
 /**
- * The bus over NATS: request/reply with queue groups, headers carried as NATS headers.
- *
- * NATS refuses a message larger than the server's max_payload (1 MiB unless configured). A bigger body — a
- * 1 MiB file written as base64, an exec answer with two 1 MiB streams — travels in parts: the sender offers
- * them on a fresh inbox subject, the small message it sends names that subject, and the receiver pulls the
- * parts in order. Bodies under the limit (nearly all) take one message, as before.
+ * The bus over NATS: request/reply with queue groups, headers carried as NATS headers, bodies over max_payload
+ * in parts (nats-parts.ts), and responders that acknowledge long requests and send heartbeats, so a caller
+ * notices a responder's death within seconds (nats-requests.ts).
  *
  * Node loss: the client knows every server of the cluster (those given and those the cluster gossips) and
  * reconnects for ever; subscriptions, queue groups included, are made again on the new node, and what is
- * published meanwhile (a request, a handler's reply) is buffered and sent once reconnected. A request in flight
- * when its connection drops keeps waiting: its reply reaches the new node unless it was sent in the moment this
- * connection had no node (then the request ends at its deadline, as `timeout`). Failing such requests at once
- * would throw away nearly all of them, which are answered a few hundred milliseconds later (measured by
- * test/nats-cluster.test.ts). A large body's parts that can no longer be pulled end as `lost`, at once.
+ * published meanwhile (a handler's reply, progress, a cancellation) waits here and is sent once reconnected.
+ * Another node takes over within milliseconds, so requests in flight are not failed at once: a responder that is
+ * still alive is heard again after the reconnect (nats-cluster.test.ts kills nodes under load). Cut off from
+ * every server for longer than the outage grace (2 s), the bus stops waiting: the requests in flight and every
+ * new one fail at once as `unreachable` (the gateway answers `unavailable`, retryable) until a server is back —
+ * one log line when the connection is lost, one when it is given up, one when it is back.
  */
 import { readFileSync } from "node:fs";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
@@ -28,6 +26,9 @@ import {
   type Subscription,
 } from "@nats-io/nats-core";
 import type { BusKeys } from "./bus-keys.js";
+import { BusMetrics } from "./bus-metrics.js";
+import { assembleBody, offerBody, type OfferedBody } from "./nats-parts.js";
+import { Heartbeats, WatchedRequests, natsLiveness, type NatsLiveness } from "./nats-requests.js";
 import {
   BusFailure,
   BusRequestError,
@@ -61,6 +62,8 @@ export interface NatsBusOptions {
   tlsCaFile?: string | undefined;
   /** How long start-up waits for a first server to accept the connection (refused, not rejected credentials). */
   firstConnectWithinMs?: number;
+  /** When a responder acknowledges and beats, when a caller gives up on one, how long an outage is waited out. */
+  liveness?: Partial<NatsLiveness>;
   log?: NatsBusLog;
   onError?: (error: unknown) => void;
 }
@@ -106,7 +109,12 @@ export async function connectNatsBus(options: NatsBusOptions): Promise<NatsBus> 
   for (;;) {
     try {
       const connection = await connect(settings);
-      return new NatsBus(connection, options.keys, options.onError ?? (() => {}), options.log);
+      return new NatsBus(connection, {
+        keys: options.keys,
+        onError: options.onError ?? (() => {}),
+        liveness: { ...natsLiveness, ...options.liveness },
+        ...(options.log ? { log: options.log } : {}),
+      });
     } catch (error) {
       if (error instanceof errors.AuthorizationError || error instanceof errors.UserAuthenticationExpiredError) {
         throw new NatsAuthError(
@@ -124,32 +132,48 @@ export async function connectNatsBus(options: NatsBusOptions): Promise<NatsBus> 
 export class NatsBus implements Bus {
   readonly kind = "nats" as const;
   readonly keys: BusKeys;
+  readonly metrics = new BusMetrics();
   readonly #connection: NatsConnection;
   readonly #onError: (error: unknown) => void;
+  readonly #liveness: NatsLiveness;
   /** Handlers still running and requests still waiting: close() lets them finish first. */
   readonly #inFlight = new Set<Promise<unknown>>();
   readonly #serving = new Set<Subscription>();
   readonly #log: NatsBusLog | undefined;
+  readonly #requests: WatchedRequests;
+  readonly #heartbeats: Heartbeats;
   /** The server's max_payload, kept: while reconnecting the connection knows no server. */
   #maxPayload: number;
   /**
    * False between a disconnect and the reconnect. The client drops what is published then (each dial attempt
-   * resets its buffer), so requests, replies and messages wait here for the connection instead.
+   * resets its buffer), so replies and messages wait here for the connection instead; requests wait for it up
+   * to the outage grace.
    */
   #connected = true;
   #reconnected = signal();
+  /** Set once an outage has outlasted the grace, until the reconnect. */
+  #givenUp = false;
+  #graceOver = signal();
+  #outage: NodeJS.Timeout | undefined;
   readonly #held: (() => void)[] = [];
 
-  constructor(connection: NatsConnection, keys: BusKeys, onError: (error: unknown) => void, log?: NatsBusLog) {
+  constructor(
+    connection: NatsConnection,
+    options: { keys: BusKeys; onError: (error: unknown) => void; liveness?: NatsLiveness; log?: NatsBusLog },
+  ) {
     this.#connection = connection;
-    this.keys = keys;
-    this.#onError = onError;
-    this.#log = log;
+    this.keys = options.keys;
+    this.#onError = options.onError;
+    this.#log = options.log;
+    this.#liveness = options.liveness ?? natsLiveness;
     this.#maxPayload = connection.info?.max_payload ?? 1024 * 1024;
+    this.#requests = new WatchedRequests(connection, createInbox(), this.#liveness, this.#onError);
+    this.#heartbeats = new Heartbeats(connection, this.#liveness);
+    void connection.closed().then(() => this.#requests.fail(BusFailure.closed));
     void this.#watch();
   }
 
-  /** Logs what happens to the connection: lost, back, refusals of the server. */
+  /** Logs what happens to the connection: lost, given up, back, refusals of the server. */
   async #watch(): Promise<void> {
     for await (const status of this.#connection.status()) this.#onStatus(status);
   }
@@ -157,13 +181,23 @@ export class NatsBus implements Bus {
   #onStatus(status: Status): void {
     switch (status.type) {
       case "disconnect":
-        if (this.#connected) this.#reconnected = signal();
+        if (!this.#connected) break;
         this.#connected = false;
+        this.#reconnected = signal();
+        this.#graceOver = signal();
+        this.#requests.disconnected();
+        this.#heartbeats.connected = false;
+        this.#outage = setTimeout(() => this.#giveUpWaiting(), this.#liveness.outageGraceMs);
+        this.#outage.unref();
         this.#log?.warn({ server: status.server, inFlight: this.#inFlight.size }, "NATS connection lost; reconnecting");
         break;
       case "reconnect":
         this.#connected = true;
+        clearTimeout(this.#outage);
         this.#maxPayload = this.#connection.info?.max_payload ?? this.#maxPayload;
+        this.#requests.reconnected();
+        this.#heartbeats.connected = true;
+        this.#givenUp = false;
         this.#reconnected.resolve();
         for (const send of this.#held.splice(0)) send();
         this.#log?.info({ server: status.server }, "NATS reconnected; subscriptions restored");
@@ -174,6 +208,7 @@ export class NatsBus implements Bus {
       case "error":
         if (status.error instanceof errors.PermissionViolationError) {
           const { operation, subject, queue } = status.error;
+          if (operation === "publish") this.#requests.fail(BusFailure.refused, subject);
           this.#log?.warn(
             { operation, subject, ...(queue ? { queue } : {}) },
             `NATS refused to let this component ${operation === "publish" ? "publish to" : "subscribe to"} ${subject}: its NATS user lacks the permission`,
@@ -189,33 +224,51 @@ export class NatsBus implements Bus {
     }
   }
 
+  /** The outage outlasted the grace: nothing waits for NATS any more, requests fail at once until it is back. */
+  #giveUpWaiting(): void {
+    if (this.#connected) return;
+    this.#givenUp = true;
+    this.#graceOver.resolve();
+    this.#requests.fail(BusFailure.unreachable);
+    this.#log?.warn(
+      { graceMs: this.#liveness.outageGraceMs },
+      "NATS unreachable; bus requests fail as unreachable (answered unavailable) until it is back",
+    );
+  }
+
   /** The server this connection is on now (`host:port`), for logs and tests. */
   get server(): string {
     return this.#connection.getServer();
   }
 
   async request(subject: string, data: Uint8Array, options: RequestOptions): Promise<BusMessage> {
+    const end = this.metrics.started(subject);
+    try {
+      const reply = await this.#track(this.#request(subject, data, options));
+      end();
+      return reply;
+    } catch (error) {
+      end(error instanceof BusRequestError ? error.reason : BusFailure.lost);
+      throw error;
+    }
+  }
+
+  async #request(subject: string, data: Uint8Array, options: RequestOptions): Promise<BusMessage> {
     if (this.#connection.isClosed()) throw new BusRequestError(BusFailure.closed, subject);
     if (options.signal?.aborted) throw new BusRequestError(BusFailure.cancelled, subject);
-    const body = this.#offer(data, options.timeoutMs);
     const until = Date.now() + options.timeoutMs;
-    const pending = this.#connectedBy(until)
-      .then((connected) => {
-        // NATS unreachable for the whole time the caller gave: nobody could have answered
-        if (!connected) throw new BusRequestError(BusFailure.lost, subject);
-        return this.#connection.request(subject, body.data, {
-          timeout: Math.max(1, until - Date.now()),
-          headers: toNatsHeaders({ ...options.headers, ...body.headers }),
-        });
-      })
-      .then(fromNatsMsg, (error: unknown) => {
-        throw error instanceof BusRequestError ? error : new BusRequestError(failureOf(error), subject);
-      })
-      .then((reply) => this.#assemble(reply, subject))
-      .finally(body.withdraw);
-    const reply = await this.#track(abortable(pending, subject, options.signal));
-    if (reply.headers[handlerFailedHeader]) throw new BusRequestError(BusFailure.handlerFailed, subject);
-    return reply;
+    // cut off from NATS: wait a moment for the reconnect (another node takes over within milliseconds), no longer
+    if (!this.#connected && !(await this.#reconnectedBy(until, true))) throw new BusRequestError(BusFailure.unreachable, subject);
+    const body = this.#offer(data, options.timeoutMs);
+    try {
+      const headers = toNatsHeaders({ ...options.headers, ...body.headers }) ?? natsHeaders();
+      const msg = await this.#requests.send(subject, body.data, headers, Math.max(1, until - Date.now()), options.signal);
+      const reply = await assembleBody(this.#connection, fromNatsMsg(msg), subject);
+      if (reply.headers[handlerFailedHeader]) throw new BusRequestError(BusFailure.handlerFailed, subject);
+      return reply;
+    } finally {
+      body.withdraw();
+    }
   }
 
   serve(subject: string, handler: BusHandler, options: { queue?: string } = {}): BusSubscription {
@@ -223,7 +276,8 @@ export class NatsBus implements Bus {
       ...(options.queue ? { queue: options.queue } : {}),
       callback: (error, msg) => {
         if (error) return this.#onError(error);
-        void this.#track(this.#answer(handler, msg));
+        const stopBeating = this.#heartbeats.begin(msg);
+        void this.#track(this.#answer(handler, msg).finally(stopBeating));
       },
     });
     this.#serving.add(subscription);
@@ -242,12 +296,18 @@ export class NatsBus implements Bus {
     else if (this.#held.length < maxHeldMessages) this.#held.push(send);
   }
 
-  /** True once connected (at once when connected now), false if still cut off at `until`. */
-  async #connectedBy(until: number): Promise<boolean> {
+  /**
+   * True once reconnected (at once when connected now), false at `until`. A request also stops waiting when the
+   * outage grace is over (`withinGrace`); a reply finished meanwhile waits on, so that the work is not thrown away.
+   */
+  async #reconnectedBy(until: number, withinGrace: boolean): Promise<boolean> {
     if (this.#connected) return true;
+    if (withinGrace && this.#givenUp) return false;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, until - Date.now()))));
-    const back = await Promise.race([this.#reconnected.promise.then(() => true), late]);
+    const contenders = [this.#reconnected.promise.then(() => true), late];
+    if (withinGrace) contenders.push(this.#graceOver.promise.then(() => false));
+    const back = await Promise.race(contenders);
     clearTimeout(timer);
     return back;
   }
@@ -272,6 +332,9 @@ export class NatsBus implements Bus {
     await Promise.allSettled([...this.#serving].map((subscription) => subscription.drain()));
     const grace = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
     await Promise.race([Promise.allSettled([...this.#inFlight]), grace]);
+    clearTimeout(this.#outage);
+    this.#heartbeats.stop();
+    this.#requests.close();
     await this.#connection.drain().catch(this.#onError);
   }
 
@@ -285,14 +348,14 @@ export class NatsBus implements Bus {
   async #answer(handler: BusHandler, msg: Msg): Promise<void> {
     let reply: BusMessage;
     try {
-      reply = await handler(await this.#assemble(fromNatsMsg(msg), msg.subject));
+      reply = await handler(await assembleBody(this.#connection, fromNatsMsg(msg), msg.subject));
     } catch (error) {
       this.#onError(error);
       reply = { data: new Uint8Array(), headers: { [handlerFailedHeader]: "1" } };
     }
     try {
       // a reply finished while cut off waits for the connection: the work the caller asked for is not thrown away
-      if (!(await this.#connectedBy(Date.now() + partsOfferMs)))
+      if (!(await this.#reconnectedBy(Date.now() + partsOfferMs, false)))
         return this.#onError(new Error(`reply on ${msg.subject} dropped: NATS unreachable`));
       const body = this.#offer(reply.data, partsOfferMs);
       msg.respond(body.data, { headers: toNatsHeaders({ ...reply.headers, ...body.headers }) });
@@ -301,61 +364,13 @@ export class NatsBus implements Bus {
     }
   }
 
-  /** A body that fits goes as is; a bigger one is offered in parts on its own subject until pulled (or `ttlMs`). */
-  #offer(data: Uint8Array, ttlMs: number): { data: Uint8Array; headers: Record<string, string>; withdraw: () => void } {
-    const partBytes = this.#maxPayload - partsHeadroomBytes;
-    if (data.byteLength <= partBytes) return { data, headers: {}, withdraw: () => {} };
-    const count = Math.ceil(data.byteLength / partBytes);
-    const subject = createInbox();
-    let served = 0;
-    const subscription = this.#connection.subscribe(subject, {
-      callback: (error, msg) => {
-        if (error) return this.#onError(error);
-        const index = Number(new TextDecoder().decode(msg.data));
-        msg.respond(data.subarray(index * partBytes, (index + 1) * partBytes));
-        if (++served >= count) withdraw();
-      },
-    });
-    const timer = setTimeout(() => withdraw(), ttlMs).unref();
-    const withdraw = () => {
-      clearTimeout(timer);
-      if (!subscription.isClosed()) subscription.unsubscribe();
-    };
-    return { data: new Uint8Array(), headers: { [partsHeader]: `${subject} ${count} ${data.byteLength}` }, withdraw };
-  }
-
-  /** The whole body of a message sent in parts, pulled in order; any other message as it came. */
-  async #assemble(message: BusMessage, subject: string): Promise<BusMessage> {
-    const offer = message.headers[partsHeader];
-    if (!offer) return message;
-    const [partsSubject = "", count, total] = offer.split(" ");
-    const data = new Uint8Array(Number(total));
-    let filled = 0;
-    for (let index = 0; index < Number(count); index++) {
-      const part = await this.#connection
-        .request(partsSubject, new TextEncoder().encode(String(index)), { timeout: partTimeoutMs })
-        .catch((error: unknown) => {
-          // the peer offering the parts is gone (or cut off): the body is lost, not late
-          const reason = failureOf(error);
-          throw new BusRequestError(
-            reason === BusFailure.timeout || reason === BusFailure.noResponders ? BusFailure.lost : reason,
-            subject,
-          );
-        });
-      data.set(part.data, filled);
-      filled += part.data.byteLength;
-    }
-    const { [partsHeader]: _offer, ...headers } = message.headers;
-    return { data, headers };
+  #offer(data: Uint8Array, ttlMs: number): OfferedBody {
+    return offerBody(this.#connection, data, this.#maxPayload, ttlMs, this.#onError);
   }
 }
 
-const partsHeader = "bancada-parts";
-/** Room left in each part for the protocol line and headers. */
-const partsHeadroomBytes = 16 * 1024;
 /** How long a reply's parts wait to be pulled (the requester pulls at once; this only bounds a vanished one). */
 const partsOfferMs = 60_000;
-const partTimeoutMs = 10_000;
 /** Messages (progress, cancellations, announcements) kept while cut off from NATS; older ones matter most. */
 const maxHeldMessages = 1_000;
 
@@ -385,28 +400,4 @@ function fromNatsMsg(msg: Msg): BusMessage {
     for (const key of msg.headers.keys()) headers[key.toLowerCase()] = msg.headers.get(key);
   }
   return { data: msg.data, headers };
-}
-
-function failureOf(error: unknown): BusFailure {
-  if (error instanceof errors.PermissionViolationError || (error as Error).cause instanceof errors.PermissionViolationError) {
-    return BusFailure.refused;
-  }
-  if (error instanceof errors.NoRespondersError) return BusFailure.noResponders;
-  if (error instanceof errors.TimeoutError) return BusFailure.timeout;
-  if (error instanceof errors.RequestError) {
-    if (error.isNoResponders()) return BusFailure.noResponders;
-    if (error.cause instanceof errors.TimeoutError) return BusFailure.timeout;
-  }
-  if (error instanceof errors.ClosedConnectionError || error instanceof errors.DrainingConnectionError) return BusFailure.closed;
-  // anything else (the connection closed under the request, a protocol error): no answer is coming, and not for lack of time
-  return BusFailure.lost;
-}
-
-function abortable<T>(pending: Promise<T>, subject: string, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return pending;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new BusRequestError(BusFailure.cancelled, subject));
-    signal.addEventListener("abort", onAbort, { once: true });
-    pending.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }
