@@ -9,7 +9,9 @@
  *   through the reply subject it was given (`allow_responses`).
  * - `<root>.auth.resolve`: services publish it (their REST routes resolve API keys through the gateway); only
  *   the gateway subscribes to it, in its queue group.
- * - `_INBOX.>`: replies arrive on inboxes, and a body larger than the server's max_payload crosses in parts
+ * - `_INBOX.>`: replies arrive on inboxes (with the acknowledgement and heartbeats of a long request before its
+ *   answer, packages/service-kit/src/bus/nats-requests.ts: several messages, more than `allow_responses` lets
+ *   through), and a body larger than the server's max_payload crosses in parts
  *   (packages/service-kit/src/bus/nats-bus.ts): the sender subscribes to a fresh inbox offering them, the
  *   receiver requests each part on that inbox. Every component may receive such a body (a tool's arguments are
  *   checked by the service, after they crossed), so every component subscribes and publishes there.
@@ -52,7 +54,6 @@ export function permissionTable({ root = defaultRoot, services = serviceNames() 
       `${root}.catalog.changed`,
       `${root}.gateway.cancel`,
       `${root}.progress.*`,
-      `${root}.running`,
       "_INBOX.>",
     ],
     allowResponses: true,
@@ -63,7 +64,6 @@ export function permissionTable({ root = defaultRoot, services = serviceNames() 
       `${root}.auth.resolve`,
       `${root}.catalog.changed`,
       `${root}.progress.*`,
-      `${root}.running`,
       ...(servicePublishes[service]?.(root) ?? []),
       "_INBOX.>",
     ],
