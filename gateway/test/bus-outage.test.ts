@@ -70,7 +70,7 @@ describe.skipIf(!natsServerPresent)("the gateway while its NATS server is down (
     await nats?.kill();
   });
 
-  it("when NATS is killed for 4 s while calls are made, then every call answers ok or unavailable (never internal, never a wait for the deadline), and calls succeed again once it is back on the same port", async () => {
+  it("when NATS is killed for 4 s while calls are made, then every call answers ok or unavailable (never internal, never a wait for the deadline), a long call in flight too, and calls succeed again once it is back on the same port", async () => {
     const outcomes: (Outcome & { at: number })[] = [];
     let calling = true;
     let n = 0;
@@ -82,6 +82,12 @@ describe.skipIf(!natsServerPresent)("the gateway while its NATS server is down (
       }
     })();
     await sleep(1_000);
+    // a long call in flight when NATS dies: its reply can no longer come back, so it must not wait for its deadline
+    const long = (async () => {
+      const result = await callTool<ErrorData>(client, "wait", { ms: 10_000 });
+      return { code: result.isError ? result.data.error.code : "ok", at: Date.now() };
+    })();
+    await sleep(500);
     const killedAt = Date.now();
     await nats.kill();
     await sleep(4_000);
@@ -91,6 +97,10 @@ describe.skipIf(!natsServerPresent)("the gateway while its NATS server is down (
     while (Date.now() - restartedAt < 20_000 && !outcomes.slice(-5).every((o) => o.code === "ok" && o.at > restartedAt)) await sleep(200);
     calling = false;
     await caller;
+
+    const longOutcome = await long;
+    expect(longOutcome.code).toBe("unavailable");
+    expect(longOutcome.at - killedAt).toBeLessThan(6_000); // the outage grace is 2 s; the wait tool's deadline 15 s
 
     const codes = new Set(outcomes.map((o) => o.code));
     expect([...codes].filter((code) => code !== "ok" && code !== "unavailable")).toEqual([]);
@@ -114,7 +124,7 @@ describe.skipIf(!natsServerPresent)("the gateway while its NATS server is down (
     expect(
       sample(scrape, "bancada_bus_request_failures_total", { service: "echo", operation: "call", reason: "unreachable" }),
     ).toBeGreaterThan(0);
-    expect(sample(scrape, "bancada_service_errors_total", { service: "echo", code: "unavailable" })).toBe(down.length);
+    expect(sample(scrape, "bancada_service_errors_total", { service: "echo", code: "unavailable" })).toBe(down.length + 1);
     expect(sample(scrape, "bancada_bus_request_duration_seconds_count", { service: "echo", operation: "call" })).toBeGreaterThan(0);
   }, 90_000);
 });
