@@ -76,6 +76,22 @@ describe.skipIf(!natsUrl)("heartbeats on the NATS bus (skipped without NATS_URL)
     expect(decodeJson(reply.data)).toBe("done");
   }, 20_000);
 
+  it("when this whole process stalls longer than the silence limit (a loaded machine), then a request whose responder lives is still answered", async () => {
+    const s = subject();
+    // still working well after the stall: only a heartbeat, not the answer, can be on its way when it ends
+    responder.serve(s, async () => {
+      await sleep(natsLiveness.silenceMs * 2 + 2_000);
+      return { data: encodeJson("done"), headers: {} };
+    });
+    await sleep(50);
+    const pending = caller.request(s, encodeJson({}), { timeoutMs: 30_000 });
+    await sleep(natsLiveness.ackAfterMs + 300);
+    // neither the caller's timers nor the responder's heartbeats run meanwhile
+    const until = Date.now() + natsLiveness.silenceMs + 1_000;
+    while (Date.now() < until);
+    expect(decodeJson((await pending).data)).toBe("done");
+  }, 20_000);
+
   it("when a handler answers within the acknowledgement window, then its answer is the only message; a slower one acknowledges first", async () => {
     const s = subject();
     responder.serve(s, async (msg) => {

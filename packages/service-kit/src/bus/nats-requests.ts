@@ -51,6 +51,8 @@ interface Pending {
   lastSign: number;
   heard: boolean;
   timer: NodeJS.Timeout | undefined;
+  /** When the timer should fire: one firing much later means this process itself was stalled. */
+  dueAt: number;
   settle(outcome: Msg | BusFailure): void;
 }
 
@@ -97,6 +99,7 @@ export class WatchedRequests {
         lastSign: now,
         heard: false,
         timer: undefined,
+        dueAt: 0,
         settle: (outcome) => {
           clearTimeout(pending.timer);
           if (!this.#pending.delete(token)) return;
@@ -106,7 +109,7 @@ export class WatchedRequests {
         },
       };
       this.#pending.set(token, pending);
-      pending.timer = setTimeout(() => this.#check(pending), Math.min(timeoutMs, this.#liveness.ackWithinMs));
+      this.#arm(pending, Math.min(timeoutMs, this.#liveness.ackWithinMs));
       signal?.addEventListener("abort", onAbort, { once: true });
       headers.set(beatsHeader, "1");
       try {
@@ -148,15 +151,25 @@ export class WatchedRequests {
     pending.settle(msg);
   }
 
+  #arm(pending: Pending, delayMs: number): void {
+    pending.dueAt = Date.now() + delayMs;
+    pending.timer = setTimeout(() => this.#check(pending), delayMs);
+  }
+
   /** The request's timer: past the deadline it times out; silent too long, it is lost; else the timer waits on. */
   #check(pending: Pending): void {
     const now = Date.now();
     if (now >= pending.deadline) return pending.settle(BusFailure.timeout);
+    // this process did not run for a while (a loaded machine, a long pause): the silence it could not hear is not
+    // the responder's — nor its heartbeats, still on their way — so that stretch does not count
+    const stalledMs = now - pending.dueAt;
+    if (stalledMs > stallToleranceMs) pending.lastSign = Math.min(now, pending.lastSign + stalledMs);
     const limit = pending.heard ? this.#liveness.silenceMs : this.#liveness.ackWithinMs;
     const since = Math.max(pending.lastSign, this.#reconnectedAt);
     if (this.#connected && now - since >= limit) {
       // a timer can fire before the socket's pending data is read (after a busy stretch of the event loop):
       // give a heartbeat that already arrived its chance first
+      pending.dueAt = now;
       setImmediate(() => {
         if (Math.max(pending.lastSign, this.#reconnectedAt) === since) pending.settle(BusFailure.responderLost);
         else this.#check(pending);
@@ -164,9 +177,12 @@ export class WatchedRequests {
       return;
     }
     const next = this.#connected ? since + limit : now + limit;
-    pending.timer = setTimeout(() => this.#check(pending), Math.max(1, Math.min(pending.deadline, next) - now));
+    this.#arm(pending, Math.max(1, Math.min(pending.deadline, next) - now));
   }
 }
+
+/** A timer this late says more about this process than about the responder. */
+const stallToleranceMs = 250;
 
 /** The responder's side: heartbeats for the requests it has been working on for a while. */
 export class Heartbeats {
