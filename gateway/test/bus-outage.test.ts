@@ -195,7 +195,25 @@ describe.skipIf(!natsServerPresent)("a service process killed -9 while it runs a
     expect(sample(await metricsOf(stack), "bancada_bus_requests_in_flight", { service: "echo", operation: "call" })).toBe(0);
   }, 60_000);
 
+  it("when NATS restarts, then the service process subscribes again by itself and its calls succeed with no restart", async () => {
+    expect((await echoOutcome(client, "before")).code).toBe("ok");
+    await nats.kill();
+    await sleep(3_000);
+    await nats.restart();
+    const restartedAt = Date.now();
+    let outcome = await echoOutcome(client, "after");
+    while (outcome.code !== "ok" && Date.now() - restartedAt < 20_000) {
+      expect(outcome.code).toBe("unavailable");
+      await sleep(200);
+      outcome = await echoOutcome(client, "after");
+    }
+    expect(outcome).toMatchObject({ code: "ok", message: "after" });
+  }, 60_000);
+
   it("when the process running the call is killed -9, then the call answers unavailable within seconds (not at its 15 s deadline), saying to retry with the same idempotency key", async () => {
+    const lost = { service: "echo", operation: "call", reason: "responder_lost" };
+    const unavailable = { service: "echo", code: "unavailable" };
+    const before = await metricsOf(stack);
     const pending = callTool<ErrorData>(client, "wait", { ms: 10_000 });
     await sleep(1_500);
     const killedAt = Date.now();
@@ -208,8 +226,9 @@ describe.skipIf(!natsServerPresent)("a service process killed -9 while it runs a
     expect(result.data.error.message).toMatch(/stopped answering .*retry it, with the same idempotency key/);
     // the silence limit is 3 s; the rest is a loaded machine's slack, far below the deadline
     expect(afterKillMs).toBeLessThan(7_000);
-    const scrape = await metricsOf(stack);
-    expect(sample(scrape, "bancada_bus_request_failures_total", { service: "echo", operation: "call", reason: "responder_lost" })).toBe(1);
-    expect(sample(scrape, "bancada_service_errors_total", { service: "echo", code: "unavailable" })).toBe(1);
+    const after = await metricsOf(stack);
+    const grew = (name: string, labels: Record<string, string>) => (sample(after, name, labels) ?? 0) - (sample(before, name, labels) ?? 0);
+    expect(grew("bancada_bus_request_failures_total", lost)).toBe(1);
+    expect(grew("bancada_service_errors_total", unavailable)).toBe(1);
   }, 60_000);
 });
