@@ -102,6 +102,22 @@ description: The best way to name projects
 The best way to name projects is after their purpose and their environment, the way most teams do.
 Mark published projects with the team that owns them.
 `,
+  "guides/journal.md": `---
+title: Journal
+description: Read the journal of past runs
+---
+
+### Reading the journal
+
+The journal command shows the entries of past runs, newest first, one line per entry.
+`,
+  "guides/limits.md": `---
+title: Limits
+description: How much one request may carry
+---
+
+A request carries at most 10 headers and 10 attachments, and waits 10 seconds for 10 workers.
+`,
   "guides/rotating-keys.md": `---
 title: Rotating keys
 description: Replace signing keys without downtime
@@ -173,6 +189,13 @@ describe("answer_query's rules", () => {
   it("when a page's title names the question's subject, then it answers though its text lacks the question's other (known) words", async () => {
     const answer = await ask("how do I mark a published version as deprecated");
     expect(cited(answer)[0]).toBe(name("commands/tool-deprecate"));
+  });
+
+  it("when a question holds a number, then the number is a detail: its content words find the page, the number alone finds nothing", async () => {
+    const answer = await ask("how do I show the first 10 entries of the journal");
+    expect(cited(answer)[0]).toBe(name("guides/journal"));
+    expect(cited(answer)).not.toContain(name("guides/limits"));
+    expect((await ask("what does 10 mean")).references).toEqual([]);
   });
 
   it("when two pages say the same sentence, then the answer says it once and cites each page at most once", async () => {

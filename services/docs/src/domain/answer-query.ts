@@ -21,7 +21,7 @@ export const relevanceThreshold = 0.6;
 export const headThreshold = 0.4;
 const wellCoveredShare = 0.8;
 /** Further pages are cited only when their best passage comes close to the best one. */
-const relativeFloor = 0.75;
+const relativeFloor = 0.6;
 const pagesMax = 3;
 const passagesPerPage = 2;
 const secondShare = 0.35;

@@ -3,7 +3,7 @@
  * parser as the documents (so "Pub/Sub", "cloud-native" or "8787" are the tokens the index holds), after
  * known phrases were joined ("sign in" → login) and misspelt words corrected against the lexicon.
  * - Stop words of English or Portuguese ("how", "the", "como", "para") are dropped: no page indexes them.
- * - Filler that phrases a question ("way", "want", "preciso") stays, at a small weight.
+ * - Filler that phrases a question ("way", "want", "preciso") stays, at a small weight; so do bare numbers.
  * - Each term has its stems in both languages, the synonyms documentation uses for it (with their
  *   stems), and an inverse document frequency: rare words weigh more; a word no document holds weighs most.
  */
@@ -65,7 +65,9 @@ export async function queryTerms(db: DocsDb, question: string): Promise<{ terms:
     // A concept is as common as its most common spelling: pages saying "login" answer "sign in" too.
     const documents = Math.max(documentsOf(term.words), ...alternatives.map((alternative) => documentsOf(alternative.words)));
     const idf = Math.max(0.1, Math.log((corpusSize + 1) / (documents + 0.5)));
-    const filler = isFiller(term.words);
+    // A bare number ("the first 10 rows", "one 1 second") is a detail of the question, not its subject:
+    // numbers are not in the lexicon, so its rarity is unknown and would otherwise weigh most of all.
+    const filler = isFiller(term.words) || /^\d+$/.test(term.words.replace(/ /g, ""));
     // A word no page holds can only meet another word's stem ("pip" is the Portuguese stem of "pipes"):
     // it matches nothing, and its weight says the question is about something the corpus lacks.
     // Numbers are not in the lexicon and keep their stems.

@@ -6,9 +6,14 @@
  *   outranks the exact word, and a stem only matches a word that is the stem plus an inflection
  *   ("deprecated" for "deprecate"), never a longer word that happens to start with it ("login" for "log");
  * - closeness: the question's words within a few words of each other in the text beat the same words
- *   scattered over the section.
+ *   scattered over the section;
+ * - phrases: two words next to each other in the question ("create … user", "computed from other
+ *   columns") found in that order a few words apart, in any field, count again (a sequential-dependence
+ *   bonus): a passage saying the question's phrase beats one holding its words apart;
+ * - a title made of the question's words ("CREATE USER" for "create a user that …") is about exactly
+ *   that, above a longer title that only mentions one of them.
  * The score is the weighted share of the question's terms, each counted by its best place, plus the
- * closeness bonus.
+ * closeness, phrase and title bonuses.
  */
 import type { Passage } from "./passages.js";
 import type { QueryTerm } from "./query-terms.js";
@@ -25,6 +30,12 @@ const synonymShare = 0.85;
 const stemShare = 0.7;
 /** The most a passage gains for the question's words close together. */
 const closenessShare = 0.3;
+/** The most a passage gains for holding every pair of the question's adjacent words in order. */
+const phraseShare = 0.3;
+/** Words between two of the question's adjacent words for them to still be its phrase ("computed from other columns"). */
+const phraseGap = 3;
+/** The most a passage gains for a title made only of the question's words. */
+const titleShare = 0.25;
 
 const suffixes = new Set(
   (
@@ -39,22 +50,79 @@ export function rankPassages(passages: Passage[], terms: QueryTerm[]): RankedPas
   const matchers = terms.map(matcherOf);
   return passages
     .map((passage) => {
-      const title = fieldOf(passage.title);
-      const headings = fieldOf(passage.headingPath.join(" "));
-      const description = fieldOf(passage.description);
-      const body = fieldOf(passage.text);
+      const fields = {
+        title: fieldOf(passage.title),
+        heading: fieldOf(passage.headingPath.join(" ")),
+        description: fieldOf(passage.description),
+        body: fieldOf(passage.text),
+      };
       let held = 0;
-      const positions: { at: number; term: number }[] = [];
+      const positions = { title: [] as Position[], heading: [] as Position[], description: [] as Position[], body: [] as Position[] };
       matchers.forEach((match, index) => {
-        const inBody = match(body, (at) => positions.push({ at, term: index }));
-        const head = Math.max(place.title * match(title), place.heading * match(headings), place.description * match(description));
+        const found = (field: keyof typeof fields) => match(fields[field], (at) => positions[field].push({ at, term: index }));
+        const inBody = found("body");
+        const head = Math.max(place.title * found("title"), place.heading * found("heading"), place.description * found("description"));
         const strength = Math.max(head, place.body * inBody) + (head > 0 ? bodyAlso * inBody : 0);
         held += terms[index]!.weight * strength;
       });
-      const score = held / total + closenessShare * closeness(positions, terms, total);
+      const score =
+        held / total +
+        closenessShare * closeness(positions.body, terms, total) +
+        phraseShare * phrases(positions, terms) +
+        titleShare * titled(fields.title, positions.title, terms, total);
       return { ...passage, score };
     })
     .sort((a, b) => b.score - a.score || a.ordinal - b.ordinal);
+}
+
+interface Position {
+  at: number;
+  term: number;
+}
+
+/**
+ * The weighted share of the question's adjacent pairs of content words (filler aside) that a field holds
+ * in the question's order, at most `phraseGap` words apart, each pair counted in its best field.
+ */
+function phrases(positions: Record<keyof typeof place, Position[]>, terms: QueryTerm[]): number {
+  const content = terms.map((term, index) => ({ term, index })).filter(({ term }) => !term.filler);
+  if (content.length < 2) return 0;
+  let possible = 0;
+  let held = 0;
+  for (let at = 1; at < content.length; at++) {
+    const first = content[at - 1]!.index;
+    const second = content[at]!.index;
+    const weight = terms[first]!.weight + terms[second]!.weight;
+    possible += weight;
+    let best = 0;
+    for (const field of Object.keys(place) as (keyof typeof place)[]) {
+      if (place[field] <= best || !inOrder(positions[field], first, second)) continue;
+      best = place[field];
+    }
+    held += weight * best;
+  }
+  return possible ? held / possible : 0;
+}
+
+function inOrder(positions: Position[], first: number, second: number): boolean {
+  const starts = positions.filter((position) => position.term === first).map((position) => position.at);
+  return positions.some(
+    (position) => position.term === second && starts.some((at) => position.at > at && position.at - at <= phraseGap + 1),
+  );
+}
+
+/**
+ * How much the title is made of the question's words: the share of its words that are terms of the
+ * question, times the question's weight those terms carry. A one-word title counts only when that word
+ * is a content word of the question, and a title of words the question lacks counts nothing.
+ */
+function titled(title: Field, positions: Position[], terms: QueryTerm[], total: number): number {
+  if (!title.words.length || !positions.length) return 0;
+  const covered = new Set(positions.map((position) => position.at));
+  const share = covered.size / title.words.length;
+  const matched = new Set(positions.map((position) => position.term));
+  const weight = [...matched].reduce((sum, index) => sum + (terms[index]!.filler ? 0 : terms[index]!.weight), 0);
+  return share * share * (weight / total);
 }
 
 /** A field's words in order, and where each distinct word stands. */
@@ -124,7 +192,7 @@ function inflects(word: string, stem: string): boolean {
  * The weighted share of the question's terms found together within a short span of the text (at most
  * 4 words per term found plus 4), when at least two distinct terms are.
  */
-function closeness(positions: { at: number; term: number }[], terms: QueryTerm[], total: number): number {
+function closeness(positions: Position[], terms: QueryTerm[], total: number): number {
   if (positions.length < 2) return 0;
   positions.sort((a, b) => a.at - b.at);
   const distinct = new Set(positions.map((position) => position.term)).size;

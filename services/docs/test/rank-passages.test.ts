@@ -1,0 +1,78 @@
+/**
+ * How rankPassages orders passages that hold the same words: the question's phrase in its order beats
+ * the same words reversed, a title made of the question's words beats a longer title that shares them,
+ * the exact word beats a stem, and words together beat words scattered. Pure scoring, no database.
+ */
+import { describe, expect, it } from "vitest";
+import type { Passage } from "../src/domain/passages.js";
+import type { QueryTerm } from "../src/domain/query-terms.js";
+import { rankPassages } from "../src/domain/rank-passages.js";
+
+const term = (words: string, stems: string[], weight = 1, filler = false): QueryTerm => ({
+  words,
+  stems,
+  synonyms: [],
+  documents: 10,
+  idf: weight,
+  weight,
+  filler,
+});
+
+let next = 0;
+const passage = (fields: Partial<Passage> & { text: string }): Passage => ({
+  id: String(++next),
+  name: `documents/example.com/${next}`,
+  title: "Reference",
+  uri: `https://example.com/${next}`,
+  description: "",
+  ordinal: 0,
+  headingPath: [],
+  anchor: "",
+  coverage: 1,
+  viaHead: false,
+  ...fields,
+});
+
+const order = (passages: Passage[], terms: QueryTerm[]) => rankPassages(passages, terms).map((ranked) => ranked.id);
+
+describe("rankPassages", () => {
+  it("when two passages hold the question's words as close together, then the one saying them in the question's order ranks first", () => {
+    const terms = [term("computed", ["comput"], 2), term("columns", ["column"])];
+    const reversed = passage({ text: "Columns of this kind are computed once per row by the planner." });
+    const phrase = passage({ text: "Its value is computed from other columns of the same row." });
+    expect(order([reversed, phrase], terms)).toEqual([phrase.id, reversed.id]);
+  });
+
+  it("when the question's words stand together in one passage and scattered in another, then the first ranks first", () => {
+    const terms = [term("rebuild", ["rebuild"]), term("index", ["index"])];
+    const filler = " The server keeps running while this happens and nothing else is changed in the meantime.".repeat(3);
+    const scattered = passage({ text: `You can rebuild it later.${filler} Every index is kept.` });
+    const together = passage({ text: `To rebuild an index, run the command.${filler}` });
+    expect(order([scattered, together], terms)[0]).toBe(together.id);
+  });
+
+  it("when a title is made of the question's words, then it outranks a longer title that holds the same words among others", () => {
+    const terms = [term("create", ["creat"]), term("user", ["user"]), term("password", ["password"])];
+    const body = "The new role may log in and is given a password.";
+    const long = passage({ title: "Users: when to create them, how to list them, why to drop them", text: body });
+    const exact = passage({ title: "CREATE USER", text: body });
+    expect(order([long, exact], terms)[0]).toBe(exact.id);
+  });
+
+  it("when one passage says the question's word and another only a word of its stem, then the exact word ranks first", () => {
+    const terms = [term("log", ["log"]), term("file", ["file"])];
+    const stem = passage({ text: "Logging writes a file per day." });
+    const exact = passage({ text: "The log is a file per day." });
+    const longer = passage({ text: "The login page reads a file per day." });
+    const ranked = order([stem, longer, exact], terms);
+    expect(ranked[0]).toBe(exact.id);
+    expect(ranked.indexOf(stem.id)).toBeLessThan(ranked.indexOf(longer.id));
+  });
+
+  it("when the question has a single content word, then no phrase bonus applies and the place of the word decides", () => {
+    const terms = [term("how", ["how"], 0.1, true), term("vacuum", ["vacuum"], 3)];
+    const titled = passage({ title: "VACUUM", text: "Garbage-collect a database." });
+    const mentioned = passage({ text: "Run vacuum how often you like." });
+    expect(order([mentioned, titled], terms)[0]).toBe(titled.id);
+  });
+});
