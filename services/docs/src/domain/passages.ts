@@ -9,8 +9,9 @@
  *    question's words close together above scattered ones.
  * Terms no document holds count in the question's weight and so lower every passage's coverage: that is
  * how an unrelated question fails.
- * Cost: each candidate's vector is detoasted once (`tsv || ''`) instead of once per term test, and
- * cover density is computed only for the chunks tied with the last of the top or above it.
+ * Cost: each candidate's vector is detoasted once (`tsv || ''`) instead of once per term test and never
+ * stored (the CTEs keep numbers only), and cover density is computed only for the chunks tied with the
+ * last of the top or above it.
  */
 import type { DocsDb } from "../db/client.js";
 import { candidateQuery, rankQuery } from "./candidate-query.js";
@@ -53,24 +54,28 @@ export async function findPassages(db: DocsDb, terms: QueryTerm[], corpusSize: n
     ),
     whole AS MATERIALIZED (SELECT c.id FROM chunks c WHERE c.tsv @@ ${everyTerm}::tsquery),
     enough AS MATERIALIZED (SELECT count(*) >= ${wholeEnough} AS yes FROM (SELECT 1 FROM whole LIMIT ${wholeEnough}) w),
-    candidates AS MATERIALIZED (
-      SELECT c.id, c.tsv || ''::tsvector AS tsv FROM whole JOIN chunks c ON c.id = whole.id WHERE (SELECT yes FROM enough)
+    picked AS (
+      SELECT c.id, c.tsv FROM whole JOIN chunks c ON c.id = whole.id WHERE (SELECT yes FROM enough)
       UNION ALL
-      SELECT c.id, c.tsv || ''::tsvector AS tsv FROM chunks c WHERE c.tsv @@ ${pick}::tsquery AND NOT (SELECT yes FROM enough)
+      SELECT c.id, c.tsv FROM chunks c WHERE c.tsv @@ ${pick}::tsquery AND NOT (SELECT yes FROM enough)
     ),
+    -- Only numbers are kept, not the vectors: a few hundred detoasted vectors overflow work_mem and the
+    -- CTE then goes through a temporary file.
     scored AS MATERIALIZED (
-      SELECT id, tsv, (SELECT coalesce(sum(t.w), 0) FROM terms t WHERE candidates.tsv @@ t.q)::float8 AS covered FROM candidates
+      SELECT p.id, s.covered, s.covered + s.headed AS weighted
+        FROM picked p
+       CROSS JOIN LATERAL (SELECT p.tsv || ''::tsvector AS v OFFSET 0) x
+       CROSS JOIN LATERAL (
+         SELECT coalesce(sum(t.w), 0)::float8 AS covered, coalesce(sum(t.w) FILTER (WHERE x.v @@ t.h), 0)::float8 AS headed
+           FROM terms t WHERE x.v @@ t.q
+       ) s
     ),
-    -- The head tests only for chunks that qualify: most candidates do not.
-    qualified AS MATERIALIZED (
-      SELECT id, tsv, covered, covered + (SELECT coalesce(sum(t.w), 0) FROM terms t WHERE scored.tsv @@ t.h)::float8 AS weighted
-        FROM scored WHERE covered >= ${least}
-    ),
+    qualified AS MATERIALIZED (SELECT id, covered, weighted FROM scored WHERE covered >= ${least}),
     cut AS (SELECT weighted FROM qualified ORDER BY weighted DESC LIMIT 1 OFFSET ${candidatesMax - 1}),
     top AS (
-      SELECT id, covered, weighted, ts_rank_cd('{0.1, 0.2, 0.4, 1.0}', tsv, ${rank}::tsquery, 1) AS r
-        FROM qualified WHERE weighted >= coalesce((SELECT weighted FROM cut), 0)
-       ORDER BY weighted DESC, r DESC, id LIMIT ${candidatesMax}
+      SELECT q.id, q.covered, q.weighted, ts_rank_cd('{0.1, 0.2, 0.4, 1.0}', c.tsv, ${rank}::tsquery, 1) AS r
+        FROM qualified q JOIN chunks c ON c.id = q.id WHERE q.weighted >= coalesce((SELECT weighted FROM cut), 0)
+       ORDER BY q.weighted DESC, r DESC, q.id LIMIT ${candidatesMax}
     )
     SELECT top.id::text AS id, c.document_name AS name, d.title, d.uri, d.description, c.ordinal, c.heading_path, c.anchor, c.text, top.covered
       FROM top JOIN chunks c ON c.id = top.id JOIN documents d ON d.name = c.document_name

@@ -47,33 +47,46 @@ const suffixes = new Set(
 export function rankPassages(passages: Passage[], terms: QueryTerm[]): RankedPassage[] {
   const total = terms.reduce((sum, term) => sum + term.weight, 0);
   if (!total) return passages.map((passage) => ({ ...passage, score: 0 }));
-  const matchers = terms.map(matcherOf);
+  const lookup = wordMatcherOf(terms);
+  const fields = Object.keys(place) as Place[];
   return passages
     .map((passage) => {
-      const fields = {
-        title: fieldOf(passage.title),
-        heading: fieldOf(passage.headingPath.join(" ")),
-        description: fieldOf(passage.description),
-        body: fieldOf(passage.text),
+      const texts: Record<Place, string> = {
+        title: passage.title,
+        heading: passage.headingPath.join(" "),
+        description: passage.description,
+        body: passage.text,
       };
+      const words = {} as Record<Place, string[]>;
+      const positions = {} as Record<Place, Position[]>;
+      const strengths = {} as Record<Place, number[]>;
+      for (const field of fields) {
+        words[field] = plainWords(texts[field]).split(" ").filter(Boolean);
+        positions[field] = [];
+        strengths[field] = terms.map(() => 0);
+        matchField(words[field], lookup, strengths[field], positions[field]);
+      }
       let held = 0;
-      const positions = { title: [] as Position[], heading: [] as Position[], description: [] as Position[], body: [] as Position[] };
-      matchers.forEach((match, index) => {
-        const found = (field: keyof typeof fields) => match(fields[field], (at) => positions[field].push({ at, term: index }));
-        const inBody = found("body");
-        const head = Math.max(place.title * found("title"), place.heading * found("heading"), place.description * found("description"));
-        const strength = Math.max(head, place.body * inBody) + (head > 0 ? bodyAlso * inBody : 0);
-        held += terms[index]!.weight * strength;
+      terms.forEach((term, index) => {
+        const inBody = strengths.body[index]!;
+        const head = Math.max(
+          place.title * strengths.title[index]!,
+          place.heading * strengths.heading[index]!,
+          place.description * strengths.description[index]!,
+        );
+        held += term.weight * (Math.max(head, place.body * inBody) + (head > 0 ? bodyAlso * inBody : 0));
       });
       const score =
         held / total +
         closenessShare * closeness(positions.body, terms, total) +
         phraseShare * phrases(positions, terms) +
-        titleShare * titled(fields.title, positions.title, terms, total);
+        titleShare * titled(words.title, positions.title, terms, total);
       return { ...passage, score };
     })
     .sort((a, b) => b.score - a.score || a.ordinal - b.ordinal);
 }
+
+type Place = keyof typeof place;
 
 interface Position {
   at: number;
@@ -84,7 +97,7 @@ interface Position {
  * The weighted share of the question's adjacent pairs of content words (filler aside) that a field holds
  * in the question's order, at most `phraseGap` words apart, each pair counted in its best field.
  */
-function phrases(positions: Record<keyof typeof place, Position[]>, terms: QueryTerm[]): number {
+function phrases(positions: Record<Place, Position[]>, terms: QueryTerm[]): number {
   const content = terms.map((term, index) => ({ term, index })).filter(({ term }) => !term.filler);
   if (content.length < 2) return 0;
   let possible = 0;
@@ -95,7 +108,7 @@ function phrases(positions: Record<keyof typeof place, Position[]>, terms: Query
     const weight = terms[first]!.weight + terms[second]!.weight;
     possible += weight;
     let best = 0;
-    for (const field of Object.keys(place) as (keyof typeof place)[]) {
+    for (const field of Object.keys(place) as Place[]) {
       if (place[field] <= best || !inOrder(positions[field], first, second)) continue;
       best = place[field];
     }
@@ -116,68 +129,67 @@ function inOrder(positions: Position[], first: number, second: number): boolean 
  * question, times the question's weight those terms carry. A one-word title counts only when that word
  * is a content word of the question, and a title of words the question lacks counts nothing.
  */
-function titled(title: Field, positions: Position[], terms: QueryTerm[], total: number): number {
-  if (!title.words.length || !positions.length) return 0;
+function titled(title: string[], positions: Position[], terms: QueryTerm[], total: number): number {
+  if (!title.length || !positions.length) return 0;
   const covered = new Set(positions.map((position) => position.at));
-  const share = covered.size / title.words.length;
+  const share = covered.size / title.length;
   const matched = new Set(positions.map((position) => position.term));
   const weight = [...matched].reduce((sum, index) => sum + (terms[index]!.filler ? 0 : terms[index]!.weight), 0);
   return share * share * (weight / total);
 }
 
-/** A field's words in order, and where each distinct word stands. */
-interface Field {
-  words: string[];
-  at: Map<string, number[]>;
+/**
+ * What a word of a passage may stand for: the first word of a term or of one of its synonyms (`words`,
+ * checked in sequence from there when it has several), or an inflection of one of its stems.
+ */
+interface WordMatch {
+  term: number;
+  /** 1 the word itself, `synonymShare` a synonym, `stemShare` a stem. */
+  strength: number;
+  words: string[] | null;
 }
 
-function fieldOf(text: string): Field {
-  const words = plainWords(text).split(" ").filter(Boolean);
-  const at = new Map<string, number[]>();
-  words.forEach((word, index) => {
-    const list = at.get(word);
-    if (list) list.push(index);
-    else at.set(word, [index]);
+/**
+ * A word's matches, each distinct word tested once per question (passages share most of their words):
+ * the cost is one lookup per word of the passages, whatever the number of terms.
+ */
+function wordMatcherOf(terms: QueryTerm[]): (word: string) => WordMatch[] {
+  const byFirst = new Map<string, WordMatch[]>();
+  const stems = terms.map((term, index) => {
+    for (const form of [
+      { words: term.words.split(" "), strength: 1 },
+      ...term.synonyms.map((synonym) => ({ words: synonym.words.split(" "), strength: synonymShare })),
+    ]) {
+      const match = { term: index, strength: form.strength, words: form.words.length > 1 ? form.words : null };
+      byFirst.set(form.words[0]!, [...(byFirst.get(form.words[0]!) ?? []), match]);
+    }
+    return [...new Set([...term.stems, ...term.synonyms.flatMap((synonym) => synonym.stems)].map((stem) => plainWords(fold(stem))))].filter(
+      (stem) => stem && !stem.includes(" "),
+    );
   });
-  return { words, at };
+  const known = new Map<string, WordMatch[]>();
+  return (word) => {
+    let matches = known.get(word);
+    if (!matches) {
+      matches = [...(byFirst.get(word) ?? [])];
+      stems.forEach((list, term) => {
+        if (list.some((stem) => inflects(word, stem))) matches!.push({ term, strength: stemShare, words: null });
+      });
+      known.set(word, matches);
+    }
+    return matches;
+  };
 }
 
-/** How well the field holds the term (1 the word itself, then a synonym, then a stem; 0 not at all), reporting every place it does. */
-type Matcher = (field: Field, found?: (at: number) => void) => number;
-
-function matcherOf(term: QueryTerm): Matcher {
-  const forms: { words: string[]; strength: number }[] = [
-    { words: term.words.split(" "), strength: 1 },
-    ...term.synonyms.map((synonym) => ({ words: synonym.words.split(" "), strength: synonymShare })),
-  ];
-  const stems = [
-    ...new Set([...term.stems, ...term.synonyms.flatMap((synonym) => synonym.stems)].map((stem) => plainWords(fold(stem)))),
-  ].filter((stem) => stem && !stem.includes(" "));
-  // Each distinct word is tested once per question: passages share most of their words.
-  const inflected = new Map<string, boolean>();
-  const isInflection = (word: string) => {
-    let known = inflected.get(word);
-    if (known === undefined) inflected.set(word, (known = stems.some((stem) => inflects(word, stem))));
-    return known;
-  };
-  return (field, found) => {
-    let best = 0;
-    for (const form of forms) {
-      for (const at of field.at.get(form.words[0]!) ?? []) {
-        if (form.words.every((word, offset) => field.words[at + offset] === word)) {
-          best = Math.max(best, form.strength);
-          found?.(at);
-        }
-      }
+/** Each term's best strength in the field, and every place a term is found. */
+function matchField(words: string[], lookup: (word: string) => WordMatch[], strengths: number[], positions: Position[]): void {
+  words.forEach((word, at) => {
+    for (const match of lookup(word)) {
+      if (match.words && !match.words.every((part, offset) => words[at + offset] === part)) continue;
+      if (match.strength > strengths[match.term]!) strengths[match.term] = match.strength;
+      positions.push({ at, term: match.term });
     }
-    if (best === 1 && !found) return best;
-    for (const [word, places] of field.at) {
-      if (!isInflection(word)) continue;
-      best = Math.max(best, stemShare);
-      if (found) for (const at of places) found(at);
-    }
-    return best;
-  };
+  });
 }
 
 /** `word` is `stem` plus an inflection, or plus a doubled last letter and one ("logging" for "log"). */

@@ -56,12 +56,14 @@ export function headHits(db: DocsDb, query: string, cursor: PageCursor | undefin
 
 export function bodyHits(db: DocsDb, query: string, cursor: PageCursor | undefined, limit: number): Promise<Hit[]> {
   // Pages first (the bitmap alone, no ranking), head matches dropped, then only their sections ranked.
+  // The head test is a subquery per matched page (its primary key): as an anti-join the planner scanned
+  // every document's head instead.
   return db.$queryRaw<Hit[]>`
     WITH ${readQuery(query)},
     matched AS MATERIALIZED (SELECT DISTINCT c.document_name AS name FROM chunks c, q WHERE c.tsv @@ q.tsq),
     body_only AS MATERIALIZED (
       SELECT m.name FROM matched m, q
-       WHERE NOT EXISTS (SELECT 1 FROM documents d WHERE d.name = m.name AND d.head @@ q.tsq) ${notVetoed(Prisma.sql`m.name`, query)}
+       WHERE NOT (SELECT d.head @@ q.tsq FROM documents d WHERE d.name = m.name) ${notVetoed(Prisma.sql`m.name`, query)}
     ),
     hits AS (
       SELECT c.id, c.document_name, ts_rank('{0.1, 0.2, 0.4, 1.0}', c.tsv, q.tsq) AS r
