@@ -76,7 +76,9 @@ describe("answer_query candidates", () => {
     const total = weights.reduce((sum, weight) => sum + weight, 0);
     const started = performance.now();
     const sets = blockingSets(weights, threshold);
-    expect(performance.now() - started).toBeLessThan(200);
+    // Bounded by its step cap (an exhaustive search of 150 terms would not end); 2 s leaves room for a
+    // loaded machine (it took 600 ms at a load of 40 on 2 cores, a few ms idle).
+    expect(performance.now() - started).toBeLessThan(2_000);
     expect(sets.length).toBeGreaterThan(0);
     for (const set of sets) {
       const weight = set.reduce((sum, index) => sum + weights[index]!, 0);
