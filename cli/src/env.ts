@@ -32,6 +32,9 @@ const readableFile = z
       return false;
     }
   }, "must name a file this process can read");
+const otlpProtocol = z.enum(["http/protobuf", "http/json"], {
+  error: "must be http/protobuf (the default) or http/json; this build does not export over grpc",
+});
 const postgresUrl = z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL");
 
 type ServiceFields = { [N in ServiceName as `${Uppercase<N>}_DATABASE_URL`]: ReturnType<typeof postgresUrl.optional> } & {
@@ -108,6 +111,14 @@ const sharedFields = z.object({
   /** Seconds a request's body may take to arrive (/mcp and the REST routes); then 408. */
   BANCADA_BODY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
   SOSOAPI_OUTPUT_SCHEMAS: flag,
+  /**
+   * Traces go to an OTLP/HTTP collector when one of these is set (the base URL, `/v1/traces` appended, or the
+   * full traces URL); the exporter reads them, and OTEL_EXPORTER_OTLP_HEADERS and the other OTEL_* ones, itself.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol.optional(),
   NODE_ENV: z.string().optional(),
 });
 /** Every variable but the per-service ones (which are made from the list of services, so cannot type it). */

@@ -17,8 +17,10 @@ import {
   defaultServerLimits,
   createToolMetrics,
   isLoopback,
+  startTelemetry,
   type Bus,
   type Logger,
+  type Telemetry,
 } from "@bancada/service-kit";
 import { consoleDistDir } from "@bancada/console";
 import { createGateway, type Gateway } from "@bancada/gateway";
@@ -58,6 +60,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   if (!allInOne && !env.NATS_URL) throw new UsageError("--only needs NATS_URL: separate processes find each other over NATS.");
 
   const log = createLogger("bancada", env.LOG_LEVEL, options.logToStderr ? 2 : 1, env.LOG_FORMAT);
+  // before anything serves: the first call is traced too
+  const telemetry = await tracing(env, allInOne ? "bancada" : components.join("+"), log);
   const subjects = makeSubjects(env.BANCADA_SUBJECT_ROOT);
   // configuration problems first: nothing is started for a process that would refuse to run
   const pepper = components.includes("gateway") ? keyPepper(env) : undefined;
@@ -148,6 +152,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     await gateway?.stop();
     await bus.close();
     await databases.stop();
+    await telemetry?.shutdown();
     throw error;
   }
 
@@ -163,8 +168,19 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       await gateway?.stop();
       await bus.close();
       await databases.stop();
+      // last: the spans of the calls drained above are sent before the process exits
+      await telemetry?.shutdown().catch((err: unknown) => log.warn({ err }, "sending the last spans"));
     },
   };
+}
+
+/** Starts OpenTelemetry when an OTLP endpoint is set; nothing is loaded otherwise. */
+async function tracing(env: Env, serviceName: string, log: Logger): Promise<Telemetry | undefined> {
+  if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return undefined;
+  const protocol = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? "http/protobuf";
+  const telemetry = await startTelemetry({ serviceName, protocol });
+  log.info({ protocol, endpoint: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT }, "traces exported over OTLP");
+  return telemetry;
 }
 
 function listen(app: express.Express, port: number, host: string, variable: string, maxConnections: number): Promise<Server> {

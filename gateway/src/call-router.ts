@@ -29,13 +29,21 @@ import {
   checkBusSignature,
   decodeJson,
   encodeJson,
+  SpanKind,
+  activeTraceId,
+  activeTraceparent,
+  busSpanAttributes,
+  callParent,
   newTraceparent,
+  setOutcome,
   signBusMessage,
+  withSpan,
   toErrorBody,
   traceIdOf,
   type Bus,
   type Logger,
   type RateLimiter,
+  type Span,
   type ToolMetrics,
 } from "@bancada/service-kit";
 import type { ErrorObject } from "ajv";
@@ -96,7 +104,15 @@ export class CallRouter {
     });
   }
 
-  async callTool(principal: Principal, name: string, args: unknown, options: CallOptions): Promise<CallReply> {
+  /** One span per call (its outcome, never its arguments), the parent of the bus request's. */
+  callTool(principal: Principal, name: string, args: unknown, options: CallOptions): Promise<CallReply> {
+    const attributes = { "bancada.tool": name, "bancada.key_id": principal.keyId, "bancada.transport": options.transport };
+    return withSpan(`tools/call ${name}`, { attributes, parent: callParent(options.traceparent) }, (span) =>
+      this.#call(span, principal, name, args, options),
+    );
+  }
+
+  async #call(span: Span, principal: Principal, name: string, args: unknown, options: CallOptions): Promise<CallReply> {
     const started = performance.now();
     const callId = randomUUID();
     const controller = new AbortController();
@@ -120,6 +136,7 @@ export class CallRouter {
     }
     const durationMs = performance.now() - started;
     const outcome = reply.ok ? "ok" : reply.error.code;
+    setOutcome(span, outcome);
     this.#o.metrics?.observe(name, outcome, durationMs, reply.ok ? undefined : this.#o.catalog.tool(name)?.service);
     // one line per call, never its arguments or result
     this.#o.log.info(
@@ -130,7 +147,7 @@ export class CallRouter {
         transport: options.transport,
         outcome,
         durationMs: Math.round(durationMs),
-        traceId: traceIdOf(traceparent),
+        traceId: activeTraceId() ?? traceIdOf(traceparent),
         callId,
       },
       "tool call",
@@ -174,7 +191,27 @@ export class CallRouter {
     return this.#request(entry.service, { kind: "tool", tool: name, args }, principal, callId, timeoutMs, options);
   }
 
-  async #request(
+  /** The bus request in a CLIENT span whose context travels in the request's `traceparent`. */
+  #request(
+    service: string,
+    body: unknown,
+    principal: Principal,
+    callId: string,
+    timeoutMs: number,
+    options: CallOptions,
+  ): Promise<CallReply> {
+    const subject = this.#o.subjects.call(service);
+    return withSpan(`send ${subject}`, { kind: SpanKind.CLIENT, attributes: busSpanAttributes(subject, callId) }, async (span) => {
+      const reply = await this.#send(service, body, principal, callId, timeoutMs, {
+        ...options,
+        traceparent: activeTraceparent() ?? options.traceparent,
+      });
+      setOutcome(span, reply.ok ? "ok" : reply.error.code);
+      return reply;
+    });
+  }
+
+  async #send(
     service: string,
     body: unknown,
     principal: Principal,

@@ -35,6 +35,17 @@ export { requestLog } from "./request-log.js";
 export { utf8BodyGuard } from "./body-charset.js";
 export { traceIdOf, newTraceparent } from "./trace-context.js";
 export {
+  SpanKind,
+  activeTraceId,
+  activeTraceparent,
+  busSpanAttributes,
+  callParent,
+  setOutcome,
+  startTelemetry,
+  withSpan,
+} from "./telemetry.js";
+export type { OtlpProtocol, Span, SpanOptions, Telemetry, TelemetryOptions } from "./telemetry.js";
+export {
   authenticate,
   maybePrincipalOf,
   principalOf,

@@ -5,6 +5,7 @@
 import type { Request, RequestHandler } from "express";
 import type { Logger } from "./logger.js";
 import { errorCodeOf, maybePrincipalOf } from "./rest.js";
+import { activeTraceId } from "./telemetry.js";
 import { newTraceparent, traceIdOf } from "./trace-context.js";
 
 const logged = Symbol("request logged");
@@ -15,7 +16,8 @@ export function requestLog(log: Logger): RequestHandler {
     if (marked[logged]) return next();
     marked[logged] = true;
     const started = performance.now();
-    const traceId = traceIdOf(req.headers.traceparent) ?? traceIdOf(newTraceparent())!;
+    // the HTTP span's trace when tracing (it read the same header), so that the line and the spans match
+    const traceId = activeTraceId() ?? traceIdOf(req.headers.traceparent) ?? traceIdOf(newTraceparent())!;
     res.once("close", () => {
       const principal = maybePrincipalOf(req);
       const code = errorCodeOf(res);

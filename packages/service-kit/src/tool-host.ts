@@ -26,6 +26,7 @@ import { describeTool, type Tool, type ToolContext } from "./define-tool.js";
 import { toErrorBody } from "./error-body.js";
 import type { Logger } from "./logger.js";
 import type { ToolMetrics } from "./metrics.js";
+import { SpanKind, busSpanAttributes, setOutcome, withSpan, type Span } from "./telemetry.js";
 
 export interface PromptDefinition extends PromptDescriptor {
   scope: string;
@@ -71,7 +72,7 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     })),
   };
 
-  async function run(message: BusMessage): Promise<CallReply> {
+  async function run(message: BusMessage, span?: Span): Promise<CallReply> {
     const callId = message.headers[Header.callId] ?? randomUUID();
     const controller = new AbortController();
     running.set(callId, controller);
@@ -93,6 +94,7 @@ export function hostTools(options: ToolHostOptions): ToolHost {
         progress: wantsProgress ? (update) => bus.publish(subjects.progress(callId), encodeJson(update)) : () => {},
       };
       label = request.kind === "tool" ? request.tool : `prompt:${request.prompt}`;
+      span?.updateName(`${service} ${label}`).setAttribute("bancada.tool", label);
       const result =
         request.kind === "tool" ? await runTool(ctx, request.tool, request.args) : await runPrompt(ctx, request.prompt, request.args ?? {});
       options.metrics?.observe(label, "ok", performance.now() - started);
@@ -136,9 +138,17 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     return problem;
   }
 
-  async function answer(message: BusMessage): Promise<CallReply> {
-    const problem = refusal(subjects.call(service), message, true);
-    return problem ? { ok: false, error: refusedCall(problem).toBody() } : run(message);
+  /** A call in a SERVER span, child of the gateway's bus request span (its `traceparent` header). */
+  function answer(message: BusMessage): Promise<CallReply> {
+    const subject = subjects.call(service);
+    const callId = message.headers[Header.callId] ?? "";
+    const attributes = { ...busSpanAttributes(subject, callId), "bancada.service": service };
+    return withSpan(`process ${subject}`, { kind: SpanKind.SERVER, headers: message.headers, attributes }, async (span) => {
+      const problem = refusal(subject, message, true);
+      const reply = problem ? { ok: false as const, error: refusedCall(problem).toBody() } : await run(message, span);
+      setOutcome(span, reply.ok ? "ok" : reply.error.code);
+      return reply;
+    });
   }
 
   const subscriptions: BusSubscription[] = [
