@@ -200,7 +200,7 @@ async function startReceiver(): Promise<Receiver> {
       if (req.method !== "POST" || req.url !== "/v1/traces") return void res.writeHead(404).end();
       contentTypes.add(type);
       if (type === "application/json") {
-        spans.push(...flatten(JSON.parse(body.toString()) as OtlpRequest, (id) => id ?? ""));
+        spans.push(...flatten(JSON.parse(body.toString()) as OtlpRequest, (id) => (typeof id === "string" ? id : "")));
         res.writeHead(200, { "content-type": "application/json" }).end("{}");
       } else {
         const decoded = request.toObject(request.decode(body), { longs: String, defaults: true }) as OtlpRequest;
