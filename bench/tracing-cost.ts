@@ -70,7 +70,12 @@ try {
     if (phase === "on") {
       process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/v1/traces`;
       process.env.OTEL_BSP_SCHEDULE_DELAY ??= "200";
-      await startTelemetry({ serviceName: "bancada-bench", protocol: "http/protobuf" });
+      // calls keep flowing while the SDK loads: an idle pause longer than the server's keep-alive would let it
+      // close the clients' sockets under them (ECONNRESET on the next call)
+      let loading = true;
+      const started = startTelemetry({ serviceName: "bancada-bench", protocol: "http/protobuf" }).finally(() => (loading = false));
+      while (loading) await run(IN_FLIGHT, IN_FLIGHT, call);
+      await started;
     }
     progress(`${phase}: warm-up`);
     await run(WARMUP, IN_FLIGHT, call);

@@ -178,6 +178,7 @@ export function setOutcome(span: Span, outcome: string): void {
 
 /** The active span's W3C traceparent for a message's headers, or undefined when nothing traces. */
 export function activeTraceparent(): string | undefined {
+  if (!tracing) return undefined;
   const carrier: Record<string, string> = {};
   propagation.inject(context.active(), carrier);
   return carrier.traceparent;
@@ -190,6 +191,7 @@ export function contextFrom(headers: Record<string, string>): Context {
 
 /** The active span's trace id, or undefined when no span is recording (telemetry off). */
 export function activeTraceId(): string | undefined {
+  if (!tracing) return undefined;
   const span = trace.getActiveSpan();
   return span?.isRecording() ? span.spanContext().traceId : undefined;
 }
