@@ -241,7 +241,8 @@ export class CallRouter {
       return decodeJson(reply.data) as CallReply;
     } catch (error) {
       if (!(error instanceof BusRequestError)) throw error;
-      if (error.reason === BusFailure.cancelled || error.reason === BusFailure.timeout) {
+      // the service may still be running the call nobody waits for now (a replica only cut off, not dead): stop it
+      if (abandons.has(error.reason)) {
         this.#publishSigned(subjects.cancel(service), new Uint8Array(), { [Header.callId]: callId });
       }
       return { ok: false, error: busFailureBody(service, error.reason, timeoutMs) };
@@ -266,6 +267,9 @@ function promptArgumentIssues(declared: PromptDescriptor["arguments"], args: Rec
       issues.push({ path: key, message: `unknown argument '${key}' (this prompt takes: ${names.join(", ") || "no arguments"})` });
   return issues;
 }
+
+/** The failures after which the call may still be running somewhere: a cancellation goes out (held until NATS is back). */
+const abandons = new Set<BusFailure>([BusFailure.cancelled, BusFailure.timeout, BusFailure.responderLost, BusFailure.unreachable]);
 
 /** What a call that got no answer tells the client: all but a deadline or a cancellation are retryable. */
 function busFailureBody(service: string, reason: BusFailure, timeoutMs: number): ErrorBody {

@@ -23,7 +23,7 @@ import {
   type Stack,
   type TestNatsServer,
 } from "@bancada/e2e";
-import { echoFactory } from "./fixtures.js";
+import { echoFactory, waitCalls } from "./fixtures.js";
 
 interface Outcome {
   code: string;
@@ -101,6 +101,8 @@ describe.skipIf(!natsServerPresent)("the gateway while its NATS server is down (
     const longOutcome = await long;
     expect(longOutcome.code).toBe("unavailable");
     expect(longOutcome.at - killedAt).toBeLessThan(6_000); // the outage grace is 2 s; the wait tool's deadline 15 s
+    // the service, which lived through the outage, was told to stop the call nobody waited for any more
+    expect(waitCalls.at(-1)?.aborted).toBe(true);
 
     const codes = new Set(outcomes.map((o) => o.code));
     expect([...codes].filter((code) => code !== "ok" && code !== "unavailable")).toEqual([]);
