@@ -5,9 +5,10 @@
  * (the order alternating), every round; wall time is the call as a client of the domain sees it (SQL
  * included), CPU the Node process's own time during the call (parsing, ranking, composing: the part
  * PostgreSQL's speed does not explain).
- * Run: BASELINE_SRC=/path/to/other/services/docs/src npx tsx services/docs/bench/latency-versus.ts
- *   e.g. BASELINE_SRC=$(mktemp -d) && git archive main services/docs/src | tar -x -C "$BASELINE_SRC" --strip-components=3
- *   (a baseline outside the repository must resolve its packages: extract it under services/docs instead).
+ * Run (from services/docs; the baseline is extracted beside the sources so that its packages resolve, and
+ * the generated Prisma client, which git does not hold, is copied into it):
+ *   mkdir .baseline && (cd ../.. && git archive main services/docs/src) | tar -x -C .baseline --strip-components=3
+ *   cp -r src/db/generated .baseline/db/ && BASELINE_SRC=$PWD/.baseline npx tsx bench/latency-versus.ts
  * ROUNDS (default 3) sets how many times each question is asked of each version.
  */
 import path from "node:path";
