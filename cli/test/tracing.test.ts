@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import protobuf from "protobufjs";
 import { BusKeys } from "@bancada/service-kit";
 import { callTool, connectClient, freshDatabase, type TestDatabase } from "@bancada/testkit";
+import { loadEnv } from "../src/env.js";
 import { bin } from "./start-bancada.js";
 
 const natsUrl = process.env.NATS_URL;
@@ -29,6 +30,19 @@ interface ExportedSpan {
 }
 
 const kind = { internal: 1, server: 2, client: 3 } as const;
+
+describe("tracing configuration", () => {
+  it("when the OTLP protocol is grpc or unknown, then the configuration is refused naming the two it exports over", () => {
+    for (const variable of ["OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"])
+      for (const value of ["grpc", "http"])
+        expect(() => loadEnv({ [variable]: value })).toThrow(`${variable}: must be http/protobuf (the default) or http/json`);
+    expect(() => loadEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: "not a url" })).toThrow("OTEL_EXPORTER_OTLP_ENDPOINT");
+    expect(loadEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318", OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" })).toMatchObject({
+      OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318",
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+    });
+  });
+});
 
 describe.skipIf(!natsUrl)("traces over OTLP (skipped without NATS_URL: the two processes meet over NATS)", { timeout: 300_000 }, () => {
   let database: TestDatabase;
