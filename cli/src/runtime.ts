@@ -139,7 +139,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         mcpUrl = `http://${displayHost(host)}:${(server.address() as AddressInfo).port}/mcp`;
       }
     } else if (options.http !== false) {
-      const app = createServiceApp({ routes: started.map((s) => s.routes), resolver, log, metrics, guards, ...restLimits });
+      const api = { title: `Bancada REST API (${started.map((s) => s.name).join(", ")})`, version: "1" };
+      const app = createServiceApp({ routes: started.map((s) => s.routes), resolver, log, metrics, guards, api, ...restLimits });
       // one REST port per process: the first service's (several services in one process share it)
       const portVariable = servicePortVariable(started[0]!.name);
       const server = await listen(app, env[portVariable] as number, host, portVariable, env.BANCADA_MAX_CONNECTIONS);

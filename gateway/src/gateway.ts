@@ -2,13 +2,22 @@
 import path from "node:path";
 import { Gauge } from "prom-client";
 import type { Subjects } from "@bancada/contracts";
-import { RateLimiter, applyMigrations, createToolMetrics, type Bus, type Logger, type ToolMetrics } from "@bancada/service-kit";
+import {
+  RateLimiter,
+  applyMigrations,
+  createToolMetrics,
+  routeTable,
+  type Bus,
+  type Logger,
+  type RouteEntry,
+  type ToolMetrics,
+} from "@bancada/service-kit";
 import type { Express, RequestHandler } from "express";
 import { AuditTrail } from "./audit.js";
 import { CallRouter } from "./call-router.js";
 import { Catalog } from "./catalog.js";
 import { createGatewayDb, postgresSchema, type GatewayDb } from "./db/client.js";
-import { createGatewayApp } from "./http/app.js";
+import { createGatewayApp, routeSources } from "./http/app.js";
 import { KeyStore } from "./keys/api-keys.js";
 import { serveAuthResolve } from "./keys/serve-auth.js";
 
@@ -44,6 +53,8 @@ export interface Gateway {
   catalog: Catalog;
   router: CallRouter;
   outputSchemas: boolean;
+  /** Every method and path the gateway's port answers, with each REST route's declaration (the OpenAPI document's source). */
+  routeTable(): RouteEntry[];
   stop(): Promise<void>;
 }
 
@@ -104,6 +115,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   });
   return {
     app,
+    routeTable: () => routeTable(routeSources(app, options.extra)),
     db,
     keys,
     catalog,

@@ -6,7 +6,7 @@ import { timingSafeEqual, createHash } from "node:crypto";
 import express, { type RequestHandler, type Router } from "express";
 import { z } from "zod";
 import { DomainError, ErrorCode, scopes } from "@bancada/contracts";
-import { bearerToken } from "@bancada/service-kit";
+import { bearerToken, restRoutes } from "@bancada/service-kit";
 import type { KeyStore } from "../keys/api-keys.js";
 
 const createKeyBody = z.strictObject({
@@ -21,18 +21,23 @@ const createKeyBody = z.strictObject({
 
 export function adminRoutes(keys: KeyStore, adminToken: string | undefined): Router {
   const router = express.Router();
+  const routes = restRoutes(router);
   if (!adminToken) return router;
   router.use("/admin", requireAdmin(adminToken), express.json({ limit: "64kb" }));
-  router.post("/admin/keys", async (req, res) => {
-    const body = createKeyBody.parse(req.body);
-    const { key, record } = await keys.create({ ...body, expiresAt: body.expiresAt ? new Date(body.expiresAt) : null });
-    res.status(201).json({ key, ...record });
-  });
-  router.get("/admin/keys", async (req, res) => {
+  routes.post(
+    "/admin/keys",
+    { summary: "Create a key for anyone (admin token)", access: "admin", body: createKeyBody, status: 201 },
+    async (req, res) => {
+      const body = createKeyBody.parse(req.body);
+      const { key, record } = await keys.create({ ...body, expiresAt: body.expiresAt ? new Date(body.expiresAt) : null });
+      res.status(201).json({ key, ...record });
+    },
+  );
+  routes.get("/admin/keys", { summary: "List keys (accountId=…)", access: "admin" }, async (req, res) => {
     const accountId = typeof req.query.accountId === "string" ? req.query.accountId : undefined;
     res.json({ keys: await keys.list(accountId ? { accountId } : {}) });
   });
-  router.post("/admin/keys/:id/revoke", async (req, res) => {
+  routes.post("/admin/keys/:id/revoke", { summary: "Revoke a key", access: "admin" }, async (req, res) => {
     if (!(await keys.revoke(req.params.id))) throw new DomainError(ErrorCode.notFound, `No active key ${req.params.id}.`);
     res.json({ revoked: req.params.id });
   });

@@ -6,13 +6,18 @@ import {
   defaultBodyTimeoutMs,
   hostGuard,
   notFoundRoute,
+  openApiDeclaration,
+  openApiPath,
+  openApiRoute,
   originGuard,
   requestLog,
   restErrorHandler,
+  restRoutes,
   utf8BodyGuard,
   type GuardOptions,
   type Logger,
   type RateLimiter,
+  type RouteSource,
   type ToolMetrics,
 } from "@bancada/service-kit";
 import type { AuditTrail } from "../audit.js";
@@ -67,6 +72,9 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
       error_description: "Bancada uses API keys, not OAuth client registration: send Authorization: Bearer <api-key>.",
     });
   });
+  // one document for all this port serves: the gateway's routes and, in one process, the services' (`extra`)
+  const sources = () => routeSources(app, options.extra);
+  restRoutes(app).get(openApiPath, openApiDeclaration, openApiRoute({ title: "Bancada REST API", version: "1" }, sources));
   app.use(["/mcp", "/admin"], hostGuard(options), originGuard(options));
   app.use(["/mcp", "/v1", "/admin"], bodyTimeout(options.bodyTimeoutMs ?? defaultBodyTimeoutMs), utf8BodyGuard());
   app.use(mcpRoute(options));
@@ -84,6 +92,11 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   app.use(notFoundRoute());
   app.use(restErrorHandler(options.log));
   return app;
+}
+
+/** What the gateway's port answers from: its own routes, then the apps mounted after them (express hides a mounted app's routes). */
+export function routeSources(app: Express, extra: readonly RequestHandler[] = []): RouteSource[] {
+  return [app, ...(extra as unknown as RouteSource[])];
 }
 
 function readiness(catalog: Catalog): RequestHandler {

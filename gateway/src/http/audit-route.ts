@@ -4,7 +4,7 @@
  */
 import express, { type Router } from "express";
 import { restAccess } from "@bancada/contracts";
-import { authorizedPrincipal } from "@bancada/service-kit";
+import { authorizedPrincipal, restRoutes } from "@bancada/service-kit";
 import type { AuditTrail } from "../audit.js";
 import { auditQuerySchema, parseSince, readAudit } from "../audit-query.js";
 import type { GatewayDb } from "../db/client.js";
@@ -13,19 +13,24 @@ export const auditAccess = restAccess({ scope: "audit:read", writes: false });
 
 export function auditRoute(db: GatewayDb, audit: AuditTrail | undefined): Router {
   const router = express.Router();
-  router.get("/v1/audit", async (req, res) => {
-    const principal = authorizedPrincipal(req, auditAccess);
-    const query = auditQuerySchema.parse(req.query);
-    // this replica's calls of the last second are still in memory: a caller reads its own calls at once
-    await audit?.flush();
-    const page = await readAudit(db, {
-      accountId: principal.accountId,
-      limit: query.limit,
-      ...(query.tool ? { tool: query.tool } : {}),
-      ...(query.since ? { since: parseSince(query.since) } : {}),
-      ...(query.cursor ? { cursor: query.cursor } : {}),
-    });
-    res.json(page);
-  });
+  const routes = restRoutes(router);
+  routes.get(
+    "/v1/audit",
+    { summary: "The account's tool calls, newest first", access: auditAccess, query: auditQuerySchema },
+    async (req, res) => {
+      const principal = authorizedPrincipal(req, auditAccess);
+      const query = auditQuerySchema.parse(req.query);
+      // this replica's calls of the last second are still in memory: a caller reads its own calls at once
+      await audit?.flush();
+      const page = await readAudit(db, {
+        accountId: principal.accountId,
+        limit: query.limit,
+        ...(query.tool ? { tool: query.tool } : {}),
+        ...(query.since ? { since: parseSince(query.since) } : {}),
+        ...(query.cursor ? { cursor: query.cursor } : {}),
+      });
+      res.json(page);
+    },
+  );
   return router;
 }

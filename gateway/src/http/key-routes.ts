@@ -16,6 +16,7 @@ import {
   principalOf,
   type GuardOptions,
   type RateLimiter,
+  restRoutes,
 } from "@bancada/service-kit";
 import type { KeyOwner, KeyRecord, KeyStore } from "../keys/api-keys.js";
 
@@ -56,9 +57,10 @@ export interface KeyView {
 
 export function keyRoutes(keys: KeyStore, guards: GuardOptions, limiter?: RateLimiter): Router {
   const router = express.Router();
+  const routes = restRoutes(router);
   router.use(["/v1/session", "/v1/keys"], hostGuard(guards), originGuard(guards), authenticate(keys, limiter), jsonBody("64kb"));
 
-  router.get("/v1/session", async (req, res) => {
+  routes.get("/v1/session", { summary: "The calling key and what it may do", access: "key" }, async (req, res) => {
     // any working key may see itself: that is how the console signs in and learns which areas to offer
     const principal = principalOf(req);
     const record = await keys.get(principal.keyId, ownerOf(principal));
@@ -74,46 +76,54 @@ export function keyRoutes(keys: KeyStore, guards: GuardOptions, limiter?: RateLi
     });
   });
 
-  router.get("/v1/keys", async (req, res) => {
+  routes.get("/v1/keys", { summary: "The caller's own keys", access: keysRead }, async (req, res) => {
     const principal = authorizedPrincipal(req, keysRead);
     const list = await keys.list(ownerOf(principal));
     res.setHeader("Cache-Control", "no-store");
     res.json({ keys: list.map((record) => view(record, principal)).reverse() });
   });
 
-  router.post("/v1/keys", async (req, res) => {
-    const principal = authorizedPrincipal(req, keysWrite);
-    const body = createKeyBody.parse(req.body ?? {});
-    const own = await keys.get(principal.keyId, ownerOf(principal));
-    checkNotStronger(principal, own, body);
-    const active = (await keys.list(ownerOf(principal))).filter((record) => isActive(record)).length;
-    if (active >= maxActiveKeysPerPerson) {
-      throw new DomainError(
-        ErrorCode.failedPrecondition,
-        `You hold ${active} working keys, the most a person may; revoke one you no longer use, then create this one.`,
-        { limit: maxActiveKeysPerPerson },
-      );
-    }
-    const { key, record } = await keys.create({
-      ...ownerOf(principal),
-      agentId: body.label,
-      scopes: body.scopes,
-      allowWrites: body.allowWrites,
-      allowedBoardIds: body.allowedBoardIds,
-      expiresAt: body.expiresAt ? new Date(body.expiresAt) : null,
-    });
-    res.setHeader("Cache-Control", "no-store");
-    res.status(201).json({ key, record: view(record, principal), mcpClientConfiguration: mcpClientConfiguration(mcpUrlOf(req), key) });
-  });
+  routes.post(
+    "/v1/keys",
+    { summary: "Create a key no stronger than the caller's", access: keysWrite, body: createKeyBody, status: 201 },
+    async (req, res) => {
+      const principal = authorizedPrincipal(req, keysWrite);
+      const body = createKeyBody.parse(req.body ?? {});
+      const own = await keys.get(principal.keyId, ownerOf(principal));
+      checkNotStronger(principal, own, body);
+      const active = (await keys.list(ownerOf(principal))).filter((record) => isActive(record)).length;
+      if (active >= maxActiveKeysPerPerson) {
+        throw new DomainError(
+          ErrorCode.failedPrecondition,
+          `You hold ${active} working keys, the most a person may; revoke one you no longer use, then create this one.`,
+          { limit: maxActiveKeysPerPerson },
+        );
+      }
+      const { key, record } = await keys.create({
+        ...ownerOf(principal),
+        agentId: body.label,
+        scopes: body.scopes,
+        allowWrites: body.allowWrites,
+        allowedBoardIds: body.allowedBoardIds,
+        expiresAt: body.expiresAt ? new Date(body.expiresAt) : null,
+      });
+      res.setHeader("Cache-Control", "no-store");
+      res.status(201).json({ key, record: view(record, principal), mcpClientConfiguration: mcpClientConfiguration(mcpUrlOf(req), key) });
+    },
+  );
 
-  router.post("/v1/keys/:id/revoke", async (req, res) => {
-    const principal = authorizedPrincipal(req, keysWrite);
-    const { id } = keyIdParam.parse(req.params);
-    if (!(await keys.revoke(id, ownerOf(principal)))) {
-      throw new DomainError(ErrorCode.notFound, `No working key ${id} of yours; list your keys with GET /v1/keys.`);
-    }
-    res.json({ revoked: id, current: id === principal.keyId });
-  });
+  routes.post(
+    "/v1/keys/:id/revoke",
+    { summary: "Revoke one of the caller's keys", access: keysWrite, params: keyIdParam },
+    async (req, res) => {
+      const principal = authorizedPrincipal(req, keysWrite);
+      const { id } = keyIdParam.parse(req.params);
+      if (!(await keys.revoke(id, ownerOf(principal)))) {
+        throw new DomainError(ErrorCode.notFound, `No working key ${id} of yours; list your keys with GET /v1/keys.`);
+      }
+      res.json({ revoked: id, current: id === principal.keyId });
+    },
+  );
   return router;
 }
 

@@ -70,3 +70,7 @@ export { RateLimiter } from "./rate-limit.js";
 export type { RateLimitOptions } from "./rate-limit.js";
 export { bodyTimeout, createLimitedServer, defaultBodyTimeoutMs, defaultServerLimits } from "./http-limits.js";
 export type { ServerLimits } from "./http-limits.js";
+export { restRoutes, routeTable, routeMethods } from "./rest-routes.js";
+export type { RestRoutes, RouteDeclaration, RouteCaller, RouteEntry, RouteMethod, RouteSource } from "./rest-routes.js";
+export { openApiDocument, openApiRoute, openApiPath, openApiPathOf, openApiDeclaration } from "./openapi.js";
+export type { OpenApiInfo } from "./openapi.js";

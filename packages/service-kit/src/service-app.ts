@@ -11,6 +11,8 @@ import { utf8BodyGuard } from "./body-charset.js";
 import { bodyTimeout, defaultBodyTimeoutMs } from "./http-limits.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { requestLog } from "./request-log.js";
+import { openApiDeclaration, openApiPath, openApiRoute, type OpenApiInfo } from "./openapi.js";
+import { restRoutes } from "./rest-routes.js";
 import { authenticate, jsonBody, notFoundRoute, restErrorHandler } from "./rest.js";
 
 export interface ServiceAppOptions {
@@ -26,6 +28,8 @@ export interface ServiceAppOptions {
   rateLimit?: RateLimitOptions;
   /** Time a request's body may take to arrive (default 30 s). */
   bodyTimeoutMs?: number;
+  /** The title and version of the OpenAPI document at `GET /v1/openapi.json` (of the routes given here). */
+  api?: OpenApiInfo;
 }
 
 export function createServiceApp(options: ServiceAppOptions): Express {
@@ -37,6 +41,13 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     app.get("/metrics", async (_req, res) => void res.type(registry.contentType).send(await registry.metrics()));
   }
   app.use("/v1", requestLog(options.log));
+  // the document describes the API, not anyone's data: served without a key, like most public API docs
+  const info = options.api ?? { title: "Bancada REST API", version: "1" };
+  restRoutes(app).get(
+    openApiPath,
+    openApiDeclaration,
+    openApiRoute(info, () => [app]),
+  );
   const limiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined;
   // who is calling is known before any body is read: an anonymous client never costs a parse
   app.use(

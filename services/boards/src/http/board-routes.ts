@@ -3,6 +3,7 @@
  * Listing is list_boards' use case and takes its access; no tool manages boards, so the rest declare their own.
  */
 import { Router } from "express";
+import { restRoutes } from "@bancada/service-kit";
 import type { BoardsDb } from "../db/client.js";
 import {
   boardRef,
@@ -22,71 +23,105 @@ import { body, restContext, routeReads, routeWrites, versionedBody } from "./con
 
 export function boardRoutes(db: BoardsDb): Router {
   const router = Router();
+  const routes = restRoutes(router);
   const read = (req: Parameters<typeof restContext>[1]) => restContext(db, req, routeReads);
   const write = (req: Parameters<typeof restContext>[1]) => restContext(db, req, routeWrites);
   const list = listBoardsTool(db);
+  const ifMatch = { "If-Match": 'the version you read, as "<version>" (or expectedVersion in the body)' };
 
-  router.get("/v1/boards", async (req, res) => {
+  routes.get("/v1/boards", { summary: "List the boards the key reaches", access: list }, async (req, res) => {
     res.json(await listBoards(restContext(db, req, list)));
   });
-  router.post("/v1/boards", async (req, res) => {
+  routes.post("/v1/boards", { summary: "Create a board", access: routeWrites, body: createBoardInput, status: 201 }, async (req, res) => {
     const ctx = write(req);
     res.status(201).json(await createBoard(ctx, createBoardInput.parse(body(req))));
   });
-  router.get("/v1/boards/:boardId", async (req, res) => {
+  routes.get("/v1/boards/:boardId", { summary: "Read one board", access: routeReads, params: boardRef }, async (req, res) => {
     const ctx = read(req);
     res.json(await getBoard(ctx, boardRef.parse({ boardId: req.params.boardId }).boardId));
   });
-  router.patch("/v1/boards/:boardId", async (req, res) => {
-    const ctx = write(req);
-    res.json(await updateBoard(ctx, updateBoardInput.parse({ ...versionedBody(req), boardId: req.params.boardId })));
-  });
+  routes.patch(
+    "/v1/boards/:boardId",
+    { summary: "Rename a board (version in expectedVersion or If-Match)", access: routeWrites, body: updateBoardInput, headers: ifMatch },
+    async (req, res) => {
+      const ctx = write(req);
+      res.json(await updateBoard(ctx, updateBoardInput.parse({ ...versionedBody(req), boardId: req.params.boardId })));
+    },
+  );
   for (const [action, archive] of [
     ["archive", true],
     ["restore", false],
   ] as const) {
-    router.post(`/v1/boards/:boardId/${action}`, async (req, res) => {
-      const ctx = write(req);
-      res.json(await archiveBoard(ctx, boardVersionInput.parse({ ...versionedBody(req), boardId: req.params.boardId }), archive));
-    });
+    routes.post(
+      `/v1/boards/:boardId/${action}`,
+      { summary: `${archive ? "Archive" : "Restore"} a board`, access: routeWrites, body: boardVersionInput, headers: ifMatch },
+      async (req, res) => {
+        const ctx = write(req);
+        res.json(await archiveBoard(ctx, boardVersionInput.parse({ ...versionedBody(req), boardId: req.params.boardId }), archive));
+      },
+    );
   }
-  router.delete("/v1/boards/:boardId", async (req, res) => {
-    const ctx = write(req);
-    await deleteBoard(ctx, boardVersionInput.parse({ ...versionedBody(req), boardId: req.params.boardId }));
-    res.status(204).end();
-  });
+  routes.delete(
+    "/v1/boards/:boardId",
+    { summary: "Delete a board", access: routeWrites, body: boardVersionInput, headers: ifMatch, status: 204 },
+    async (req, res) => {
+      const ctx = write(req);
+      await deleteBoard(ctx, boardVersionInput.parse({ ...versionedBody(req), boardId: req.params.boardId }));
+      res.status(204).end();
+    },
+  );
 
-  router.put("/v1/boards/:boardId/quadrants/:quadrant", async (req, res) => {
-    const ctx = write(req);
-    res.json(
-      await customizeQuadrant(
-        ctx,
-        customizeQuadrantInput.parse({ ...versionedBody(req), boardId: req.params.boardId, quadrant: req.params.quadrant }),
-      ),
-    );
-  });
-  router.delete("/v1/boards/:boardId/quadrants/:quadrant", async (req, res) => {
-    const ctx = write(req);
-    res.json(
-      await resetQuadrant(
-        ctx,
-        resetQuadrantInput.parse({ ...versionedBody(req), boardId: req.params.boardId, quadrant: req.params.quadrant }),
-      ),
-    );
-  });
+  routes.put(
+    "/v1/boards/:boardId/quadrants/:quadrant",
+    { summary: "Customize a quadrant's title", access: routeWrites, body: customizeQuadrantInput, headers: ifMatch },
+    async (req, res) => {
+      const ctx = write(req);
+      res.json(
+        await customizeQuadrant(
+          ctx,
+          customizeQuadrantInput.parse({ ...versionedBody(req), boardId: req.params.boardId, quadrant: req.params.quadrant }),
+        ),
+      );
+    },
+  );
+  routes.delete(
+    "/v1/boards/:boardId/quadrants/:quadrant",
+    { summary: "Reset a quadrant's title", access: routeWrites, body: resetQuadrantInput, headers: ifMatch },
+    async (req, res) => {
+      const ctx = write(req);
+      res.json(
+        await resetQuadrant(
+          ctx,
+          resetQuadrantInput.parse({ ...versionedBody(req), boardId: req.params.boardId, quadrant: req.params.quadrant }),
+        ),
+      );
+    },
+  );
 
-  router.get("/v1/boards/:boardId/members", async (req, res) => {
-    const ctx = read(req);
-    res.json(await listMembers(ctx, boardRef.parse({ boardId: req.params.boardId }).boardId));
-  });
-  router.put("/v1/boards/:boardId/members/:personId", async (req, res) => {
-    const ctx = write(req);
-    res.json(await setMember(ctx, setMemberInput.parse({ ...body(req), boardId: req.params.boardId, personId: req.params.personId })));
-  });
-  router.delete("/v1/boards/:boardId/members/:personId", async (req, res) => {
-    const ctx = write(req);
-    await removeMember(ctx, memberRef.parse({ boardId: req.params.boardId, personId: req.params.personId }));
-    res.status(204).end();
-  });
+  routes.get(
+    "/v1/boards/:boardId/members",
+    { summary: "List a board's members", access: routeReads, params: boardRef },
+    async (req, res) => {
+      const ctx = read(req);
+      res.json(await listMembers(ctx, boardRef.parse({ boardId: req.params.boardId }).boardId));
+    },
+  );
+  routes.put(
+    "/v1/boards/:boardId/members/:personId",
+    { summary: "Add a member or change their role", access: routeWrites, body: setMemberInput },
+    async (req, res) => {
+      const ctx = write(req);
+      res.json(await setMember(ctx, setMemberInput.parse({ ...body(req), boardId: req.params.boardId, personId: req.params.personId })));
+    },
+  );
+  routes.delete(
+    "/v1/boards/:boardId/members/:personId",
+    { summary: "Remove a member", access: routeWrites, params: memberRef, status: 204 },
+    async (req, res) => {
+      const ctx = write(req);
+      await removeMember(ctx, memberRef.parse({ boardId: req.params.boardId, personId: req.params.personId }));
+      res.status(204).end();
+    },
+  );
   return router;
 }

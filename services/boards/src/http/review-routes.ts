@@ -4,6 +4,7 @@
  * decision, never a tool's, so those routes declare their own.
  */
 import { Router, type Request } from "express";
+import { restRoutes } from "@bancada/service-kit";
 import { z } from "zod";
 import type { BoardsDb } from "../db/client.js";
 import { getTaskActivity } from "../domain/get-activity.js";
@@ -20,39 +21,68 @@ const suggestionRef = proposalRef.extend({ suggestionId: z.guid() });
 
 export function reviewRoutes(db: BoardsDb): Router {
   const router = Router();
+  const routes = restRoutes(router);
   const read = (req: Request) => restContext(db, req, routeReads);
   const write = (req: Request) => restContext(db, req, routeWrites);
   const tools = { activity: getTaskActivityTool(db), proposals: listBoardProposalsTool(db) };
   const paged = (req: Request) => pagedBoardRef.parse({ ...req.query, boardId: req.params.boardId });
 
-  router.get("/v1/boards/:boardId/activity", async (req, res) => {
-    const ctx = restContext(db, req, tools.activity);
-    res.json(await getTaskActivity(ctx, paged(req)));
-  });
-  router.get("/v1/boards/:boardId/proposals", async (req, res) => {
-    const ctx = restContext(db, req, tools.proposals);
-    res.json(await listBoardProposals(ctx, paged(req)));
-  });
-  router.get("/v1/boards/:boardId/proposals/:proposalId", async (req, res) => {
-    const ctx = read(req);
-    const ref = proposalRef.parse(req.params);
-    res.json(await getProposal(ctx, ref.boardId, ref.proposalId));
-  });
-  router.post("/v1/boards/:boardId/proposals/:proposalId/suggestions/:suggestionId/apply", async (req, res) => {
-    const ctx = write(req);
-    res.json(await applySuggestion(ctx, suggestionRef.parse(req.params)));
-  });
-  router.post("/v1/boards/:boardId/proposals/:proposalId/suggestions/:suggestionId/reject", async (req, res) => {
-    const ctx = write(req);
-    res.json(await rejectSuggestion(ctx, suggestionRef.parse(req.params)));
-  });
-  router.post("/v1/boards/:boardId/proposals/:proposalId/close-summary", async (req, res) => {
-    const ctx = write(req);
-    res.json(await closeProposal(ctx, proposalRef.parse(req.params), false));
-  });
-  router.post("/v1/boards/:boardId/proposals/:proposalId/dismiss", async (req, res) => {
-    const ctx = write(req);
-    res.json(await closeProposal(ctx, proposalRef.parse(req.params), true));
-  });
+  routes.get(
+    "/v1/boards/:boardId/activity",
+    { summary: "A board's task activity, newest first", access: tools.activity, query: pagedBoardRef },
+    async (req, res) => {
+      const ctx = restContext(db, req, tools.activity);
+      res.json(await getTaskActivity(ctx, paged(req)));
+    },
+  );
+  routes.get(
+    "/v1/boards/:boardId/proposals",
+    { summary: "A board's proposals", access: tools.proposals, query: pagedBoardRef },
+    async (req, res) => {
+      const ctx = restContext(db, req, tools.proposals);
+      res.json(await listBoardProposals(ctx, paged(req)));
+    },
+  );
+  routes.get(
+    "/v1/boards/:boardId/proposals/:proposalId",
+    { summary: "Read one proposal", access: routeReads, params: proposalRef },
+    async (req, res) => {
+      const ctx = read(req);
+      const ref = proposalRef.parse(req.params);
+      res.json(await getProposal(ctx, ref.boardId, ref.proposalId));
+    },
+  );
+  routes.post(
+    "/v1/boards/:boardId/proposals/:proposalId/suggestions/:suggestionId/apply",
+    { summary: "Apply one suggestion of a proposal", access: routeWrites, params: suggestionRef },
+    async (req, res) => {
+      const ctx = write(req);
+      res.json(await applySuggestion(ctx, suggestionRef.parse(req.params)));
+    },
+  );
+  routes.post(
+    "/v1/boards/:boardId/proposals/:proposalId/suggestions/:suggestionId/reject",
+    { summary: "Reject one suggestion of a proposal", access: routeWrites, params: suggestionRef },
+    async (req, res) => {
+      const ctx = write(req);
+      res.json(await rejectSuggestion(ctx, suggestionRef.parse(req.params)));
+    },
+  );
+  routes.post(
+    "/v1/boards/:boardId/proposals/:proposalId/close-summary",
+    { summary: "Close a proposal's summary", access: routeWrites, params: proposalRef },
+    async (req, res) => {
+      const ctx = write(req);
+      res.json(await closeProposal(ctx, proposalRef.parse(req.params), false));
+    },
+  );
+  routes.post(
+    "/v1/boards/:boardId/proposals/:proposalId/dismiss",
+    { summary: "Dismiss a proposal", access: routeWrites, params: proposalRef },
+    async (req, res) => {
+      const ctx = write(req);
+      res.json(await closeProposal(ctx, proposalRef.parse(req.params), true));
+    },
+  );
   return router;
 }

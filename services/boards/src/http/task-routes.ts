@@ -3,6 +3,7 @@
  * that runs a tool's use case takes that tool's access; tag writes, reading one task, archive and restore have no tool.
  */
 import { Router, type Request } from "express";
+import { restRoutes } from "@bancada/service-kit";
 import type { BoardsDb } from "../db/client.js";
 import { createTask } from "../domain/create-task.js";
 import {
@@ -36,6 +37,7 @@ import { body, listQuery, restContext, routeReads, routeWrites, versionedBody } 
 
 export function taskRoutes(db: BoardsDb): Router {
   const router = Router();
+  const routes = restRoutes(router);
   const read = (req: Request) => restContext(db, req, routeReads);
   const write = (req: Request) => restContext(db, req, routeWrites);
   const tools = {
@@ -48,51 +50,88 @@ export function taskRoutes(db: BoardsDb): Router {
     complete: completeTaskTool(db),
     discard: discardTaskTool(db),
   };
+  const ifMatch = { "If-Match": 'the version you read, as "<version>" (or expectedVersion in the body)' };
   const onTask = (req: Request) => ({ ...body(req), boardId: req.params.boardId, taskId: req.params.taskId });
 
-  router.get("/v1/boards/:boardId/tags", async (req, res) => {
+  routes.get("/v1/boards/:boardId/tags", { summary: "List a board's tags", access: tools.listTags, params: boardRef }, async (req, res) => {
     const ctx = restContext(db, req, tools.listTags);
     res.json(await listBoardTags(ctx, boardRef.parse({ boardId: req.params.boardId }).boardId));
   });
-  router.post("/v1/boards/:boardId/tags", async (req, res) => {
-    const ctx = write(req);
-    res.status(201).json(await createTag(ctx, createTagInput.parse({ ...body(req), boardId: req.params.boardId })));
-  });
-  router.patch("/v1/boards/:boardId/tags/:tagId", async (req, res) => {
-    const ctx = write(req);
-    res.json(await updateTag(ctx, updateTagInput.parse({ ...versionedBody(req), boardId: req.params.boardId, tagId: req.params.tagId })));
-  });
-  router.delete("/v1/boards/:boardId/tags/:tagId", async (req, res) => {
-    const ctx = write(req);
-    await deleteTag(ctx, tagVersionRef.parse({ ...versionedBody(req), boardId: req.params.boardId, tagId: req.params.tagId }));
-    res.status(204).end();
-  });
+  routes.post(
+    "/v1/boards/:boardId/tags",
+    { summary: "Create a tag", access: routeWrites, body: createTagInput, status: 201 },
+    async (req, res) => {
+      const ctx = write(req);
+      res.status(201).json(await createTag(ctx, createTagInput.parse({ ...body(req), boardId: req.params.boardId })));
+    },
+  );
+  routes.patch(
+    "/v1/boards/:boardId/tags/:tagId",
+    { summary: "Change a tag", access: routeWrites, body: updateTagInput, headers: ifMatch },
+    async (req, res) => {
+      const ctx = write(req);
+      res.json(await updateTag(ctx, updateTagInput.parse({ ...versionedBody(req), boardId: req.params.boardId, tagId: req.params.tagId })));
+    },
+  );
+  routes.delete(
+    "/v1/boards/:boardId/tags/:tagId",
+    { summary: "Delete a tag", access: routeWrites, body: tagVersionRef, headers: ifMatch, status: 204 },
+    async (req, res) => {
+      const ctx = write(req);
+      await deleteTag(ctx, tagVersionRef.parse({ ...versionedBody(req), boardId: req.params.boardId, tagId: req.params.tagId }));
+      res.status(204).end();
+    },
+  );
 
-  router.get("/v1/boards/:boardId/tasks", async (req, res) => {
-    const ctx = restContext(db, req, tools.list);
-    res.json(await listTasks(ctx, restListTasksInput.parse({ ...listQuery(req.query), boardId: req.params.boardId })));
-  });
-  router.post("/v1/boards/:boardId/tasks", async (req, res) => {
-    const ctx = restContext(db, req, tools.create);
-    res.status(201).json(await createTask(ctx, restCreateTaskInput.parse({ ...body(req), boardId: req.params.boardId })));
-  });
-  router.get("/v1/boards/:boardId/tasks/:taskId", async (req, res) => {
-    const ctx = read(req);
-    const { boardId, taskId } = taskTransitionInput.pick({ boardId: true, taskId: true }).parse(req.params);
-    res.json(await getTask(ctx, boardId, taskId));
-  });
-  router.patch("/v1/boards/:boardId/tasks/:taskId", async (req, res) => {
-    const ctx = restContext(db, req, tools.update);
-    res.json(await updateTask(ctx, restUpdateTaskInput.parse(onTask(req))));
-  });
-  router.post("/v1/boards/:boardId/tasks/:taskId/move", async (req, res) => {
-    const ctx = restContext(db, req, tools.move);
-    res.json(await moveTask(ctx, moveTaskInput.parse(onTask(req))));
-  });
-  router.post("/v1/boards/:boardId/tasks/:taskId/reopen", async (req, res) => {
-    const ctx = restContext(db, req, tools.reopen);
-    res.json(await reopenTask(ctx, reopenTaskInput.parse(onTask(req))));
-  });
+  routes.get(
+    "/v1/boards/:boardId/tasks",
+    { summary: "List a board's tasks (tagIds=a,b)", access: tools.list, query: restListTasksInput },
+    async (req, res) => {
+      const ctx = restContext(db, req, tools.list);
+      res.json(await listTasks(ctx, restListTasksInput.parse({ ...listQuery(req.query), boardId: req.params.boardId })));
+    },
+  );
+  routes.post(
+    "/v1/boards/:boardId/tasks",
+    { summary: "Create a task", access: tools.create, body: restCreateTaskInput, status: 201 },
+    async (req, res) => {
+      const ctx = restContext(db, req, tools.create);
+      res.status(201).json(await createTask(ctx, restCreateTaskInput.parse({ ...body(req), boardId: req.params.boardId })));
+    },
+  );
+  routes.get(
+    "/v1/boards/:boardId/tasks/:taskId",
+    { summary: "Read one task", access: routeReads, params: taskTransitionInput },
+    async (req, res) => {
+      const ctx = read(req);
+      const { boardId, taskId } = taskTransitionInput.pick({ boardId: true, taskId: true }).parse(req.params);
+      res.json(await getTask(ctx, boardId, taskId));
+    },
+  );
+  routes.patch(
+    "/v1/boards/:boardId/tasks/:taskId",
+    { summary: "Change a task (assignee and due date may be removed with null)", access: tools.update, body: restUpdateTaskInput },
+    async (req, res) => {
+      const ctx = restContext(db, req, tools.update);
+      res.json(await updateTask(ctx, restUpdateTaskInput.parse(onTask(req))));
+    },
+  );
+  routes.post(
+    "/v1/boards/:boardId/tasks/:taskId/move",
+    { summary: "Move a task to another quadrant", access: tools.move, body: moveTaskInput },
+    async (req, res) => {
+      const ctx = restContext(db, req, tools.move);
+      res.json(await moveTask(ctx, moveTaskInput.parse(onTask(req))));
+    },
+  );
+  routes.post(
+    "/v1/boards/:boardId/tasks/:taskId/reopen",
+    { summary: "Reopen a done or discarded task", access: tools.reopen, body: reopenTaskInput },
+    async (req, res) => {
+      const ctx = restContext(db, req, tools.reopen);
+      res.json(await reopenTask(ctx, reopenTaskInput.parse(onTask(req))));
+    },
+  );
   const transitions = [
     ["complete", completeTask, tools.complete],
     ["discard", discardTask, tools.discard],
@@ -100,10 +139,14 @@ export function taskRoutes(db: BoardsDb): Router {
     ["restore", restoreTask, routeWrites],
   ] as const;
   for (const [action, run, access] of transitions) {
-    router.post(`/v1/boards/:boardId/tasks/:taskId/${action}`, async (req, res) => {
-      const ctx = restContext(db, req, access);
-      res.json(await run(ctx, taskTransitionInput.parse(onTask(req))));
-    });
+    routes.post(
+      `/v1/boards/:boardId/tasks/:taskId/${action}`,
+      { summary: `${action[0]!.toUpperCase()}${action.slice(1)} a task`, access, body: taskTransitionInput },
+      async (req, res) => {
+        const ctx = restContext(db, req, access);
+        res.json(await run(ctx, taskTransitionInput.parse(onTask(req))));
+      },
+    );
   }
   return router;
 }

@@ -5,6 +5,7 @@
  *   DELETE /v1/boxes/:boxId/ports/:port                            → { unpublished }
  */
 import { Router, type Request } from "express";
+import { restRoutes } from "@bancada/service-kit";
 import { restAccess } from "@bancada/contracts";
 import type { BoxesRuntime } from "../domain/context.js";
 import { listPorts, publishPort, unpublishPort } from "../domain/ports/publish-port.js";
@@ -18,19 +19,28 @@ const unpublish = restAccess({ scope: "boxes:write", writes: true });
 
 export function portRoutes(rt: BoxesRuntime): Router {
   const router = Router();
+  const routes = restRoutes(router);
   const publish = publishPortTool(rt);
 
-  router.post("/v1/boxes/:boxId/ports", async (req, res) => {
-    const ctx = requestContext(rt, req, publish);
-    res.status(201).json(await publishPort(ctx, publishPortInput.parse({ ...objectBody(req), boxId: req.params.boxId })));
-  });
+  routes.post(
+    "/v1/boxes/:boxId/ports",
+    { summary: "Publish a port of a box", access: publish, body: publishPortInput, status: 201 },
+    async (req, res) => {
+      const ctx = requestContext(rt, req, publish);
+      res.status(201).json(await publishPort(ctx, publishPortInput.parse({ ...objectBody(req), boxId: req.params.boxId })));
+    },
+  );
 
-  router.get("/v1/boxes/:boxId/ports", async (req, res) => {
-    const ctx = requestContext(rt, req, readPorts);
-    res.json({ ports: await listPorts(ctx, boxRefInput.parse({ boxId: req.params.boxId }).boxId) });
-  });
+  routes.get(
+    "/v1/boxes/:boxId/ports",
+    { summary: "List a box's published ports", access: readPorts, params: boxRefInput },
+    async (req, res) => {
+      const ctx = requestContext(rt, req, readPorts);
+      res.json({ ports: await listPorts(ctx, boxRefInput.parse({ boxId: req.params.boxId }).boxId) });
+    },
+  );
 
-  router.delete("/v1/boxes/:boxId/ports/:port", async (req, res) => {
+  routes.delete("/v1/boxes/:boxId/ports/:port", { summary: "Unpublish a port", access: unpublish }, async (req, res) => {
     const ctx = requestContext(rt, req, unpublish);
     res.json(await unpublishPort(ctx, unpublishPortInput.parse({ boxId: req.params.boxId, port: Number(req.params.port) })));
   });

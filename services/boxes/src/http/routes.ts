@@ -4,6 +4,7 @@
  * client goes away cancels the wait the same way a cancelled tool call does.
  */
 import { Router, type Request, type Response } from "express";
+import { restRoutes } from "@bancada/service-kit";
 import type { ToolAccess } from "@bancada/contracts";
 import type { BoxesContext, BoxesRuntime } from "../domain/context.js";
 import { createBox } from "../domain/create-box.js";
@@ -48,10 +49,12 @@ import { secretsRoutes } from "./secrets-routes.js";
 
 export function boxesRoutes(rt: BoxesRuntime): Router {
   const router = Router();
+  const routes = restRoutes(router);
   router.use(transferRoutes(rt));
   router.use(portRoutes(rt));
   router.use(sshKeyRoutes(rt));
   const context = (req: Request, tool: ToolAccess): BoxesContext => requestContext(rt, req, tool);
+  const idempotency = { "Idempotency-Key": "a retry with the same key answers the first result" };
   const tools = {
     list: listBoxesTool(rt),
     get: getBoxTool(rt),
@@ -71,94 +74,152 @@ export function boxesRoutes(rt: BoxesRuntime): Router {
     listSnapshots: listSnapshotsTool(rt),
   };
 
-  router.get("/v1/boxes", async (req, res) => {
+  routes.get("/v1/boxes", { summary: "List boxes (state=…, metadata.<key>=…)", access: tools.list }, async (req, res) => {
     const ctx = context(req, tools.list);
     res.json(await listBoxes(ctx, listBoxesInput.parse(listQuery(req.query))));
   });
 
-  router.post("/v1/boxes", async (req, res) => {
-    const ctx = context(req, tools.create);
-    const key = req.header("Idempotency-Key");
-    const input = createBoxInput.parse({ ...body(req), ...(key ? { idempotencyKey: key } : {}) });
-    res.status(201).json({ box: await createBox(ctx, input, cancelledWith(res)) });
-  });
+  routes.post(
+    "/v1/boxes",
+    {
+      summary: "Create a box",
+      access: tools.create,
+      body: createBoxInput,
+      notInBody: ["idempotencyKey"],
+      headers: idempotency,
+      status: 201,
+    },
+    async (req, res) => {
+      const ctx = context(req, tools.create);
+      const key = req.header("Idempotency-Key");
+      const input = createBoxInput.parse({ ...body(req), ...(key ? { idempotencyKey: key } : {}) });
+      res.status(201).json({ box: await createBox(ctx, input, cancelledWith(res)) });
+    },
+  );
 
-  router.get("/v1/boxes/:boxId", async (req, res) => {
+  routes.get("/v1/boxes/:boxId", { summary: "Read one box", access: tools.get, params: boxRefInput }, async (req, res) => {
     const ctx = context(req, tools.get);
     res.json({ box: await getBox(ctx, boxRefInput.parse({ boxId: req.params.boxId }).boxId) });
   });
 
-  router.delete("/v1/boxes/:boxId", async (req, res) => {
-    const ctx = context(req, tools.remove);
-    const input = deleteBoxInput.parse({ ...flags(req.query, ["confirm", "wait"]), ...body(req), boxId: req.params.boxId });
-    res.json({ box: await deleteBox(ctx, input, cancelledWith(res)) });
-  });
+  routes.delete(
+    "/v1/boxes/:boxId",
+    { summary: "Delete a box (confirm=true)", access: tools.remove, body: deleteBoxInput },
+    async (req, res) => {
+      const ctx = context(req, tools.remove);
+      const input = deleteBoxInput.parse({ ...flags(req.query, ["confirm", "wait"]), ...body(req), boxId: req.params.boxId });
+      res.json({ box: await deleteBox(ctx, input, cancelledWith(res)) });
+    },
+  );
 
   for (const [action, use, tool] of [
     ["suspend", suspendBox, tools.suspend],
     ["resume", resumeBox, tools.resume],
   ] as const) {
-    router.post(`/v1/boxes/:boxId/${action}`, async (req, res) => {
-      const ctx = context(req, tool);
-      res.json({ box: await use(ctx, powerInput.parse({ ...body(req), boxId: req.params.boxId }), cancelledWith(res)) });
-    });
+    routes.post(
+      `/v1/boxes/:boxId/${action}`,
+      { summary: `${action === "suspend" ? "Suspend" : "Resume"} a box`, access: tool, body: powerInput },
+      async (req, res) => {
+        const ctx = context(req, tool);
+        res.json({ box: await use(ctx, powerInput.parse({ ...body(req), boxId: req.params.boxId }), cancelledWith(res)) });
+      },
+    );
   }
 
-  router.post("/v1/boxes/:boxId/exec", async (req, res) => {
-    const ctx = context(req, tools.exec);
-    res.json(await execCommand(ctx, execInput.parse({ ...body(req), boxId: req.params.boxId }), cancelledWith(res)));
-  });
+  routes.post(
+    "/v1/boxes/:boxId/exec",
+    { summary: "Run a command in a box and wait for it", access: tools.exec, body: execInput },
+    async (req, res) => {
+      const ctx = context(req, tools.exec);
+      res.json(await execCommand(ctx, execInput.parse({ ...body(req), boxId: req.params.boxId }), cancelledWith(res)));
+    },
+  );
 
-  router.post("/v1/boxes/:boxId/jobs", async (req, res) => {
-    const ctx = context(req, tools.startJob);
-    const key = req.header("Idempotency-Key");
-    const input = startJobInput.parse({ ...body(req), boxId: req.params.boxId, ...(key ? { idempotencyKey: key } : {}) });
-    res.status(201).json({ job: await startJob(ctx, input) });
-  });
+  routes.post(
+    "/v1/boxes/:boxId/jobs",
+    {
+      summary: "Start a background job",
+      access: tools.startJob,
+      body: startJobInput,
+      notInBody: ["idempotencyKey"],
+      headers: idempotency,
+      status: 201,
+    },
+    async (req, res) => {
+      const ctx = context(req, tools.startJob);
+      const key = req.header("Idempotency-Key");
+      const input = startJobInput.parse({ ...body(req), boxId: req.params.boxId, ...(key ? { idempotencyKey: key } : {}) });
+      res.status(201).json({ job: await startJob(ctx, input) });
+    },
+  );
 
-  router.get("/v1/boxes/:boxId/jobs/:jobId/logs", async (req, res) => {
-    const ctx = context(req, tools.jobLogs);
-    const input = jobLogsInput.parse({ ...numbers(req.query, ["offset", "tail"]), boxId: req.params.boxId, jobId: req.params.jobId });
-    res.json(await jobLogs(ctx, input));
-  });
+  routes.get(
+    "/v1/boxes/:boxId/jobs/:jobId/logs",
+    { summary: "Read a job's logs (offset, tail)", access: tools.jobLogs },
+    async (req, res) => {
+      const ctx = context(req, tools.jobLogs);
+      const input = jobLogsInput.parse({ ...numbers(req.query, ["offset", "tail"]), boxId: req.params.boxId, jobId: req.params.jobId });
+      res.json(await jobLogs(ctx, input));
+    },
+  );
 
-  router.post("/v1/boxes/:boxId/jobs/:jobId/wait", async (req, res) => {
-    const ctx = context(req, tools.jobWait);
-    const input = jobWaitInput.parse({ ...body(req), boxId: req.params.boxId, jobId: req.params.jobId });
-    res.json({ job: await jobWait(ctx, input, cancelledWith(res)) });
-  });
+  routes.post(
+    "/v1/boxes/:boxId/jobs/:jobId/wait",
+    { summary: "Wait for a job to end", access: tools.jobWait, body: jobWaitInput },
+    async (req, res) => {
+      const ctx = context(req, tools.jobWait);
+      const input = jobWaitInput.parse({ ...body(req), boxId: req.params.boxId, jobId: req.params.jobId });
+      res.json({ job: await jobWait(ctx, input, cancelledWith(res)) });
+    },
+  );
 
-  router.get("/v1/boxes/:boxId/files", async (req, res) => {
+  routes.get("/v1/boxes/:boxId/files", { summary: "Read a file of a box (path=…)", access: tools.readFile }, async (req, res) => {
     const ctx = context(req, tools.readFile);
     res.json(await readBoxFile(ctx, readFileInput.parse({ path: req.query.path, boxId: req.params.boxId })));
   });
 
-  router.put("/v1/boxes/:boxId/files", async (req, res) => {
-    const ctx = context(req, tools.writeFile);
-    res.json(await writeBoxFile(ctx, writeFileInput.parse({ ...body(req), boxId: req.params.boxId })));
-  });
+  routes.put(
+    "/v1/boxes/:boxId/files",
+    { summary: "Write a file into a box", access: tools.writeFile, body: writeFileInput },
+    async (req, res) => {
+      const ctx = context(req, tools.writeFile);
+      res.json(await writeBoxFile(ctx, writeFileInput.parse({ ...body(req), boxId: req.params.boxId })));
+    },
+  );
 
   router.use(secretsRoutes(rt));
 
-  router.get("/v1/usage", async (req, res) => {
-    const ctx = context(req, tools.usage);
-    res.json(await getUsage(ctx, getUsageInput.parse(typeof req.query.period === "string" ? { period: req.query.period } : {})));
-  });
+  routes.get(
+    "/v1/usage",
+    { summary: "The account's box usage (period=…)", access: tools.usage, query: getUsageInput },
+    async (req, res) => {
+      const ctx = context(req, tools.usage);
+      res.json(await getUsage(ctx, getUsageInput.parse(typeof req.query.period === "string" ? { period: req.query.period } : {})));
+    },
+  );
 
-  router.post("/v1/boxes/:boxId/fork", async (req, res) => {
-    const ctx = context(req, tools.fork);
-    const key = req.header("Idempotency-Key");
-    const input = forkBoxInput.parse({ ...body(req), boxId: req.params.boxId, ...(key ? { idempotencyKey: key } : {}) });
-    res.status(201).json(await forkBox(ctx, input, cancelledWith(res)));
-  });
+  routes.post(
+    "/v1/boxes/:boxId/fork",
+    { summary: "Fork a box", access: tools.fork, body: forkBoxInput, notInBody: ["idempotencyKey"], headers: idempotency, status: 201 },
+    async (req, res) => {
+      const ctx = context(req, tools.fork);
+      const key = req.header("Idempotency-Key");
+      const input = forkBoxInput.parse({ ...body(req), boxId: req.params.boxId, ...(key ? { idempotencyKey: key } : {}) });
+      res.status(201).json(await forkBox(ctx, input, cancelledWith(res)));
+    },
+  );
 
-  router.post("/v1/boxes/:boxId/snapshots", async (req, res) => {
-    const ctx = context(req, tools.saveSnapshot);
-    const input = saveSnapshotInput.parse({ ...body(req), boxId: req.params.boxId });
-    res.status(201).json({ snapshot: await saveSnapshot(ctx, input, cancelledWith(res)) });
-  });
+  routes.post(
+    "/v1/boxes/:boxId/snapshots",
+    { summary: "Save a snapshot of a box's disk", access: tools.saveSnapshot, body: saveSnapshotInput, status: 201 },
+    async (req, res) => {
+      const ctx = context(req, tools.saveSnapshot);
+      const input = saveSnapshotInput.parse({ ...body(req), boxId: req.params.boxId });
+      res.status(201).json({ snapshot: await saveSnapshot(ctx, input, cancelledWith(res)) });
+    },
+  );
 
-  router.get("/v1/snapshots", async (req, res) => {
+  routes.get("/v1/snapshots", { summary: "List snapshots", access: tools.listSnapshots, query: listSnapshotsInput }, async (req, res) => {
     const ctx = context(req, tools.listSnapshots);
     const query = { ...numbers(req.query, ["limit"]), ...strings(req.query, ["boxId", "cursor"]) };
     res.json(await listSnapshots(ctx, listSnapshotsInput.parse(query)));

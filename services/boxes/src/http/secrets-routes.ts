@@ -5,7 +5,7 @@
  */
 import { Router } from "express";
 import { restAccess } from "@bancada/contracts";
-import { authorizedPrincipal } from "@bancada/service-kit";
+import { authorizedPrincipal, restRoutes } from "@bancada/service-kit";
 import type { BoxesContext, BoxesRuntime } from "../domain/context.js";
 import { secretNameInput, setSecretInput } from "../domain/secrets/schemas.js";
 import { deleteSecret, listSecrets, setSecret } from "../domain/secrets/secrets.js";
@@ -15,22 +15,27 @@ const writes = restAccess({ scope: "boxes:write", writes: true });
 
 export function secretsRoutes(rt: BoxesRuntime): Router {
   const router = Router();
+  const routes = restRoutes(router);
   const context = (req: Parameters<typeof authorizedPrincipal>[0], access: typeof reads): BoxesContext => {
     const principal = authorizedPrincipal(req, access);
     return { ...rt, accountId: principal.accountId, personId: principal.personId, agentId: principal.agentId };
   };
 
-  router.get("/v1/secrets", async (req, res) => {
+  routes.get("/v1/secrets", { summary: "List the workspace secrets' names (never values)", access: reads }, async (req, res) => {
     res.json({ secrets: await listSecrets(context(req, reads)) });
   });
 
-  router.put("/v1/secrets/:name", async (req, res) => {
-    const ctx = context(req, writes);
-    const body = req.body && typeof req.body === "object" && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
-    res.json({ secret: await setSecret(ctx, setSecretInput.parse({ ...body, name: req.params.name })) });
-  });
+  routes.put(
+    "/v1/secrets/:name",
+    { summary: "Set a secret (create or replace)", access: writes, body: setSecretInput },
+    async (req, res) => {
+      const ctx = context(req, writes);
+      const body = req.body && typeof req.body === "object" && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+      res.json({ secret: await setSecret(ctx, setSecretInput.parse({ ...body, name: req.params.name })) });
+    },
+  );
 
-  router.delete("/v1/secrets/:name", async (req, res) => {
+  routes.delete("/v1/secrets/:name", { summary: "Delete a secret", access: writes, params: secretNameInput }, async (req, res) => {
     const ctx = context(req, writes);
     res.json(await deleteSecret(ctx, secretNameInput.parse({ name: req.params.name }).name));
   });

@@ -6,6 +6,7 @@
  *   DELETE /v1/ssh-keys/:id                  → { deleted }   (boxes:exec)
  */
 import { Router } from "express";
+import { restRoutes } from "@bancada/service-kit";
 import { restAccess } from "@bancada/contracts";
 import type { BoxesRuntime } from "../domain/context.js";
 import { registerSshKeyInput } from "../domain/schemas/ssh.js";
@@ -17,14 +18,19 @@ const read = restAccess({ scope: "boxes:read", writes: false });
 
 export function sshKeyRoutes(rt: BoxesRuntime): Router {
   const router = Router();
-  router.post("/v1/ssh-keys", async (req, res) => {
-    const ctx = requestContext(rt, req, manage);
-    res.status(201).json({ key: await registerSshKey(ctx, registerSshKeyInput.parse(req.body ?? {})) });
-  });
-  router.get("/v1/ssh-keys", async (req, res) => {
+  const routes = restRoutes(router);
+  routes.post(
+    "/v1/ssh-keys",
+    { summary: "Register an SSH public key", access: manage, body: registerSshKeyInput, status: 201 },
+    async (req, res) => {
+      const ctx = requestContext(rt, req, manage);
+      res.status(201).json({ key: await registerSshKey(ctx, registerSshKeyInput.parse(req.body ?? {})) });
+    },
+  );
+  routes.get("/v1/ssh-keys", { summary: "List the account's SSH keys", access: read }, async (req, res) => {
     res.json({ keys: await listSshKeys(requestContext(rt, req, read)) });
   });
-  router.delete("/v1/ssh-keys/:id", async (req, res) => {
+  routes.delete("/v1/ssh-keys/:id", { summary: "Delete an SSH key", access: manage }, async (req, res) => {
     res.json(await deleteSshKey(requestContext(rt, req, manage), String(req.params.id)));
   });
   return router;

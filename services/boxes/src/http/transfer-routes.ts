@@ -9,6 +9,7 @@
 import { posix } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Router, type Request, type Response } from "express";
+import { restRoutes } from "@bancada/service-kit";
 import { z } from "zod";
 import { ErrorCode } from "@bancada/contracts";
 import type { BoxesRuntime } from "../domain/context.js";
@@ -35,62 +36,79 @@ const query = z.object({
 
 export function transferRoutes(rt: BoxesRuntime): Router {
   const router = Router();
+  const routes = restRoutes(router);
 
   const tools = { upload: getUploadUrlTool(rt), download: getDownloadUrlTool(rt) };
-  router.post("/v1/boxes/:boxId/upload-url", async (req, res) => {
-    const ctx = requestContext(rt, req, tools.upload);
-    res.json(await issueUploadUrl(ctx, uploadUrlInput.parse({ ...objectBody(req), boxId: req.params.boxId })));
-  });
-  router.post("/v1/boxes/:boxId/download-url", async (req, res) => {
-    const ctx = requestContext(rt, req, tools.download);
-    res.json(await issueDownloadUrl(ctx, downloadUrlInput.parse({ ...objectBody(req), boxId: req.params.boxId })));
-  });
+  routes.post(
+    "/v1/boxes/:boxId/upload-url",
+    { summary: "A signed upload URL for a path in a box", access: tools.upload, body: uploadUrlInput },
+    async (req, res) => {
+      const ctx = requestContext(rt, req, tools.upload);
+      res.json(await issueUploadUrl(ctx, uploadUrlInput.parse({ ...objectBody(req), boxId: req.params.boxId })));
+    },
+  );
+  routes.post(
+    "/v1/boxes/:boxId/download-url",
+    { summary: "A signed download URL for a path in a box", access: tools.download, body: downloadUrlInput },
+    async (req, res) => {
+      const ctx = requestContext(rt, req, tools.download);
+      res.json(await issueDownloadUrl(ctx, downloadUrlInput.parse({ ...objectBody(req), boxId: req.params.boxId })));
+    },
+  );
 
-  router.put("/boxes/transfers/upload/:boxId", async (req, res) => {
-    try {
-      const grant = grantOf(req, "upload");
+  routes.put(
+    "/boxes/transfers/upload/:boxId",
+    { summary: "Upload through a signed URL (no key)", access: "signed", query, body: "bytes" },
+    async (req, res) => {
+      try {
+        const grant = grantOf(req, "upload");
+        const { ctx, box } = await openTransfer(rt, grant);
+        const length = req.headers["content-length"];
+        const declaredBytes = length !== undefined && /^\d+$/.test(length) ? Number(length) : null;
+        res.json(await receiveUpload(ctx, box, { path: grant.path, mode: grant.variant, source: req, declaredBytes }));
+      } catch (error) {
+        // A refusal before the body was read: close the connection rather than read (and drop) up to 5 GB.
+        if (!req.complete) res.setHeader("Connection", "close");
+        throw error;
+      }
+    },
+  );
+
+  routes.get(
+    "/boxes/transfers/download/:boxId",
+    { summary: "Download through a signed URL (no key; Range supported)", access: "signed", query, response: "bytes" },
+    async (req, res) => {
+      const grant = grantOf(req, "download");
       const { ctx, box } = await openTransfer(rt, grant);
-      const length = req.headers["content-length"];
-      const declaredBytes = length !== undefined && /^\d+$/.test(length) ? Number(length) : null;
-      res.json(await receiveUpload(ctx, box, { path: grant.path, mode: grant.variant, source: req, declaredBytes }));
-    } catch (error) {
-      // A refusal before the body was read: close the connection rather than read (and drop) up to 5 GB.
-      if (!req.complete) res.setHeader("Connection", "close");
-      throw error;
-    }
-  });
-
-  router.get("/boxes/transfers/download/:boxId", async (req, res) => {
-    const grant = grantOf(req, "download");
-    const { ctx, box } = await openTransfer(rt, grant);
-    const archive = grant.variant === "archive";
-    const target = await downloadTarget(ctx, box, grant.path, archive);
-    const name = posix.basename(grant.path) || "download";
-    res.setHeader("Content-Disposition", `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, "_")}${archive ? ".tar.zst" : ""}"`);
-    res.setHeader("Cache-Control", "private, no-store");
-    if (target.kind === "archive") {
-      res.setHeader("Content-Type", "application/zstd");
-      res.setHeader("Accept-Ranges", "none");
-      if (req.method === "HEAD") return void res.end();
-      return send(res, await streamDownload(ctx, box, { path: grant.path, archive: true }), rt.transfers.maxArchiveBytes);
-    }
-    res.setHeader("Content-Type", "application/octet-stream");
-    res.setHeader("Accept-Ranges", "bytes");
-    const range = byteRange(req.headers.range, target.size);
-    if (range === "unsatisfiable") {
-      res.setHeader("Content-Range", `bytes */${target.size}`);
-      res.status(416).json({
-        error: { code: ErrorCode.invalidArgument, message: `The range ${req.headers.range} is outside the file's ${target.size} bytes.` },
-      });
-      return;
-    }
-    const length = range ? range.end - range.start + 1 : target.size;
-    if (range) res.status(206).setHeader("Content-Range", `bytes ${range.start}-${range.end}/${target.size}`);
-    res.setHeader("Content-Length", String(length));
-    if (req.method === "HEAD" || length === 0) return void res.end();
-    const request = range ? { path: grant.path, range: { start: range.start, length } } : { path: grant.path };
-    return send(res, await streamDownload(ctx, box, request), length);
-  });
+      const archive = grant.variant === "archive";
+      const target = await downloadTarget(ctx, box, grant.path, archive);
+      const name = posix.basename(grant.path) || "download";
+      res.setHeader("Content-Disposition", `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, "_")}${archive ? ".tar.zst" : ""}"`);
+      res.setHeader("Cache-Control", "private, no-store");
+      if (target.kind === "archive") {
+        res.setHeader("Content-Type", "application/zstd");
+        res.setHeader("Accept-Ranges", "none");
+        if (req.method === "HEAD") return void res.end();
+        return send(res, await streamDownload(ctx, box, { path: grant.path, archive: true }), rt.transfers.maxArchiveBytes);
+      }
+      res.setHeader("Content-Type", "application/octet-stream");
+      res.setHeader("Accept-Ranges", "bytes");
+      const range = byteRange(req.headers.range, target.size);
+      if (range === "unsatisfiable") {
+        res.setHeader("Content-Range", `bytes */${target.size}`);
+        res.status(416).json({
+          error: { code: ErrorCode.invalidArgument, message: `The range ${req.headers.range} is outside the file's ${target.size} bytes.` },
+        });
+        return;
+      }
+      const length = range ? range.end - range.start + 1 : target.size;
+      if (range) res.status(206).setHeader("Content-Range", `bytes ${range.start}-${range.end}/${target.size}`);
+      res.setHeader("Content-Length", String(length));
+      if (req.method === "HEAD" || length === 0) return void res.end();
+      const request = range ? { path: grant.path, range: { start: range.start, length } } : { path: grant.path };
+      return send(res, await streamDownload(ctx, box, request), length);
+    },
+  );
 
   return router;
 }

@@ -9,7 +9,7 @@ import type { Request } from "express";
 import { DomainError, ErrorCode, restAccess } from "@bancada/contracts";
 import { authorizedPrincipal } from "@bancada/service-kit";
 
-const ingesting = restAccess({ scope: "docs:read", writes: true });
+export const ingesting = restAccess({ scope: "docs:read", writes: true });
 
 export function requireIngestAccess(req: Request, ingestAccounts: readonly string[]): void {
   const principal = authorizedPrincipal(req, ingesting);

@@ -1,5 +1,6 @@
 /** REST: the same use cases, schemas and access as the MCP tools, under /v1/workspaces/{workspace_id}/drafts. */
 import { Router, type Request } from "express";
+import { restRoutes } from "@bancada/service-kit";
 import { createDraft } from "../domain/create-draft.js";
 import type { DraftsDeps } from "../domain/context.js";
 import { getDraft } from "../domain/get-draft.js";
@@ -16,7 +17,11 @@ import { body, ifMatch, requestIdOf, restContext } from "./context.js";
 
 export function draftRoutes(deps: DraftsDeps): Router {
   const router = Router();
+  const routes = restRoutes(router);
   const base = "/v1/workspaces/:workspaceId/drafts";
+  const idempotency = { "Idempotency-Key": "a retry with the same key answers the first result" };
+  const revisionHeaders = { ...idempotency, "If-Match": 'the revision you read, as "<revision>" (or expected_revision in the body)' };
+  const pathIds = ["workspace_id", "draft_id"];
   const tools = {
     list: listContentDraftsTool(deps),
     get: getContentDraftTool(deps),
@@ -25,34 +30,66 @@ export function draftRoutes(deps: DraftsDeps): Router {
     submit: submitContentDraftTool(deps),
   };
 
-  router.get(base, async (req, res) => {
+  routes.get(base, { summary: "List a workspace's drafts (limit, cursor_updated_at, cursor_id)", access: tools.list }, async (req, res) => {
     const ctx = restContext(deps, req, tools.list);
     res.json(await listDrafts(ctx, listDraftsInput.parse(listQuery(req))));
   });
-  router.post(base, async (req, res) => {
-    const ctx = restContext(deps, req, tools.create);
-    const input = body(req);
-    const draft = await createDraft(
-      ctx,
-      createDraftInput.parse({ ...input, workspace_id: req.params.workspaceId, request_id: requestIdOf(req, input.request_id) }),
-    );
-    res.status(201).setHeader("ETag", `"${draft.revision}"`).json({ draft });
-  });
-  router.get(`${base}/:draftId`, async (req, res) => {
+  routes.post(
+    base,
+    {
+      summary: "Create a draft",
+      access: tools.create,
+      body: createDraftInput,
+      notInBody: ["workspace_id"],
+      headers: idempotency,
+      status: 201,
+    },
+    async (req, res) => {
+      const ctx = restContext(deps, req, tools.create);
+      const input = body(req);
+      const draft = await createDraft(
+        ctx,
+        createDraftInput.parse({ ...input, workspace_id: req.params.workspaceId, request_id: requestIdOf(req, input.request_id) }),
+      );
+      res.status(201).setHeader("ETag", `"${draft.revision}"`).json({ draft });
+    },
+  );
+  routes.get(`${base}/:draftId`, { summary: "Read one draft (ETag: its revision)", access: tools.get }, async (req, res) => {
     const ctx = restContext(deps, req, tools.get);
     const draft = await getDraft(ctx, getDraftInput.parse({ workspace_id: req.params.workspaceId, draft_id: req.params.draftId }));
     res.setHeader("ETag", `"${draft.revision}"`).json({ draft });
   });
-  router.patch(`${base}/:draftId`, async (req, res) => {
-    const ctx = restContext(deps, req, tools.update);
-    const draft = await updateDraft(ctx, updateDraftInput.parse(revisioned(req)));
-    res.setHeader("ETag", `"${draft.revision}"`).json({ draft });
-  });
-  router.post(`${base}/:draftId/submit`, async (req, res) => {
-    const ctx = restContext(deps, req, tools.submit);
-    const draft = await submitDraft(ctx, submitDraftInput.parse(revisioned(req)));
-    res.status(202).setHeader("ETag", `"${draft.revision}"`).json({ draft });
-  });
+  routes.patch(
+    `${base}/:draftId`,
+    {
+      summary: "Update a draft (expected_revision or If-Match)",
+      access: tools.update,
+      body: updateDraftInput,
+      notInBody: pathIds,
+      headers: revisionHeaders,
+    },
+    async (req, res) => {
+      const ctx = restContext(deps, req, tools.update);
+      const draft = await updateDraft(ctx, updateDraftInput.parse(revisioned(req)));
+      res.setHeader("ETag", `"${draft.revision}"`).json({ draft });
+    },
+  );
+  routes.post(
+    `${base}/:draftId/submit`,
+    {
+      summary: "Submit a draft for review",
+      access: tools.submit,
+      body: submitDraftInput,
+      notInBody: pathIds,
+      headers: revisionHeaders,
+      status: 202,
+    },
+    async (req, res) => {
+      const ctx = restContext(deps, req, tools.submit);
+      const draft = await submitDraft(ctx, submitDraftInput.parse(revisioned(req)));
+      res.status(202).setHeader("ETag", `"${draft.revision}"`).json({ draft });
+    },
+  );
   return router;
 }
 

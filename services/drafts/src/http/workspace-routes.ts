@@ -1,5 +1,6 @@
 /** REST: workspaces and their members (roles are managed here; the MCP tools work inside a workspace). */
 import { Router } from "express";
+import { restRoutes } from "@bancada/service-kit";
 import type { DraftsDeps } from "../domain/context.js";
 import { listMembers, removeMember, setMember } from "../domain/members.js";
 import { createWorkspaceInput, memberRef, renameWorkspaceInput, setMemberInput, workspaceRef } from "../domain/workspace-inputs.js";
@@ -8,45 +9,69 @@ import { body, requestIdOf, restContext, routeReads, routeWrites } from "./conte
 
 export function workspaceRoutes(deps: DraftsDeps): Router {
   const router = Router();
+  const routes = restRoutes(router);
   const read = (req: Parameters<typeof restContext>[1]) => restContext(deps, req, routeReads);
+  const idempotency = { "Idempotency-Key": "a retry with the same key answers the first result" };
   const write = (req: Parameters<typeof restContext>[1]) => restContext(deps, req, routeWrites);
 
-  router.get("/v1/workspaces", async (req, res) => {
+  routes.get("/v1/workspaces", { summary: "List the workspaces the person belongs to", access: routeReads }, async (req, res) => {
     res.json(await listWorkspaces(read(req)));
   });
-  router.post("/v1/workspaces", async (req, res) => {
-    const ctx = write(req);
-    const input = body(req);
-    const requestId = requestIdOf(req, input.request_id);
-    const { workspace, created } = await createWorkspace(
-      ctx,
-      createWorkspaceInput.parse({ ...input, ...(requestId ? { request_id: requestId } : {}) }),
-    );
-    res.status(created ? 201 : 200).json({ workspace });
-  });
-  router.get("/v1/workspaces/:workspaceId", async (req, res) => {
+  routes.post(
+    "/v1/workspaces",
+    {
+      summary: "Create a workspace (201; 200 when Idempotency-Key repeats)",
+      access: routeWrites,
+      body: createWorkspaceInput,
+      headers: idempotency,
+      status: 201,
+    },
+    async (req, res) => {
+      const ctx = write(req);
+      const input = body(req);
+      const requestId = requestIdOf(req, input.request_id);
+      const { workspace, created } = await createWorkspace(
+        ctx,
+        createWorkspaceInput.parse({ ...input, ...(requestId ? { request_id: requestId } : {}) }),
+      );
+      res.status(created ? 201 : 200).json({ workspace });
+    },
+  );
+  routes.get("/v1/workspaces/:workspaceId", { summary: "Read one workspace", access: routeReads }, async (req, res) => {
     const ctx = read(req);
     res.json(await getWorkspace(ctx, workspaceRef.parse({ workspace_id: req.params.workspaceId }).workspace_id));
   });
-  router.patch("/v1/workspaces/:workspaceId", async (req, res) => {
-    const ctx = write(req);
-    res.json(await renameWorkspace(ctx, renameWorkspaceInput.parse({ ...body(req), workspace_id: req.params.workspaceId })));
-  });
+  routes.patch(
+    "/v1/workspaces/:workspaceId",
+    { summary: "Rename a workspace", access: routeWrites, body: renameWorkspaceInput, notInBody: ["workspace_id"] },
+    async (req, res) => {
+      const ctx = write(req);
+      res.json(await renameWorkspace(ctx, renameWorkspaceInput.parse({ ...body(req), workspace_id: req.params.workspaceId })));
+    },
+  );
 
-  router.get("/v1/workspaces/:workspaceId/members", async (req, res) => {
+  routes.get("/v1/workspaces/:workspaceId/members", { summary: "List a workspace's members", access: routeReads }, async (req, res) => {
     const ctx = read(req);
     res.json(await listMembers(ctx, workspaceRef.parse({ workspace_id: req.params.workspaceId }).workspace_id));
   });
-  router.put("/v1/workspaces/:workspaceId/members/:personId", async (req, res) => {
-    const ctx = write(req);
-    const input = setMemberInput.parse({ ...body(req), workspace_id: req.params.workspaceId, person_id: req.params.personId });
-    const { member, created } = await setMember(ctx, input);
-    res.status(created ? 201 : 200).json({ member });
-  });
-  router.delete("/v1/workspaces/:workspaceId/members/:personId", async (req, res) => {
-    const ctx = write(req);
-    await removeMember(ctx, memberRef.parse({ workspace_id: req.params.workspaceId, person_id: req.params.personId }));
-    res.status(204).end();
-  });
+  routes.put(
+    "/v1/workspaces/:workspaceId/members/:personId",
+    { summary: "Add a member or change their role", access: routeWrites, body: setMemberInput, notInBody: ["workspace_id", "person_id"] },
+    async (req, res) => {
+      const ctx = write(req);
+      const input = setMemberInput.parse({ ...body(req), workspace_id: req.params.workspaceId, person_id: req.params.personId });
+      const { member, created } = await setMember(ctx, input);
+      res.status(created ? 201 : 200).json({ member });
+    },
+  );
+  routes.delete(
+    "/v1/workspaces/:workspaceId/members/:personId",
+    { summary: "Remove a member", access: routeWrites, status: 204 },
+    async (req, res) => {
+      const ctx = write(req);
+      await removeMember(ctx, memberRef.parse({ workspace_id: req.params.workspaceId, person_id: req.params.personId }));
+      res.status(204).end();
+    },
+  );
   return router;
 }

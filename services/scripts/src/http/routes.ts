@@ -5,7 +5,7 @@
  */
 import { Router, type Request } from "express";
 import { invalidArgument, restAccess, type Access } from "@bancada/contracts";
-import { authorizedPrincipal } from "@bancada/service-kit";
+import { authorizedPrincipal, restRoutes } from "@bancada/service-kit";
 import type { ScriptsDb } from "../db/client.js";
 import type { ScriptsContext } from "../domain/context.js";
 import { createScript } from "../domain/create-script.js";
@@ -32,6 +32,7 @@ const readingChanges = restAccess({ scope: "scripts:read", writes: false });
 
 export function scriptsRoutes(db: ScriptsDb): Router {
   const router = Router();
+  const routes = restRoutes(router);
   const context = (req: Request, access: Access): ScriptsContext => {
     const principal = authorizedPrincipal(req, access);
     return { db, accountId: principal.accountId, personId: principal.personId };
@@ -45,37 +46,69 @@ export function scriptsRoutes(db: ScriptsDb): Router {
     restore: restoreScriptTool(db),
   };
 
-  router.get("/v1/scripts", async (req, res) => {
-    const ctx = context(req, tools.list);
-    res.json(await listScripts(ctx, listScriptsInput.parse(listQuery(req.query))));
-  });
+  routes.get(
+    "/v1/scripts",
+    { summary: "List scripts (search, filter, page)", access: tools.list, query: listScriptsInput },
+    async (req, res) => {
+      const ctx = context(req, tools.list);
+      res.json(await listScripts(ctx, listScriptsInput.parse(listQuery(req.query))));
+    },
+  );
 
-  router.get("/v1/scripts/:id", async (req, res) => {
-    const ctx = context(req, tools.get);
-    const script = await getScript(ctx, getScriptInput.parse({ id: req.params.id }).id);
-    res.setHeader("ETag", `"${script.revision}"`).json({ script });
-  });
+  routes.get(
+    "/v1/scripts/:id",
+    { summary: "Read one script (ETag: its revision)", access: tools.get, params: getScriptInput },
+    async (req, res) => {
+      const ctx = context(req, tools.get);
+      const script = await getScript(ctx, getScriptInput.parse({ id: req.params.id }).id);
+      res.setHeader("ETag", `"${script.revision}"`).json({ script });
+    },
+  );
 
-  router.post("/v1/scripts", async (req, res) => {
-    const ctx = context(req, tools.create);
-    const key = req.header("Idempotency-Key");
-    const input = createScriptInput.parse({ ...req.body, ...(key ? { idempotencyKey: key } : {}) });
-    const script = await createScript(ctx, input);
-    res.status(201).setHeader("ETag", `"${script.revision}"`).json({ script });
-  });
+  const idempotency = { "Idempotency-Key": "a retry with the same key answers the first result" };
+  const match = { "If-Match": "the revision you read" };
+  routes.post(
+    "/v1/scripts",
+    {
+      summary: "Create a script",
+      access: tools.create,
+      body: createScriptInput,
+      notInBody: ["idempotencyKey"],
+      headers: idempotency,
+      status: 201,
+    },
+    async (req, res) => {
+      const ctx = context(req, tools.create);
+      const key = req.header("Idempotency-Key");
+      const input = createScriptInput.parse({ ...req.body, ...(key ? { idempotencyKey: key } : {}) });
+      const script = await createScript(ctx, input);
+      res.status(201).setHeader("ETag", `"${script.revision}"`).json({ script });
+    },
+  );
 
-  router.put("/v1/scripts/:id", async (req, res) => {
-    const ctx = context(req, tools.update);
-    const input = updateScriptInput.parse({ ...req.body, id: req.params.id, revision: ifMatch(req) });
-    const script = await updateScript(ctx, input);
-    res.setHeader("ETag", `"${script.revision}"`).json({ script });
-  });
+  routes.put(
+    "/v1/scripts/:id",
+    {
+      summary: "Replace a script's fields (revision-checked)",
+      access: tools.update,
+      body: updateScriptInput,
+      notInBody: ["revision"],
+      headers: match,
+    },
+    async (req, res) => {
+      const ctx = context(req, tools.update);
+      const input = updateScriptInput.parse({ ...req.body, id: req.params.id, revision: ifMatch(req) });
+      const script = await updateScript(ctx, input);
+      res.setHeader("ETag", `"${script.revision}"`).json({ script });
+    },
+  );
 
   for (const [action, use, tool] of [
     ["trash", trashScript, tools.trash],
     ["restore", restoreScript, tools.restore],
   ] as const) {
-    router.post(`/v1/scripts/:id/${action}`, async (req, res) => {
+    const summary = `${action === "trash" ? "Trash" : "Restore"} a script (revision in If-Match or the body)`;
+    routes.post(`/v1/scripts/:id/${action}`, { summary, access: tool, body: revisionedRef, headers: match }, async (req, res) => {
       const ctx = context(req, tool);
       const revision = req.header("If-Match") ? ifMatch(req) : (req.body as { revision?: unknown } | undefined)?.revision;
       const script = await use(ctx, revisionedRef.parse({ id: req.params.id, revision }));
@@ -83,11 +116,15 @@ export function scriptsRoutes(db: ScriptsDb): Router {
     });
   }
 
-  router.get("/v1/changes", async (req, res) => {
-    const ctx = context(req, readingChanges);
-    const input = listChangesInput.parse(req.query);
-    res.json(await listChanges(ctx, input.after, input.limit));
-  });
+  routes.get(
+    "/v1/changes",
+    { summary: "The change feed after a cursor", access: readingChanges, query: listChangesInput },
+    async (req, res) => {
+      const ctx = context(req, readingChanges);
+      const input = listChangesInput.parse(req.query);
+      res.json(await listChanges(ctx, input.after, input.limit));
+    },
+  );
 
   return router;
 }
