@@ -60,13 +60,13 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   if (!allInOne && !env.NATS_URL) throw new UsageError("--only needs NATS_URL: separate processes find each other over NATS.");
 
   const log = createLogger("bancada", env.LOG_LEVEL, options.logToStderr ? 2 : 1, env.LOG_FORMAT);
-  // before anything serves: the first call is traced too
-  const telemetry = await tracing(env, allInOne ? "bancada" : components.join("+"), log);
   const subjects = makeSubjects(env.BANCADA_SUBJECT_ROOT);
   // configuration problems first: nothing is started for a process that would refuse to run
   const pepper = components.includes("gateway") ? keyPepper(env) : undefined;
   if (components.includes("boxes")) boxesSecretsKey(env);
   const keys = await busKeysFor(env, components, log);
+  // after the checks, before anything connects or serves: the first call is traced too
+  const telemetry = await tracing(env, allInOne ? "bancada" : components.join("+"), log);
   const bus: Bus = env.NATS_URL
     ? await connectNatsBus({
         url: env.NATS_URL,
