@@ -32,7 +32,7 @@ export async function answerQuery(db: DocsDb, input: AnswerQueryInput): Promise<
   const passages = await rankedPassages(db, terms, corpusSize);
   const best = passages[0];
   if (!best || best.coverage < (best.viaHead ? headThreshold : relevanceThreshold)) return nothingFound(input.query);
-  const result = composeAnswer(pagesOf(passages, relativeFloor), terms);
+  const result = composeAnswer(rankedPages(passages, relativeFloor, pagesMax), terms);
   return result.references.length ? result : nothingFound(input.query);
 }
 
@@ -47,11 +47,11 @@ export async function rankedPassages(db: DocsDb, terms: QueryTerm[], corpusSize:
 }
 
 /**
- * The best pages, each with its best passages (at most `passagesPerPage`), best first. A page is worth its
- * best passage plus a share of its second: a page with several sections on the question is about it.
- * Pages under `floor` (a share of the best page) are not cited.
+ * The best pages (at most `most`), each with its best passages (at most `passagesPerPage`), best first. A page
+ * is worth its best passage plus a share of its second: a page with several sections on the question is about
+ * it. Pages under `relative` × the best page's worth are left out.
  */
-function pagesOf(passages: RankedPassage[], relative: number): RankedPassage[][] {
+export function rankedPages(passages: RankedPassage[], relative: number, most: number): RankedPassage[][] {
   const pages = new Map<string, RankedPassage[]>();
   for (const passage of passages) {
     const page = pages.get(passage.name);
@@ -61,7 +61,7 @@ function pagesOf(passages: RankedPassage[], relative: number): RankedPassage[][]
   const worth = (page: RankedPassage[]) => page[0]!.score + secondShare * (page[1]?.score ?? 0);
   const ranked = [...pages.values()].sort((a, b) => worth(b) - worth(a));
   const floor = ranked.length ? worth(ranked[0]!) * relative : 0;
-  return ranked.filter((page) => worth(page) >= floor).slice(0, pagesMax);
+  return ranked.filter((page) => worth(page) >= floor).slice(0, most);
 }
 
 function nothingFound(question: string): AnswerQueryResult {

@@ -20,7 +20,10 @@ interface PageRow {
 
 const headlineOptions = 'StartSel=**, StopSel=**, MaxWords=40, MinWords=18, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "';
 
-export async function resultsOf(db: DocsDb, query: string, hits: Hit[]): Promise<SearchResult[]> {
+/** A page to show: the document, and its section when already chosen. */
+export type PageHit = Pick<Hit, "name" | "chunk">;
+
+export async function resultsOf(db: DocsDb, query: string, hits: PageHit[]): Promise<SearchResult[]> {
   if (!hits.length) return [];
   const rows = await db.$queryRaw<PageRow[]>`
     WITH q AS MATERIALIZED (SELECT docs.web_query(${query}) AS tsq),
