@@ -161,6 +161,8 @@ describeBoxes("local driver without cgroups (signals only) and without disk imag
       log: createLogger("signals", "silent"),
       cgroups: "none",
       disks: "directory",
+      // The chain of programs (machines without a C compiler), so that this path is proven too.
+      enter: "chain",
       probeUid: hostUid,
     });
     const box = { id: "bx_signals", runtime: null as unknown };
@@ -195,6 +197,49 @@ describeBoxes("local driver without cgroups (signals only) and without disk imag
       expect(runaway).toMatchObject({ timedOut: true, signal: "SIGKILL" });
       expect((await exec("ps -eo args --no-headers")).stdout.toString()).not.toContain("sleep 300");
       expect(await driver.probeJob(box, "job_counter", job)).toEqual({ state: "running" });
+    } finally {
+      await driver.destroy(box).catch(() => {});
+      await driver.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describeBoxes("the one-exec way into a box (bancada-enter)", () => {
+  it("when a command runs, then it holds no capability, no host group and no_new_privs; a pid that is not the box's is refused before anything runs", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "bancada-boxes-enter-"));
+    const hostUid = 300_000 + randomInt(0, 100_000) * 100;
+    const driver = await createLocalDriver({ dataDir, log: createLogger("enter", "silent"), disks: "directory", probeUid: hostUid });
+    const box = { id: "bx_enter", runtime: null as unknown };
+    try {
+      box.runtime = await driver.create({ ...box, name: "enter", vcpus: 2, memMiB: 4096, dataGiB: 20, hostUid });
+      const exec = (handle: typeof box, cmd: string) =>
+        driver.exec(handle, {
+          command: { cmd },
+          cwd: "/data/home",
+          env: { LD_PRELOAD: "/data/home/x.so" },
+          timeoutMs: 30_000,
+          maxOutputBytes: 65_536,
+        });
+      const seen = (
+        await exec(box, "grep -E '^(Cap|Groups|NoNewPrivs|Uid)' /proc/self/status; cat /proc/self/uid_map; echo $LD_PRELOAD")
+      ).stdout.toString();
+      for (const field of ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"]) expect(seen).toMatch(new RegExp(`${field}:\\s+0{16}`));
+      expect(seen).toMatch(/NoNewPrivs:\s+1/);
+      expect(seen).toMatch(/Groups:\s*\n/);
+      expect(seen).toMatch(new RegExp(`^\\s+0\\s+${hostUid}\\s+1$`, "m"));
+      // The caller's variables reach the command only (never the privileged helper as it is loaded).
+      expect(seen.trim().split("\n").at(-1)).toBe("/data/home/x.so");
+      const runtime = box.runtime as { init: { pid: number; startTime: string } };
+      const marker = path.join(dataDir, "ran-on-host");
+      // A reused pid (another start time), and a host process's own pid and start time: refused, nothing runs.
+      for (const init of [
+        { ...runtime.init, startTime: "1" },
+        { pid: process.pid, startTime: readFileSync(`/proc/${process.pid}/stat`, "utf8").split(") ")[1]!.split(" ")[19]! },
+      ]) {
+        await expect(exec({ ...box, runtime: { ...runtime, init } }, `touch ${marker}`)).rejects.toThrow();
+        expect(existsSync(marker)).toBe(false);
+      }
     } finally {
       await driver.destroy(box).catch(() => {});
       await driver.close();

@@ -18,11 +18,20 @@ export async function awakeBox(ctx: BoxesContext, ref: string, action: string): 
   if (box.state !== "running" || operationOf(box)) throw preconditionError(box, action);
   // Activity keeps a box from idling to sleep (the auto-suspend policy, reaper.ts); recorded at most every 10 s,
   // before the call acts, so that the reaper's next round sees it.
-  if (Date.now() - box.lastActivityAt.getTime() > activityResolutionMs) await recordActivity(ctx, box.id);
+  if (activityIsStale(box)) {
+    const now = new Date();
+    await recordActivity(ctx, box.id, now);
+    box = { ...box, lastActivityAt: now };
+  }
   return box;
 }
 
+/** Whether the box's recorded activity is older than the resolution (then a call writes it again). */
+export function activityIsStale(box: Pick<BoxRow, "lastActivityAt">): boolean {
+  return Date.now() - box.lastActivityAt.getTime() > activityResolutionMs;
+}
+
 /** Moves the box's last activity to now (also while a long exec runs, and when it ends). */
-export async function recordActivity(rt: BoxesRuntime, boxId: string): Promise<void> {
-  await rt.db.box.update({ where: { id: boxId }, data: { lastActivityAt: new Date() } }).catch(() => {});
+export async function recordActivity(rt: BoxesRuntime, boxId: string, at = new Date()): Promise<void> {
+  await rt.db.box.update({ where: { id: boxId }, data: { lastActivityAt: at } }).catch(() => {});
 }

@@ -219,6 +219,10 @@ export async function untilAllSettled(
           : `${rows.length - busy.length} of ${rows.length} boxes ready`;
       progress({ progress: Math.round((reported - started) / 1000), total: Math.round(timeoutMs / 1000), message });
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Work this process runs is waited for (no polling delay on the hot path); another process's is polled.
+    let timer: NodeJS.Timeout | undefined;
+    const local = busy.map((row) => ctx.operations.ended(row.id)).filter((ended) => ended !== null);
+    await Promise.race([...local, new Promise((resolve) => (timer = setTimeout(resolve, 100)))]);
+    clearTimeout(timer);
   }
 }

@@ -6,7 +6,7 @@
  */
 import { DomainError, ErrorCode, type ProgressUpdate } from "@bancada/contracts";
 import type { ExecOutcome } from "../driver/box-driver.js";
-import { awakeBox, recordActivity } from "./awake.js";
+import { activityIsStale, awakeBox, recordActivity } from "./awake.js";
 import type { BoxesContext } from "./context.js";
 import { driverFailure } from "./driver-errors.js";
 import { boxHandle } from "./find-box.js";
@@ -59,7 +59,8 @@ export async function execCommand(
     clearInterval(ticker);
     clearInterval(active);
     ctx.inFlight.exec--;
-    await recordActivity(ctx, box.id);
+    // The end counts as activity too; a short command ends within the resolution of the write made before it.
+    if (activityIsStale(box)) await recordActivity(ctx, box.id);
   }
   if (outcome.cancelled) {
     throw new DomainError(ErrorCode.deadlineExceeded, "The call was cancelled; the command and everything it started were killed.", {

@@ -39,6 +39,17 @@ export class RunningOperations {
       });
   }
 
+  /** When this process runs work for the box: a promise of its end (never rejecting); otherwise null. */
+  ended(boxId: string): Promise<void> | null {
+    const entry = this.#byBox.get(boxId);
+    return entry
+      ? entry.done.then(
+          () => {},
+          () => {},
+        )
+      : null;
+  }
+
   /** Cancels the box's work (when this process runs it) and waits for it to end, at most `timeoutMs`. */
   async cancel(boxId: string, timeoutMs: number): Promise<void> {
     const entry = this.#byBox.get(boxId);

@@ -1,5 +1,8 @@
 /**
- * How a command enters a running box. Chain of execs, each one small:
+ * How a command enters a running box. Where the machine has a C compiler, one exec: the helper
+ * (native/bancada-enter.c, built by enter-helper.ts) joins the cgroups, namespaces and root, drops every
+ * privilege and execs the command; the steps are those of the chain below, in one process. Otherwise the
+ * chain of execs, each one small:
  *   sh (host)   writes its pid into the box's cgroups (and the command's own group), then execs
  *   nsenter     (host program, host root) joins the box's mount, uts, ipc, net, pid and cgroup namespaces,
  *               then its user namespace, its root and its working directory, and becomes root OF THAT
@@ -43,6 +46,8 @@ export interface LaunchOptions {
   group: string | undefined;
   nsenterPath: string;
   loader: HostLoader;
+  /** The one-exec helper, or null: the chain. */
+  helper: string | null;
 }
 
 export function launch(options: LaunchOptions, spec: CommandSpec): Launch {
@@ -57,6 +62,12 @@ export function launch(options: LaunchOptions, spec: CommandSpec): Launch {
  */
 export function launchProgram(options: LaunchOptions, cwd: string, program: string[], extra: Record<string, string> = {}): Launch {
   const { runtime } = options;
+  const names = Object.keys(extra);
+  const env = { ...boxEnv(runtime.hostname), ...Object.fromEntries(names.map((name) => [`BANCADA_ENV_${name}`, extra[name]!])) };
+  if (options.helper) {
+    const target = [String(runtime.init.pid), runtime.init.startTime, options.boxId, cwd];
+    return { file: options.helper, args: [...target, ...procsFiles(runtime.groups, options.group), "--", ...program], env };
+  }
   // --wd: the box's own working directory; without it nsenter would keep the service's, a host folder outside the box's root.
   const enter = [
     options.nsenterPath,
@@ -82,9 +93,7 @@ export function launchProgram(options: LaunchOptions, cwd: string, program: stri
     "--ambient-caps=-all",
     "--",
   ];
-  const names = Object.keys(extra);
   const inBox = ["/bin/sh", "-c", inBoxScript, "bancada", options.boxId, cwd, String(names.length), ...names, ...program];
-  const env = { ...boxEnv(runtime.hostname), ...Object.fromEntries(names.map((name) => [`BANCADA_ENV_${name}`, extra[name]!])) };
   return {
     file: "/bin/sh",
     args: ["-c", joinCgroupsScript, "bancada-join", ...procsFiles(runtime.groups, options.group), "--", ...enter, ...drop, ...inBox],

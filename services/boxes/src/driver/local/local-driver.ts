@@ -69,6 +69,7 @@ import {
   type CopyMethod,
 } from "./disk-copy.js";
 import { createDisk, detectDiskKind, diskExists, isMounted, mountDisk, removeDisk, type DiskKind } from "./disk-image.js";
+import { buildEnterHelper } from "./enter-helper.js";
 import { hostLoader, type HostLoader } from "./host-loader.js";
 import { jobDirChanged, probeJob, readLog, startWaiter, type JobRuntime } from "./jobs.js";
 import { childPids, continueNamespace, isAlive, isStopped, pidsInProcessGroup, sendSignal, stopNamespace } from "./procfs.js";
@@ -94,6 +95,8 @@ export interface LocalDriverOptions {
   node?: string;
   /** An unprivileged uid the start-up probe may run a throw-away sandbox as (default 100000). */
   probeUid?: number;
+  /** "chain" never builds the one-exec helper (machines without a C compiler; tests of that path). */
+  enter?: "auto" | "chain";
 }
 
 /** What the driver found out about this machine at start. */
@@ -105,6 +108,8 @@ interface HostSetup {
   /** How disks are copied here (fork_box, snapshots). */
   copies: CopyMethod;
   loader: HostLoader;
+  /** The one-exec way into a box (enter-helper.ts), or null: the chain of command.ts. */
+  helper: string | null;
 }
 
 export async function createLocalDriver(options: LocalDriverOptions): Promise<LocalDriver> {
@@ -137,9 +142,21 @@ export async function createLocalDriver(options: LocalDriverOptions): Promise<Lo
     disks: disks.kind,
     copies: await detectCopyMethod(path.join(options.dataDir, "state")),
     loader: await hostLoader("/usr/bin/setpriv"),
+    helper: null,
   };
+  if (options.enter !== "chain") {
+    const built = await buildEnterHelper();
+    setup.helper = built.path;
+    if (built.reason) options.log.warn({ reason: built.reason }, "commands enter boxes through the slower chain of programs");
+  }
   options.log.info(
-    { tree: support.tree?.version ?? null, limits: Object.keys(support.limits), disks: disks.kind, copies: setup.copies },
+    {
+      tree: support.tree?.version ?? null,
+      limits: Object.keys(support.limits),
+      disks: disks.kind,
+      copies: setup.copies,
+      enter: setup.helper ? "helper" : "chain",
+    },
     "local box driver ready",
   );
   return new LocalDriver(options, setup, bwrapPath, nsenterPath);
@@ -193,7 +210,7 @@ export class LocalDriver implements BoxDriver {
   async create(spec: BoxSpec): Promise<LocalRuntime> {
     const paths = this.#paths(spec.id);
     const uid = boxUid(spec);
-    await createDisk(this.#setup.disks, paths, spec.dataGiB, uid);
+    await createDisk(this.#setup.disks, paths, spec.dataGiB);
     await makeDisk(paths, spec.name, uid);
     return this.#boot(spec, paths, uid);
   }
@@ -502,7 +519,7 @@ export class LocalDriver implements BoxDriver {
   }
 
   #launchOptions(boxId: string, runtime: LocalRuntime, group: string | undefined): LaunchOptions {
-    return { boxId, runtime, group, nsenterPath: this.#nsenterPath, loader: this.#setup.loader };
+    return { boxId, runtime, group, nsenterPath: this.#nsenterPath, loader: this.#setup.loader, helper: this.#setup.helper };
   }
 
   async #alive(box: BoxHandle): Promise<LocalRuntime> {
