@@ -16,6 +16,8 @@ export interface Box {
   deleteAfterSeconds: number | null;
   metadata: Record<string, string>;
   enforcement: Record<string, unknown>;
+  costCentavos: number;
+  sshCommand: string | null;
   [key: string]: unknown;
 }
 

@@ -249,4 +249,26 @@ describeBoxes("usage and billing", () => {
     const bad = await fetch(`${stack.baseUrl}/v1/usage?period=2026-13`, { headers: { Authorization: `Bearer ${key}` } });
     expect(bad.status).toBe(400);
   });
+  it("when create, suspend, resume, fork and delete answer a box, then each carries its costCentavos, the same as get_box then", async () => {
+    const same = async (answered: Box) => {
+      expect(Number.isInteger(answered.costCentavos)).toBe(true);
+      expect((await ok(client, "get_box", { boxId: answered.id })).box.costCentavos).toBe(answered.costCentavos);
+    };
+    at("2026-04-10T00:00:00Z");
+    const created = (await ok(client, "create_box", { name: "answers" })).box;
+    expect(created.costCentavos).toBe(0);
+    await same(created);
+    // One hour running: 3,600 s × R$ 0.004296 + 20 GiB × R$ 3.10 × 1/720 = R$ 15.5517…
+    at("2026-04-10T01:00:00Z");
+    const suspended = (await ok(client, "suspend_box", { boxId: created.id })).box;
+    expect(suspended.costCentavos).toBe(1_555);
+    await same(suspended);
+    at("2026-04-10T02:00:00Z");
+    const resumed = (await ok(client, "resume_box", { boxId: created.id })).box;
+    await same(resumed);
+    const [copy] = (await ok<{ boxes: Box[] }>(client, "fork_box", { boxId: created.id })).boxes;
+    expect(copy!.costCentavos).toBe(0);
+    await same(copy!);
+    for (const box of [copy!, created]) await same((await ok(client, "delete_box", { boxId: box.id, confirm: true })).box);
+  });
 });

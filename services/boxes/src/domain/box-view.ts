@@ -16,7 +16,8 @@ export function operationOf(row: Pick<BoxRow, "operation">): Operation | null {
   return (row.operation as Operation | null) ?? null;
 }
 
-export function toBoxView(row: BoxRow): BoxView {
+/** The box's row as answered, without what is computed per answer (its cost: box-answer.ts). */
+export function toBoxView(row: BoxRow): Omit<BoxView, "costCentavos"> {
   const operation = operationOf(row);
   return {
     id: row.id,

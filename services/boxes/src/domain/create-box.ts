@@ -12,6 +12,7 @@ import type { BoxesTx, BoxRow } from "../db/client.js";
 import { Prisma } from "../db/generated/client.js";
 import type { Operation } from "./box-view.js";
 import { toBoxView } from "./box-view.js";
+import { boxAnswer } from "./box-answer.js";
 import { bringUp } from "./box-startup.js";
 import { admit, nextHostUid } from "./capacity.js";
 import type { BoxesContext } from "./context.js";
@@ -43,8 +44,8 @@ export async function createBox(
     const fromSnapshot = snapshot && ((spec: BoxSpec) => ctx.driver.createFromCopy(spec, snapshotHandle(snapshot)));
     void ctx.operations.run(row.id, `create ${row.id}`, (cancel) => bringUp(ctx, row, steps, cancel, fromSnapshot ?? undefined));
   }
-  if (!input.wait) return toBoxView(row);
-  return toBoxView(await untilSettled(ctx, row.id, limits.createWaitMs, signal, progress));
+  if (!input.wait) return boxAnswer(ctx, row);
+  return boxAnswer(ctx, await untilSettled(ctx, row.id, limits.createWaitMs, signal, progress));
 }
 
 /** Limits that depend on the account's plan: failed_precondition, naming the field, so the caller can pick another value. */

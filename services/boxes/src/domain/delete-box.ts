@@ -10,7 +10,8 @@
  */
 import { invalidArgument } from "@bancada/contracts";
 import type { BoxRow } from "../db/client.js";
-import { operationOf, toBoxView, type OperationKind } from "./box-view.js";
+import { operationOf, type OperationKind } from "./box-view.js";
+import { boxAnswer } from "./box-answer.js";
 import type { BoxesContext } from "./context.js";
 import { endRunningJobs } from "./end-jobs.js";
 import { boxHandle, findBox } from "./find-box.js";
@@ -35,11 +36,11 @@ export async function deleteBox(ctx: BoxesContext, input: DeleteBoxInput, signal
     throw invalidArgument([{ path: "confirm", message: "must be true: delete_box removes the box and all its files, with no way back" }]);
   }
   const box = await findBox(ctx, input.boxId);
-  if (box.state === "deleted") return toBoxView(box);
+  if (box.state === "deleted") return boxAnswer(ctx, box);
   const claimed = await claimDelete(ctx, box);
   if (!claimed.fresh) {
     const current = input.wait ? await untilSettled(ctx, box.id, transitionWaitMs, signal) : claimed.row;
-    return toBoxView(current);
+    return boxAnswer(ctx, current);
   }
   const deleting = await changeState(ctx, box.id, { state: "deleting", reason: `deleted by ${ctx.personId}`, endOperation: false });
   return runOperation(ctx, deleting, "delete", input.wait, signal, async () => {

@@ -10,7 +10,8 @@ import { DomainError, ErrorCode, type ProgressUpdate } from "@bancada/contracts"
 import type { BoxesTx, BoxRow } from "../db/client.js";
 import { Prisma } from "../db/generated/client.js";
 import type { DiskCopy } from "../driver/box-driver.js";
-import { operationOf, toBoxView } from "./box-view.js";
+import { operationOf } from "./box-view.js";
+import { boxAnswers } from "./box-answer.js";
 import { bringUp } from "./box-startup.js";
 import { admit } from "./capacity.js";
 import type { BoxesContext } from "./context.js";
@@ -37,8 +38,8 @@ export async function forkBox(
   const recorded = await recordFork(ctx, plan, source, input);
   if (recorded.fresh) startFork(ctx, recorded.source, recorded.copies);
   const ids = recorded.copies.map((copy) => copy.id);
-  if (!input.wait) return { boxes: recorded.copies.map(toBoxView) };
-  return { boxes: (await untilAllSettled(ctx, ids, limits.createWaitMs, signal, progress)).map(toBoxView) };
+  if (!input.wait) return { boxes: await boxAnswers(ctx, recorded.copies) };
+  return { boxes: await boxAnswers(ctx, await untilAllSettled(ctx, ids, limits.createWaitMs, signal, progress)) };
 }
 
 async function recordFork(

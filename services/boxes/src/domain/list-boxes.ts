@@ -1,12 +1,10 @@
 /** list_boxes: newest first, filtered by state and by metadata pairs (all must match), keyset pages; each box with this month's cost. */
 import { invalidArgument } from "@bancada/contracts";
 import { Prisma } from "../db/generated/client.js";
-import { toBoxView } from "./box-view.js";
+import { boxAnswers } from "./box-answer.js";
 import type { BoxesContext } from "./context.js";
 import { decodeCursor, encodeCursor } from "./ids.js";
 import type { ListBoxesInput, ListBoxesResult } from "./schemas/box.js";
-import { sshCommandOf } from "./ssh/ssh-command.js";
-import { costsThisMonth } from "./usage/get-usage.js";
 
 export async function listBoxes(ctx: BoxesContext, input: ListBoxesInput): Promise<ListBoxesResult> {
   const cursor = input.cursor === undefined ? null : decodeCursor(input.cursor);
@@ -27,13 +25,8 @@ export async function listBoxes(ctx: BoxesContext, input: ListBoxesInput): Promi
   });
   const page = rows.slice(0, input.limit);
   const last = page.at(-1);
-  const costs = await costsThisMonth(
-    ctx,
-    ctx.accountId,
-    page.map((row) => row.id),
-  );
   return {
-    boxes: page.map((row) => ({ ...toBoxView(row), costCentavos: costs.get(row.id)!, sshCommand: sshCommandOf(ctx, row) })),
+    boxes: await boxAnswers(ctx, page),
     nextCursor: rows.length > input.limit && last ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }) : null,
   };
 }

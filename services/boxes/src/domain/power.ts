@@ -5,7 +5,8 @@
  */
 import type { BoxesTx, BoxRow } from "../db/client.js";
 import { DriverError } from "../driver/driver-error.js";
-import { frozenStateOf, toBoxView, type OperationKind } from "./box-view.js";
+import { frozenStateOf, type OperationKind } from "./box-view.js";
+import { boxAnswer } from "./box-answer.js";
 import type { BoxesContext, BoxesRuntime } from "./context.js";
 import { goneReason } from "./driver-errors.js";
 import { boxHandle, boxSpec, findBox } from "./find-box.js";
@@ -19,7 +20,7 @@ const powerWaitMs = 60_000;
 
 export async function suspendBox(ctx: BoxesContext, input: PowerInput, signal?: AbortSignal): Promise<BoxView> {
   const box = await findBox(ctx, input.boxId);
-  if (box.state === "suspended" && !box.operation) return toBoxView(box);
+  if (box.state === "suspended" && !box.operation) return boxAnswer(ctx, box);
   const claimed = await beginOperation(ctx, box, "suspend", ["running", "sleeping"]);
   // A sleeping box is frozen already: only its state (and how it may wake) changes.
   return runOperation(ctx, claimed, "suspend", input.wait, signal, async () => {
@@ -30,7 +31,7 @@ export async function suspendBox(ctx: BoxesContext, input: PowerInput, signal?: 
 
 export async function resumeBox(ctx: BoxesContext, input: PowerInput, signal?: AbortSignal): Promise<BoxView> {
   const box = await findBox(ctx, input.boxId);
-  if (box.state === "running" && !box.operation) return toBoxView(box);
+  if (box.state === "running" && !box.operation) return boxAnswer(ctx, box);
   if (box.state === "stopped") {
     const claimed = await beginOperation(ctx, box, "start", ["stopped"], await admission(ctx, box, true));
     return runOperation(ctx, claimed, "start", input.wait, signal, () => startFresh(ctx, claimed));
@@ -98,9 +99,9 @@ export async function runOperation(
     }
     return changeState(ctx, box.id, change);
   });
-  if (!wait) return toBoxView(box);
+  if (!wait) return boxAnswer(ctx, box);
   const finished = await settleWithin(done, powerWaitMs, signal);
-  return toBoxView(finished ?? (await ctx.db.box.findUniqueOrThrow({ where: { id: box.id } })));
+  return boxAnswer(ctx, finished ?? (await ctx.db.box.findUniqueOrThrow({ where: { id: box.id } })));
 }
 
 async function failedChange(ctx: BoxesRuntime, box: BoxRow, kind: OperationKind, error: unknown): Promise<StateChange> {

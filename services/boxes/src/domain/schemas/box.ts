@@ -196,16 +196,12 @@ export const boxView = z.object({
       deleteAfter: z.string().nullable().describe("How deleteAfterSeconds is acted on (automatic deletion)."),
     })
     .describe("Which requested resources and policies are enforced for this box, and how (null: recorded and shown, not enforced)."),
-  costCentavos: z
-    .number()
-    .int()
-    .optional()
-    .describe("What the box cost this month so far, in centavos (get_box and list_boxes; get_usage has the month's detail)."),
+  costCentavos: z.number().int().describe("What the box cost this month so far, in centavos (get_usage has the month's detail)."),
   sshCommand: z
     .string()
     .nullable()
     .describe(
-      "The command that opens a shell in the box over SSH, with a public key the account registered (REST /v1/ssh-keys); shown by get_box and list_boxes, null when SSH is off.",
+      "The command that opens a shell in the box over SSH, with a public key the account registered (REST /v1/ssh-keys); null when SSH is off or the box is deleted.",
     ),
   createdAt: isoDate,
   createdBy: z.string(),
