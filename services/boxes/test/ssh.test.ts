@@ -4,12 +4,13 @@
  * account's), and the REST edges of /v1/ssh-keys.
  */
 import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { connectClient, startStack, type Stack } from "@bancada/e2e";
+import { captureLogs, connectClient, startStack, type Stack } from "@bancada/e2e";
 import { boxesTestStack, describeBoxes, type BoxesTestStack } from "./stack.js";
 import { allScopes, ok, restClient, type Box } from "./helpers.js";
 
@@ -33,6 +34,7 @@ describeBoxes("ssh into boxes", () => {
   let box: Box;
   let dir: string;
   let port: number;
+  const logs = captureLogs("debug");
 
   const keyPair = (name: string) => {
     const file = path.join(dir, name);
@@ -79,7 +81,7 @@ describeBoxes("ssh into boxes", () => {
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), "bancada-ssh-test-"));
     boxes = boxesTestStack({ sshPort: 0, portsBindHost: "127.0.0.1", portsHost: "127.0.0.1" });
-    stack = await startStack({ services: { boxes: boxes.factory } });
+    stack = await startStack({ services: { boxes: boxes.factory }, log: logs.log });
     key = await stack.createKey({ scopes: allScopes });
     client = await connectClient(stack.mcpUrl, key);
     box = (await ok(client, "create_box", { name: "ssh-box" })).box;
@@ -115,6 +117,33 @@ describeBoxes("ssh into boxes", () => {
     expect(result.stderr).toContain("err");
     expect(result.code).toBe(3);
   });
+
+  itSsh(
+    "when the box uses a workspace secret, then an SSH session has it in its environment, and no log line holds the value",
+    async () => {
+      const value = `ssh-secret-${randomBytes(12).toString("hex")}`;
+      const rest = restClient(stack.baseUrl, key);
+      expect((await rest("PUT", "/v1/secrets/SSH_TOKEN", { value })).status).toBe(200);
+      const withSecret = (await ok(client, "create_box", { name: "ssh-secret", secrets: ["SSH_TOKEN"] })).box;
+      try {
+        const result = await ssh(mine.file, withSecret.id, ["env"]);
+        expect(result.code).toBe(0);
+        expect(result.stdout).toContain(`SSH_TOKEN=${value}\n`);
+        // An interactive shell (a pty) gets it too.
+        const shell = await ssh(mine.file, withSecret.id, ["-tt"], "echo got-$SSH_TOKEN\nexit 0\n", null);
+        expect(shell.stdout).toContain(`got-${value}`);
+        // A replaced value reaches the next session.
+        expect((await rest("PUT", "/v1/secrets/SSH_TOKEN", { value: `${value}-2` })).status).toBe(200);
+        expect((await ssh(mine.file, withSecret.id, ["printenv SSH_TOKEN"])).stdout).toBe(`${value}-2\n`);
+        // Without the secret in the box's list, a session never sees it.
+        expect((await ssh(mine.file, box.id, ["env"])).stdout).not.toContain("SSH_TOKEN");
+        expect(logs.text().length).toBeGreaterThan(0);
+        expect(logs.text()).not.toContain(value);
+      } finally {
+        await ok(client, "delete_box", { boxId: withSecret.id, confirm: true });
+      }
+    },
+  );
 
   itSsh("when a terminal is asked for, then the command runs on a pty in the box", async () => {
     const result = await ssh(mine.file, box.id, ["-tt", "tty; echo TERM=$TERM; stty size"]);

@@ -12,6 +12,7 @@ import { DomainError } from "@bancada/contracts";
 import type { BoxRow } from "../db/client.js";
 import type { ShellRequest } from "../driver/box-driver.js";
 import { awakeBox } from "../domain/awake.js";
+import { secretEnv } from "../domain/secrets/secrets.js";
 import type { BoxesRuntime } from "../domain/context.js";
 import { boxHandle } from "../domain/find-box.js";
 import { boxIdPattern } from "../domain/schemas/common.js";
@@ -112,7 +113,9 @@ async function run(rt: BoxesRuntime, box: BoxRow, channel: ServerChannel, reques
   try {
     const ctx = { ...rt, accountId: box.accountId, personId: box.createdBy, agentId: "ssh" };
     const awake = await awakeBox(ctx, box.id, "an SSH session");
-    const shell = await rt.driver.openShell(boxHandle(awake), request);
+    // The box's secrets, as exec gets them (opened now); a variable the client sent (SendEnv) wins, as a call's env does.
+    const env = { ...(await secretEnv(rt, awake)), ...request.env };
+    const shell = await rt.driver.openShell(boxHandle(awake), { ...request, env });
     const done = keepAwake(rt, box.id);
     channel.pipe(shell.stdin);
     shell.stdout.pipe(channel, { end: false });
