@@ -7,3 +7,5 @@ export type { ErrorBody } from "./tool-results.js";
 export { seededRandom } from "./seeded-random.js";
 export { startNatsServer, freePort, portAccepts, natsServerBin, natsServerPresent } from "./nats-server.js";
 export type { TestNatsServer } from "./nats-server.js";
+export { boxProcessesUnder, reapBoxProcesses, leakMessage, recordLeakInReport, removeRunRoot } from "./leaks.js";
+export type { LeakedProcess } from "./leaks.js";

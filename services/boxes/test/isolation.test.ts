@@ -12,7 +12,7 @@ import { createLocalDriver } from "../src/index.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient, startStack, type Stack } from "@bancada/e2e";
-import { boxesTestStack, type BoxesTestStack, describeBoxes } from "./stack.js";
+import { boxesTestStack, cleanupAfterTest, type BoxesTestStack, describeBoxes } from "./stack.js";
 import { allScopes, fails, ok, run, type Box } from "./helpers.js";
 
 describeBoxes("box isolation", () => {
@@ -156,6 +156,7 @@ describeBoxes("local driver without cgroups (signals only) and without disk imag
   it("when no cgroup is usable, then suspend stops every process with SIGSTOP, resume continues them, and deadlines still kill the tree", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "bancada-boxes-signals-"));
     const hostUid = 300_000 + randomInt(0, 100_000) * 100;
+    cleanupAfterTest(() => rmSync(dataDir, { recursive: true, force: true }));
     const driver = await createLocalDriver({
       dataDir,
       log: createLogger("signals", "silent"),
@@ -166,42 +167,40 @@ describeBoxes("local driver without cgroups (signals only) and without disk imag
       probeUid: hostUid,
     });
     const box = { id: "bx_signals", runtime: null as unknown };
-    try {
-      expect(driver.enforcement({ vcpus: 2, memMiB: 4096, dataGiB: 20 })).toMatchObject({
-        cpu: null,
-        memory: null,
-        disk: null,
-        processes: null,
-        freeze: expect.stringContaining("SIGSTOP"),
-      });
-      box.runtime = await driver.create({ ...box, name: "signals", vcpus: 2, memMiB: 4096, dataGiB: 20, hostUid });
-      const exec = (cmd: string, timeoutMs = 30_000) =>
-        driver.exec(box, { command: { cmd }, cwd: "/data/home", env: {}, timeoutMs, maxOutputBytes: 65_536 });
-      const job = await driver.startJob(box, {
-        jobId: "job_counter",
-        command: { cmd: "i=0; while :; do i=$((i+1)); echo $i > count; sleep 0.1; done" },
-        cwd: "/data/home",
-        env: {},
-      });
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      await driver.suspend(box);
-      expect(await driver.inspect(box)).toBe("frozen");
-      const frozen = readFileSync(path.join(dataDir, "mnt/bx_signals/home/count"), "utf8");
-      await new Promise((resolve) => setTimeout(resolve, 600));
-      expect(readFileSync(path.join(dataDir, "mnt/bx_signals/home/count"), "utf8")).toBe(frozen);
-      await driver.resume(box);
-      expect(await driver.inspect(box)).toBe("running");
-      await new Promise((resolve) => setTimeout(resolve, 600));
-      expect(Number(readFileSync(path.join(dataDir, "mnt/bx_signals/home/count"), "utf8"))).toBeGreaterThan(Number(frozen));
-      const runaway = await exec("sleep 300 & while :; do :; done", 1_000);
-      expect(runaway).toMatchObject({ timedOut: true, signal: "SIGKILL" });
-      expect((await exec("ps -eo args --no-headers")).stdout.toString()).not.toContain("sleep 300");
-      expect(await driver.probeJob(box, "job_counter", job)).toEqual({ state: "running" });
-    } finally {
-      await driver.destroy(box).catch(() => {});
+    cleanupAfterTest(async () => {
+      await driver.destroy(box);
       await driver.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+    });
+    expect(driver.enforcement({ vcpus: 2, memMiB: 4096, dataGiB: 20 })).toMatchObject({
+      cpu: null,
+      memory: null,
+      disk: null,
+      processes: null,
+      freeze: expect.stringContaining("SIGSTOP"),
+    });
+    box.runtime = await driver.create({ ...box, name: "signals", vcpus: 2, memMiB: 4096, dataGiB: 20, hostUid });
+    const exec = (cmd: string, timeoutMs = 30_000) =>
+      driver.exec(box, { command: { cmd }, cwd: "/data/home", env: {}, timeoutMs, maxOutputBytes: 65_536 });
+    const job = await driver.startJob(box, {
+      jobId: "job_counter",
+      command: { cmd: "i=0; while :; do i=$((i+1)); echo $i > count; sleep 0.1; done" },
+      cwd: "/data/home",
+      env: {},
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await driver.suspend(box);
+    expect(await driver.inspect(box)).toBe("frozen");
+    const frozen = readFileSync(path.join(dataDir, "mnt/bx_signals/home/count"), "utf8");
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(readFileSync(path.join(dataDir, "mnt/bx_signals/home/count"), "utf8")).toBe(frozen);
+    await driver.resume(box);
+    expect(await driver.inspect(box)).toBe("running");
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(Number(readFileSync(path.join(dataDir, "mnt/bx_signals/home/count"), "utf8"))).toBeGreaterThan(Number(frozen));
+    const runaway = await exec("sleep 300 & while :; do :; done", 1_000);
+    expect(runaway).toMatchObject({ timedOut: true, signal: "SIGKILL" });
+    expect((await exec("ps -eo args --no-headers")).stdout.toString()).not.toContain("sleep 300");
+    expect(await driver.probeJob(box, "job_counter", job)).toEqual({ state: "running" });
   }, 60_000);
 });
 
@@ -209,41 +208,40 @@ describeBoxes("the one-exec way into a box (bancada-enter)", () => {
   it("when a command runs, then it holds no capability, no host group and no_new_privs; a pid that is not the box's is refused before anything runs", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "bancada-boxes-enter-"));
     const hostUid = 300_000 + randomInt(0, 100_000) * 100;
+    cleanupAfterTest(() => rmSync(dataDir, { recursive: true, force: true }));
     const driver = await createLocalDriver({ dataDir, log: createLogger("enter", "silent"), disks: "directory", probeUid: hostUid });
     const box = { id: "bx_enter", runtime: null as unknown };
-    try {
-      box.runtime = await driver.create({ ...box, name: "enter", vcpus: 2, memMiB: 4096, dataGiB: 20, hostUid });
-      const exec = (handle: typeof box, cmd: string) =>
-        driver.exec(handle, {
-          command: { cmd },
-          cwd: "/data/home",
-          env: { LD_PRELOAD: "/data/home/x.so" },
-          timeoutMs: 30_000,
-          maxOutputBytes: 65_536,
-        });
-      const seen = (
-        await exec(box, "grep -E '^(Cap|Groups|NoNewPrivs|Uid)' /proc/self/status; cat /proc/self/uid_map; echo $LD_PRELOAD")
-      ).stdout.toString();
-      for (const field of ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"]) expect(seen).toMatch(new RegExp(`${field}:\\s+0{16}`));
-      expect(seen).toMatch(/NoNewPrivs:\s+1/);
-      expect(seen).toMatch(/Groups:\s*\n/);
-      expect(seen).toMatch(new RegExp(`^\\s+0\\s+${hostUid}\\s+1$`, "m"));
-      // The caller's variables reach the command only (never the privileged helper as it is loaded).
-      expect(seen.trim().split("\n").at(-1)).toBe("/data/home/x.so");
-      const runtime = box.runtime as { init: { pid: number; startTime: string } };
-      const marker = path.join(dataDir, "ran-on-host");
-      // A reused pid (another start time), and a host process's own pid and start time: refused, nothing runs.
-      for (const init of [
-        { ...runtime.init, startTime: "1" },
-        { pid: process.pid, startTime: readFileSync(`/proc/${process.pid}/stat`, "utf8").split(") ")[1]!.split(" ")[19]! },
-      ]) {
-        await expect(exec({ ...box, runtime: { ...runtime, init } }, `touch ${marker}`)).rejects.toThrow();
-        expect(existsSync(marker)).toBe(false);
-      }
-    } finally {
-      await driver.destroy(box).catch(() => {});
+    cleanupAfterTest(async () => {
+      await driver.destroy(box);
       await driver.close();
-      rmSync(dataDir, { recursive: true, force: true });
+    });
+    box.runtime = await driver.create({ ...box, name: "enter", vcpus: 2, memMiB: 4096, dataGiB: 20, hostUid });
+    const exec = (handle: typeof box, cmd: string) =>
+      driver.exec(handle, {
+        command: { cmd },
+        cwd: "/data/home",
+        env: { LD_PRELOAD: "/data/home/x.so" },
+        timeoutMs: 30_000,
+        maxOutputBytes: 65_536,
+      });
+    const seen = (
+      await exec(box, "grep -E '^(Cap|Groups|NoNewPrivs|Uid)' /proc/self/status; cat /proc/self/uid_map; echo $LD_PRELOAD")
+    ).stdout.toString();
+    for (const field of ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"]) expect(seen).toMatch(new RegExp(`${field}:\\s+0{16}`));
+    expect(seen).toMatch(/NoNewPrivs:\s+1/);
+    expect(seen).toMatch(/Groups:\s*\n/);
+    expect(seen).toMatch(new RegExp(`^\\s+0\\s+${hostUid}\\s+1$`, "m"));
+    // The caller's variables reach the command only (never the privileged helper as it is loaded).
+    expect(seen.trim().split("\n").at(-1)).toBe("/data/home/x.so");
+    const runtime = box.runtime as { init: { pid: number; startTime: string } };
+    const marker = path.join(dataDir, "ran-on-host");
+    // A reused pid (another start time), and a host process's own pid and start time: refused, nothing runs.
+    for (const init of [
+      { ...runtime.init, startTime: "1" },
+      { pid: process.pid, startTime: readFileSync(`/proc/${process.pid}/stat`, "utf8").split(") ")[1]!.split(" ")[19]! },
+    ]) {
+      await expect(exec({ ...box, runtime: { ...runtime, init } }, `touch ${marker}`)).rejects.toThrow();
+      expect(existsSync(marker)).toBe(false);
     }
   }, 60_000);
 });

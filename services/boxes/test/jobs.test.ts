@@ -12,7 +12,7 @@ import { subjects } from "@bancada/contracts";
 import { MemoryBus, createLogger } from "@bancada/service-kit";
 import { abandonableCall, freshDatabase, type Stack } from "@bancada/e2e";
 import { createBoxesService } from "../src/index.js";
-import { boxesTestStack, type BoxesTestStack, closeBoxFixture, describeBoxes, openBoxFixture } from "./stack.js";
+import { boxesTestStack, type BoxesTestStack, cleanupAfterTest, closeBoxFixture, describeBoxes, openBoxFixture } from "./stack.js";
 import { allScopes, call, fails, issuePaths, ok, run, until, type Box, type Job } from "./helpers.js";
 
 const fixture = path.join(import.meta.dirname, "fixtures/service-process.ts");
@@ -91,7 +91,7 @@ describeBoxes("jobs and durability", () => {
   });
 
   it("when job_wait's deadline passes first, then the job comes back still running; its end is succeeded or killed", async () => {
-    const job = await start({ argv: ["sh", "-c", "sleep 2; echo done"] });
+    const job = await start({ argv: ["sh", "-c", "sleep 15; echo done"] });
     const early = await wait(job.id, 1);
     expect(early.status).toBe("running");
     expect(await wait(job.id, 30)).toMatchObject({ status: "succeeded", exitCode: 0 });
@@ -180,60 +180,56 @@ describeBoxes("jobs and durability", () => {
   it("when the service's process is killed (SIGKILL, whole process group), then a new process finds the box running and records the jobs' ends", async () => {
     // The box is not a child bound to the service: it is started detached, without --die-with-parent.
     const database = await freshDatabase("bancada_boxes_process");
+    cleanupAfterTest(() => database.drop());
     const other = boxesTestStack();
+    cleanupAfterTest(() => other.cleanup());
     const child = spawn(process.execPath, ["--import", "tsx", fixture, database.url, other.dataDir], {
       stdio: ["ignore", "pipe", "inherit"],
       detached: true,
     });
-    try {
-      const ids = JSON.parse(await firstLine(child.stdout!)) as { box: string; short: string; long: string };
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      process.kill(-child.pid!, "SIGKILL");
-      await exited;
-      const again = await createBoxesService({
-        databaseUrl: database.url,
-        bus: new MemoryBus(),
-        subjects: subjects("again"),
-        log: createLogger("again", "silent"),
-        dataDir: other.dataDir,
-      });
-      try {
-        const principal = {
-          keyId: "k",
-          accountId: "acct-process",
-          personId: "p",
-          agentId: "g",
-          scopes: allScopes,
-          allowWrites: true,
-          allowedBoardIds: null,
-          profile: "full" as const,
-        };
-        const callAgain = async (tool: string, args: Record<string, unknown>) => {
-          const reply = await again.host.call(tool, args, principal);
-          if (!reply.ok) throw new Error(reply.error.message);
-          return reply.result as Record<string, Record<string, unknown>>;
-        };
-        expect((await callAgain("get_box", { boxId: ids.box })).box).toMatchObject({ state: "running", operation: null });
-        expect((await callAgain("job_wait", { boxId: ids.box, jobId: ids.short, timeoutSeconds: 30 })).job).toMatchObject({
-          status: "succeeded",
-          exitCode: 0,
-        });
-        expect((await callAgain("job_logs", { boxId: ids.box, jobId: ids.short })).data).toBe("finished-after-restart\n");
-        expect((await callAgain("job_wait", { boxId: ids.box, jobId: ids.long, timeoutSeconds: 1 })).job).toMatchObject({
-          status: "running",
-        });
-      } finally {
-        await again.stop();
-      }
-    } finally {
+    cleanupAfterTest(() => {
       try {
         process.kill(-child.pid!, "SIGKILL");
       } catch {
         // already gone
       }
-      await other.cleanup();
-      await database.drop();
-    }
+    });
+    const ids = JSON.parse(await firstLine(child.stdout!)) as { box: string; short: string; long: string };
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    process.kill(-child.pid!, "SIGKILL");
+    await exited;
+    const again = await createBoxesService({
+      databaseUrl: database.url,
+      bus: new MemoryBus(),
+      subjects: subjects("again"),
+      log: createLogger("again", "silent"),
+      dataDir: other.dataDir,
+    });
+    cleanupAfterTest(() => again.stop());
+    const principal = {
+      keyId: "k",
+      accountId: "acct-process",
+      personId: "p",
+      agentId: "g",
+      scopes: allScopes,
+      allowWrites: true,
+      allowedBoardIds: null,
+      profile: "full" as const,
+    };
+    const callAgain = async (tool: string, args: Record<string, unknown>) => {
+      const reply = await again.host.call(tool, args, principal);
+      if (!reply.ok) throw new Error(reply.error.message);
+      return reply.result as Record<string, Record<string, unknown>>;
+    };
+    expect((await callAgain("get_box", { boxId: ids.box })).box).toMatchObject({ state: "running", operation: null });
+    expect((await callAgain("job_wait", { boxId: ids.box, jobId: ids.short, timeoutSeconds: 30 })).job).toMatchObject({
+      status: "succeeded",
+      exitCode: 0,
+    });
+    expect((await callAgain("job_logs", { boxId: ids.box, jobId: ids.short })).data).toBe("finished-after-restart\n");
+    expect((await callAgain("job_wait", { boxId: ids.box, jobId: ids.long, timeoutSeconds: 1 })).job).toMatchObject({
+      status: "running",
+    });
   }, 90_000);
 
   it("when a box's processes die, then it is marked stopped with the reason, its jobs killed, and resume_box starts it fresh", async () => {

@@ -6,7 +6,9 @@
  * which lower the capacity instead. Boxes outlive a stopped service (that is the
  * point), so every test file calls `cleanup()` in afterAll: it kills every box process and removes the
  * cgroups and the directory, also after a failure; on a crash of the test process, an exit hook kills
- * the boxes' processes.
+ * the boxes' processes. What one test makes for itself (a driver, a second stack) is handed to `cleanupAfterTest`
+ * as it is made: an afterEach hook undoes it even when the test failed or hit its timeout (a `finally` in the test
+ * body never runs when vitest gives up on a test that timed out, and a box outlives its test file).
  */
 import { execFileSync } from "node:child_process";
 import { randomInt } from "node:crypto";
@@ -17,7 +19,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient, startStack, type ServiceFactory, type Stack } from "@bancada/e2e";
 import { createBoxesService, createLocalDriver, type BoxesService, type BoxesServiceOptions } from "../src/index.js";
 import { createLogger } from "@bancada/service-kit";
-import { describe, it } from "vitest";
+import { afterEach, describe, it } from "vitest";
 import { allScopes, ok, type Box } from "./helpers.js";
 
 /** Why real boxes cannot run on this machine (no bubblewrap, no nsenter, no namespaces), or null. */
@@ -87,6 +89,20 @@ export function boxesTestStack(options: Partial<BoxesServiceOptions> = {}): Boxe
     },
   };
 }
+
+const pendingCleanups: (() => Promise<unknown> | unknown)[] = [];
+
+/** Undoes `work` after the current test, whatever its outcome; cleanups run newest first, each one's failure ignored. */
+export function cleanupAfterTest(work: () => Promise<unknown> | unknown): void {
+  pendingCleanups.push(work);
+}
+
+afterEach(async () => {
+  for (const work of pendingCleanups.splice(0).reverse())
+    await Promise.resolve()
+      .then(work)
+      .catch(() => {});
+});
 
 /** A box service behind a gateway, a key with every box scope, its MCP client and one running box. */
 export interface BoxFixture {
