@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient } from "@bancada/e2e";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { snapshotPaths } from "../src/driver/local/disk-copy.js";
 import { closeBoxFixture, describeBoxes, openBoxFixture, type BoxFixture } from "./stack.js";
 import { allScopes, fails, issuePaths, ok, restClient, run, until, type Box, type Job } from "./helpers.js";
 
@@ -16,7 +17,7 @@ interface Snapshot {
   id: string;
   name: string | null;
   boxId: string;
-  state: "creating" | "ready" | "failed";
+  state: "creating" | "ready" | "failed" | "deleted";
   stateReason: string | null;
   metadata: Record<string, string>;
   dataGiB: number;
@@ -233,5 +234,32 @@ describeBoxes("snapshots", () => {
     const other = restClient(fixture.stack.baseUrl, await fixture.stack.createKey({ scopes, accountId: "acct-snap-rest-b" }));
     expect((await other("POST", `/v1/boxes/${source.id}/snapshots`, {})).status).toBe(404);
     expect((await other<{ snapshots: Snapshot[] }>("GET", "/v1/snapshots")).body.snapshots).toEqual([]);
+  });
+  it("when a snapshot is deleted over REST, then its files go and nothing finds it; another account's, an unknown one and one a box is being made from are refused", async () => {
+    const rest = restClient(fixture.stack.baseUrl, fixture.key);
+    const { snapshot } = await save(client, { boxId: source.id, name: "to-delete" });
+    const files = snapshotPaths(fixture.boxes.dataDir, { id: snapshot.id, accountId: "acct-a" }).dir;
+    expect(existsSync(files)).toBe(true);
+    const other = restClient(fixture.stack.baseUrl, await fixture.stack.createKey({ scopes, accountId: "acct-snap-delete-b" }));
+    expect((await other("DELETE", `/v1/snapshots/${snapshot.id}`)).status).toBe(404);
+    expect((await rest<{ error: { code: string } }>("DELETE", "/v1/snapshots/snap_doesnotexist")).body.error.code).toBe("not_found");
+    const readOnly = restClient(fixture.stack.baseUrl, await fixture.stack.createKey({ scopes: ["boxes:read", "images:read"] }));
+    expect((await readOnly("DELETE", `/v1/snapshots/${snapshot.id}`)).status).toBe(403);
+
+    // A box being made from it (its setup still running) holds it.
+    const { box: making } = await ok(client, "create_box", { snapshotId: snapshot.id, wait: false, setup: { cmd: "sleep 60" } });
+    const held = await rest<{ error: { code: string; details: Record<string, unknown> } }>("DELETE", `/v1/snapshots/${snapshot.id}`);
+    expect([held.status, held.body.error.code, held.body.error.details.boxId]).toEqual([409, "failed_precondition", making.id]);
+    await ok(client, "delete_box", { boxId: making.id, confirm: true });
+
+    const deleted = await rest<{ snapshot: Snapshot & { deletedAt: string | null } }>("DELETE", `/v1/snapshots/${snapshot.id}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body.snapshot).toMatchObject({ id: snapshot.id, state: "deleted", deletedAt: expect.any(String) });
+    expect(existsSync(files)).toBe(false);
+    expect((await list(client, { limit: 100 })).snapshots.map((item) => item.id)).not.toContain(snapshot.id);
+    await fails(client, "create_box", { snapshotId: snapshot.id }, "not_found");
+    // Deleting it again answers it as it is.
+    const again = await rest<{ snapshot: Snapshot }>("DELETE", `/v1/snapshots/${snapshot.id}`);
+    expect([again.status, again.body.snapshot.state]).toEqual([200, "deleted"]);
   });
 });

@@ -62,7 +62,7 @@ describe("usage arithmetic", () => {
     expect(roundToCentavos(costs.get("b")!)).toBe(2_000);
   });
 
-  it("when a snapshot is kept, then its bytes count per GiB-month from when it was ready, inside the window only", () => {
+  it("when a snapshot is kept, then its bytes count per GiB-month from when it was ready until it is deleted, inside the window only", () => {
     const prices = priceTable({ vcpuSecond: "0", mibSecond: "0", diskGiBMonth: "0", snapshotGiBMonth: "31" }, {});
     const month = billingPeriod("2026-03");
     const day = 86_400_000;
@@ -71,8 +71,23 @@ describe("usage arithmetic", () => {
       { boxId: "gone", since: new Date(month.start.getTime() - 5 * day), sizeBytes: 1n << 30n },
       // half a GiB for the last 2 days = R$ 1
       { boxId: "late", since: new Date(month.end.getTime() - 2 * day), sizeBytes: 1n << 29n },
+      // deleted after 3 days of the month: 1 GiB × 3/31 = R$ 3; deleted before the month began: nothing
+      {
+        boxId: "deleted",
+        since: new Date(month.start.getTime() - day),
+        until: new Date(month.start.getTime() + 3 * day),
+        sizeBytes: 1n << 30n,
+      },
+      {
+        boxId: "long-gone",
+        since: new Date(month.start.getTime() - 9 * day),
+        until: new Date(month.start.getTime() - day),
+        sizeBytes: 1n << 30n,
+      },
     ]);
     expect(roundToCentavos(costs.get("gone")!)).toBe(3_100);
     expect(roundToCentavos(costs.get("late")!)).toBe(100);
+    expect(roundToCentavos(costs.get("deleted")!)).toBe(300);
+    expect(roundToCentavos(costs.get("long-gone")!)).toBe(0);
   });
 });

@@ -14,7 +14,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient, startStack, type Stack } from "@bancada/e2e";
 import { reapBoxes } from "../src/domain/reaper.js";
 import { boxesTestStack, type BoxesTestStack, describeBoxes } from "./stack.js";
-import { allScopes, fails, issuePaths, ok, run, type Box } from "./helpers.js";
+import { allScopes, fails, issuePaths, ok, restClient, run, type Box } from "./helpers.js";
 
 interface Line {
   reais: string;
@@ -270,5 +270,39 @@ describeBoxes("usage and billing", () => {
     expect(copy!.costCentavos).toBe(0);
     await same(copy!);
     for (const box of [copy!, created]) await same((await ok(client, "delete_box", { boxId: box.id, confirm: true })).box);
+  });
+  it("when a snapshot is deleted, then its storage is billed until that moment and no longer", async () => {
+    // 30 GiB ready on April 10 at R$ 0.25 per GiB-month, saved from B (deleted), kept on this node.
+    at("2026-04-20T03:00:00Z");
+    await boxes.service().db.snapshot.create({
+      data: {
+        id: "snap_deleted_later",
+        accountId: "acct-a",
+        boxId: boxB.id,
+        metadata: {},
+        state: "ready",
+        template: "host",
+        templateVersion: "test",
+        dataGiB: 30,
+        sizeBytes: 30n << 30n,
+        driver: "local",
+        node: boxes.service().runtime.driver.node,
+        createdAt: new Date("2026-04-10T02:00:00Z"),
+        readyAt: new Date("2026-04-10T03:00:00Z"),
+        createdBy: "person-a",
+        createdByAgent: "test-agent",
+      },
+    });
+    const lineOf = (report: Usage) => report.byBox.find((line) => line.boxId === boxB.id)!.centavos;
+    const before = await usage(client);
+    // snap_usage (60 GiB since 1 Apr 15:00) and this one (30 GiB for 10 days): 60 × 0.25 × 18.5/30 + 30 × 0.25 × 10/30 = R$ 11.75
+    expect(lineOf(before)).toBe(1_175);
+    const rest = restClient(stack.baseUrl, await stack.createKey({ scopes: allScopes }));
+    expect((await rest("DELETE", "/v1/snapshots/snap_deleted_later")).status).toBe(200);
+    at("2026-04-25T03:00:00Z");
+    const after = await usage(client);
+    // Only snap_usage goes on: 60 × 0.25 × 23.5/30 = 11.75; plus the deleted one's 10 days, 2.50
+    expect(lineOf(after)).toBe(1_175 + 250);
+    expect((await ok(client, "get_box", { boxId: boxB.id })).box.costCentavos).toBe(1_425);
   });
 });

@@ -70,7 +70,7 @@ async function hostUsage(tx: BoxesTx, ctx: BoxesContext, except: string): Promis
 async function accountDisk(tx: BoxesTx, accountId: string): Promise<number> {
   const [row] = await tx.$queryRaw<{ gib: number }[]>`
     SELECT ((SELECT coalesce(sum(data_gib), 0) FROM boxes WHERE account_id = ${accountId} AND state <> 'deleted')
-          + (SELECT coalesce(sum(data_gib), 0) FROM snapshots WHERE account_id = ${accountId} AND state <> 'failed'))::int AS gib`;
+          + (SELECT coalesce(sum(data_gib), 0) FROM snapshots WHERE account_id = ${accountId} AND state NOT IN ('failed', 'deleted')))::int AS gib`;
   return row!.gib;
 }
 

@@ -7,7 +7,7 @@
  */
 import { DomainError, ErrorCode, type ProgressUpdate } from "@bancada/contracts";
 import type { BoxSpec } from "../driver/box-driver.js";
-import { findReadySnapshot, snapshotHandle, type SnapshotRow } from "./snapshot-view.js";
+import { findReadySnapshot, holdReadySnapshot, snapshotHandle, type SnapshotRow } from "./snapshot-view.js";
 import type { BoxesTx, BoxRow } from "../db/client.js";
 import { Prisma } from "../db/generated/client.js";
 import type { Operation } from "./box-view.js";
@@ -95,6 +95,7 @@ async function recordBox(
       }
       // After the replay check: repeating a create that succeeded is never refused for the capacity it holds.
       await admit(tx, ctx, plan, { vcpus: input.vcpus, memMiB: input.memMiB, dataGiB: input.dataGiB }, { host: true });
+      if (snapshot) await holdReadySnapshot(tx, snapshot.id);
       const row = await insertBox(tx, ctx, input, snapshot ? { snapshotId: snapshot.id, template: snapshot } : {});
       if (idempotencyKey) await recordKey(tx, ctx.accountId, "create_box", idempotencyKey, row.id);
       return { row, fresh: true };

@@ -11,7 +11,7 @@ export async function listSnapshots(ctx: BoxesContext, input: ListSnapshotsInput
   const cursor = input.cursor === undefined ? null : decodeCursor(input.cursor);
   if (input.cursor !== undefined && !cursor)
     throw invalidArgument([{ path: "cursor", message: "is not a nextCursor from list_snapshots" }]);
-  const where: Prisma.SnapshotWhereInput[] = [{ accountId: ctx.accountId }];
+  const where: Prisma.SnapshotWhereInput[] = [{ accountId: ctx.accountId, state: { not: "deleted" } }];
   // By the box's id or name, as every tool: another account's box is not found.
   if (input.boxId !== undefined) where.push({ boxId: (await findBox(ctx, input.boxId)).id });
   if (cursor) {

@@ -1,6 +1,6 @@
 /** Snapshots as shown, and finding one of the caller's account: another account's snapshot id is simply not found. */
 import { DomainError, ErrorCode } from "@bancada/contracts";
-import type { SnapshotRow } from "../db/client.js";
+import type { BoxesTx, SnapshotRow } from "../db/client.js";
 import type { SnapshotHandle } from "../driver/box-driver.js";
 import type { BoxesContext } from "./context.js";
 import type { SnapshotView } from "./schemas/disk.js";
@@ -23,6 +23,7 @@ export function toSnapshotView(row: SnapshotRow): SnapshotView {
     durationMs: row.durationMs,
     createdAt: row.createdAt.toISOString(),
     readyAt: row.readyAt?.toISOString() ?? null,
+    deletedAt: row.deletedAt?.toISOString() ?? null,
     createdBy: row.createdBy,
     createdByAgent: row.createdByAgent,
   };
@@ -32,7 +33,7 @@ export const snapshotHandle = (row: Pick<SnapshotRow, "id" | "accountId">): Snap
 
 /** The caller's snapshot `id`, ready to start a box from (create_box snapshotId). */
 export async function findReadySnapshot(ctx: BoxesContext, id: string): Promise<SnapshotRow> {
-  const row = await ctx.db.snapshot.findFirst({ where: { id, accountId: ctx.accountId } });
+  const row = await ctx.db.snapshot.findFirst({ where: { id, accountId: ctx.accountId, state: { not: "deleted" } } });
   if (!row)
     throw new DomainError(ErrorCode.notFound, `No snapshot ${id} in this workspace; list_snapshots shows them.`, { snapshotId: id });
   if (row.state !== "ready") {
@@ -50,4 +51,14 @@ export async function findReadySnapshot(ctx: BoxesContext, id: string): Promise<
     );
   }
   return row;
+}
+
+/**
+ * Holds the snapshot a new box is recorded from (a shared row lock until the transaction ends) and checks it is
+ * still ready: a delete (delete-snapshot.ts) waits for the box to be recorded, or the create sees it deleted.
+ */
+export async function holdReadySnapshot(tx: BoxesTx, id: string): Promise<void> {
+  const [row] = await tx.$queryRaw<{ state: string }[]>`SELECT state::text AS state FROM snapshots WHERE id = ${id} FOR SHARE`;
+  if (row?.state !== "ready")
+    throw new DomainError(ErrorCode.notFound, `Snapshot ${id} was deleted meanwhile; list_snapshots shows the others.`, { snapshotId: id });
 }

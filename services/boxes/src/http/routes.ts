@@ -5,15 +5,16 @@
  */
 import { Router, type Request, type Response } from "express";
 import { restRoutes } from "@bancada/service-kit";
-import type { ToolAccess } from "@bancada/contracts";
+import { restAccess, type ToolAccess } from "@bancada/contracts";
 import type { BoxesContext, BoxesRuntime } from "../domain/context.js";
 import { createBox } from "../domain/create-box.js";
 import { deleteBox } from "../domain/delete-box.js";
 import { execCommand } from "../domain/exec.js";
 import { forkBox } from "../domain/fork-box.js";
 import { listSnapshots } from "../domain/list-snapshots.js";
+import { deleteSnapshot } from "../domain/delete-snapshot.js";
 import { saveSnapshot } from "../domain/save-snapshot.js";
-import { forkBoxInput, listSnapshotsInput, saveSnapshotInput } from "../domain/schemas/disk.js";
+import { forkBoxInput, listSnapshotsInput, saveSnapshotInput, snapshotIdParams } from "../domain/schemas/disk.js";
 import { forkBoxTool } from "../tools/fork-box.js";
 import { listSnapshotsTool } from "../tools/list-snapshots.js";
 import { saveSnapshotTool } from "../tools/save-snapshot.js";
@@ -46,6 +47,8 @@ import { sshKeyRoutes } from "./ssh-key-routes.js";
 import { suspendBoxTool } from "../tools/suspend-box.js";
 import { writeFileTool } from "../tools/write-file.js";
 import { secretsRoutes } from "./secrets-routes.js";
+
+const snapshotWrites = restAccess({ scope: "boxes:write", writes: true });
 
 export function boxesRoutes(rt: BoxesRuntime): Router {
   const router = Router();
@@ -216,6 +219,16 @@ export function boxesRoutes(rt: BoxesRuntime): Router {
       const ctx = context(req, tools.saveSnapshot);
       const input = saveSnapshotInput.parse({ ...body(req), boxId: req.params.boxId });
       res.status(201).json({ snapshot: await saveSnapshot(ctx, input, cancelledWith(res)) });
+    },
+  );
+
+  // No tool deletes a snapshot: the route declares its own access (docs/boxes.md#snapshots).
+  routes.delete(
+    "/v1/snapshots/:snapshotId",
+    { summary: "Delete a snapshot (its files; its storage stops being billed)", access: snapshotWrites, params: snapshotIdParams },
+    async (req, res) => {
+      const ctx = requestContext(rt, req, snapshotWrites);
+      res.json({ snapshot: await deleteSnapshot(ctx, snapshotIdParams.parse(req.params).snapshotId) });
     },
   );
 

@@ -42,7 +42,7 @@ export const forkBoxResult = z.object({
 });
 export type ForkBoxResult = z.infer<typeof forkBoxResult>;
 
-export const snapshotStates = ["creating", "ready", "failed"] as const;
+export const snapshotStates = ["creating", "ready", "failed", "deleted"] as const;
 
 export const saveSnapshotInput = z.strictObject({
   name: noNul(z.string().min(1).max(limits.snapshotNameMax)).optional().describe("Name of the snapshot (optional, up to 100 characters)."),
@@ -68,7 +68,11 @@ export const snapshotView = z.object({
   id: z.string(),
   name: z.string().nullable(),
   boxId: z.string().describe("The box whose disk was saved."),
-  state: z.enum(snapshotStates).describe("creating (being saved), ready (create_box can start from it) or failed (stateReason says why)."),
+  state: z
+    .enum(snapshotStates)
+    .describe(
+      "creating (being saved), ready (create_box can start from it), failed (stateReason says why) or deleted (REST DELETE /v1/snapshots/:id).",
+    ),
   stateReason: z.string().nullable(),
   metadata: z.record(z.string(), z.string()),
   template: z.string(),
@@ -79,11 +83,15 @@ export const snapshotView = z.object({
   durationMs: z.number().int().nullable().describe("How long saving took."),
   createdAt: isoDate,
   readyAt: isoDate.nullable(),
+  deletedAt: isoDate.nullable(),
   createdBy: z.string(),
   createdByAgent: z.string(),
 });
 export type SnapshotView = z.infer<typeof snapshotView>;
 
 export const snapshotResult = z.object({ snapshot: snapshotView });
+
+/** The path of DELETE /v1/snapshots/:snapshotId; an unknown id is simply not found. */
+export const snapshotIdParams = z.object({ snapshotId: z.string().min(1).max(100) });
 export const listSnapshotsResult = z.object({ snapshots: z.array(snapshotView), nextCursor: z.string().nullable() });
 export type ListSnapshotsResult = z.infer<typeof listSnapshotsResult>;

@@ -22,6 +22,8 @@ export interface StoredSnapshot {
   /** The box it was saved from: its storage is part of that box's cost. */
   boxId: string;
   since: Date;
+  /** When it was deleted (its storage is billed until then), or null: kept. */
+  until?: Date | null;
   sizeBytes: bigint;
 }
 
@@ -60,7 +62,7 @@ export function boxCosts(
   const snapshotByteMs = new Map<string, bigint>();
   for (const snapshot of snapshots) {
     const from = Math.max(snapshot.since.getTime(), start);
-    const to = Math.min(window.openUntil.getTime(), end);
+    const to = Math.min(snapshot.until?.getTime() ?? Infinity, window.openUntil.getTime(), end);
     running.set(snapshot.boxId, running.get(snapshot.boxId) ?? 0n);
     if (to > from) snapshotByteMs.set(snapshot.boxId, (snapshotByteMs.get(snapshot.boxId) ?? 0n) + snapshot.sizeBytes * BigInt(to - from));
   }

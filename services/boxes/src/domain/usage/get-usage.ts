@@ -83,15 +83,21 @@ function intervalsIn(rt: BoxesRuntime, accountId: string, window: BillingPeriod,
   });
 }
 
-/** The account's ready snapshots stored during the window (a failed one took no space; none is ever deleted). */
+/** The account's snapshots stored during the window: ready ones, and deleted ones that were ready (a failed one took no space). */
 async function snapshotsIn(rt: BoxesRuntime, accountId: string, window: BillingPeriod, boxIds?: string[]): Promise<StoredSnapshot[]> {
   const rows = await rt.db.snapshot.findMany({
-    where: { accountId, state: "ready", ...(boxIds ? { boxId: { in: boxIds } } : {}), createdAt: { lt: window.end } },
-    select: { boxId: true, createdAt: true, readyAt: true, sizeBytes: true, dataGiB: true },
+    where: {
+      accountId,
+      ...(boxIds ? { boxId: { in: boxIds } } : {}),
+      createdAt: { lt: window.end },
+      OR: [{ state: "ready" }, { state: "deleted", readyAt: { not: null }, deletedAt: { gt: window.start } }],
+    },
+    select: { boxId: true, createdAt: true, readyAt: true, deletedAt: true, sizeBytes: true, dataGiB: true },
   });
   return rows.map((row) => ({
     boxId: row.boxId,
     since: row.readyAt ?? row.createdAt,
+    until: row.deletedAt,
     sizeBytes: row.sizeBytes ?? BigInt(row.dataGiB) << 30n,
   }));
 }
