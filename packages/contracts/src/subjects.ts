@@ -7,6 +7,8 @@ export function subjects(root: string) {
     call: (service: string) => `${root}.${service}.call`,
     catalog: (service: string) => `${root}.${service}.catalog`,
     cancel: (service: string) => `${root}.${service}.cancel`,
+    /** One node's replicas of a service: calls forwarded to the node that owns what they act on (service-kit owner-route.ts). */
+    nodeCall: (service: string, node: string) => `${root}.${service}.node.${node}.call`,
     catalogChanged: `${root}.catalog.changed`,
     authResolve: `${root}.auth.resolve`,
     /** Progress of one call, published by the service while the gateway relays it to the client. */

@@ -65,6 +65,8 @@ export interface ServiceDeclaration<
   jobs?(context: Context, scope: ServiceScope<Db, Options>): ReadonlyArray<JobDeclaration | false>;
   /** Stops what `context` started: after the tools and jobs have stopped, before the client is closed. */
   stop?(context: Context): Promise<void>;
+  /** This replica's node, for tools that run only where what they act on lives (define-tool.ts `owner`). */
+  node?(context: Context): string;
   /** Fields added to the running service, for those who start it (tests reach a driver or a worker). */
   expose?(context: Context): Exposed;
 }
@@ -145,6 +147,7 @@ function serve<Name extends string, Options extends ServiceOptions, Db extends S
     prompts: declaration.prompts?.(context, scope),
     log,
     ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(declaration.node ? { node: declaration.node(context) } : {}),
   });
   const jobs: PeriodicJob[] = [];
   for (const job of declaration.jobs?.(context, scope) ?? []) if (job) jobs.push(startPeriodicJob({ ...job, log }));

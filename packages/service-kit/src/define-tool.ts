@@ -34,7 +34,19 @@ export interface ToolDefinition<I extends z.ZodType, O extends z.ZodType> {
    * them exactly (the list tool of docs/drafts.md#tools). The zod schemas must accept and produce the same values; tests check both.
    */
   jsonSchema?: { input?: Record<string, unknown>; output?: Record<string, unknown> };
+  /**
+   * Where the call must run, for a tool acting on something that lives on one machine (a box on its node):
+   * the owner of what the input names, found for the caller's principal, or null when any replica may run it.
+   * A replica on another node forwards the call there (owner-route.ts). Read only by a host that knows its node.
+   */
+  owner?: (principal: Principal, input: z.output<I>) => Promise<ToolOwner | null>;
   handler: (ctx: ToolContext, input: z.output<I>) => Promise<z.input<O>>;
+}
+
+/** The node that must run a call, and what lives there, in words for an error message ("box bx_1"). */
+export interface ToolOwner {
+  node: string;
+  what: string;
 }
 
 export interface Tool extends ToolDefinition<z.ZodType, z.ZodType> {

@@ -19,7 +19,7 @@ export {
 export type { SignOptions, SignatureProblem } from "./bus/bus-signature.js";
 export type { NatsBusLog, NatsBusOptions } from "./bus/nats-bus.js";
 export { defineTool, describeTool } from "./define-tool.js";
-export type { Tool, ToolContext, ToolDefinition } from "./define-tool.js";
+export type { Tool, ToolContext, ToolDefinition, ToolOwner } from "./define-tool.js";
 export { hostTools, maxReplyBytes } from "./tool-host.js";
 export type { ToolHost, ToolHostOptions, PromptDefinition } from "./tool-host.js";
 export { toErrorBody } from "./error-body.js";

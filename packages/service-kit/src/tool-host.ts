@@ -1,6 +1,8 @@
 /**
  * Serves a service's tools on the bus: `<root>.<svc>.call` (queue group, one replica answers),
- * `<root>.<svc>.catalog`, and `<root>.<svc>.cancel` (fan-out: the replica running the call aborts it).
+ * `<root>.<svc>.catalog`, and `<root>.<svc>.cancel` (fan-out: the replica running the call aborts it); with a
+ * node, also `<root>.<svc>.node.<node>.call`, where calls owned by this node arrive from other replicas
+ * (owner-route.ts).
  * A call runs only when the gateway signed it (bus-signature.ts): anything else that reaches the bus is refused
  * with `unauthenticated` and logged. Every call is authorized again here (`authorize`, the gateway's own rule)
  * whatever the gateway did: defence in depth.
@@ -21,12 +23,13 @@ import {
   type ServiceCatalog,
 } from "@bancada/contracts";
 import { decodeJson, encodeJson, type Bus, type BusMessage, type BusSubscription } from "./bus/bus.js";
-import { ReplayGuard, checkBusSignature, refusedCall, type SignatureProblem } from "./bus/bus-signature.js";
-import { describeTool, type Tool, type ToolContext } from "./define-tool.js";
+import { ReplayGuard, checkBusSignature, refusedCall, signBusMessage, type SignatureProblem } from "./bus/bus-signature.js";
+import { describeTool, type Tool, type ToolContext, type ToolOwner } from "./define-tool.js";
+import { forwardCall, ownerOfCall } from "./owner-route.js";
 import { toErrorBody } from "./error-body.js";
 import type { Logger } from "./logger.js";
 import type { ToolMetrics } from "./metrics.js";
-import { SpanKind, busSpanAttributes, setOutcome, withSpan, type Span } from "./telemetry.js";
+import { SpanKind, activeTraceparent, busSpanAttributes, setOutcome, withSpan, type Span } from "./telemetry.js";
 
 export interface PromptDefinition extends PromptDescriptor {
   scope: string;
@@ -43,19 +46,29 @@ export interface ToolHostOptions {
   prompts?: PromptDefinition[];
   log: Logger;
   metrics?: ToolMetrics;
+  /**
+   * This replica's node. With it, a call of a tool whose `owner` is another node is forwarded there, and calls
+   * forwarded to this node are served (owner-route.ts); without it every call runs here.
+   */
+  node?: string;
 }
 
 export interface ToolHost {
   catalog: ServiceCatalog;
-  /** Runs one call as the bus would once its signature is checked, for trusted in-process callers (benchmarks). */
+  /**
+   * Runs one call as the bus would once its signature is checked, for trusted in-process callers (benchmarks,
+   * tests). A call owned by another node is forwarded like a bus call, signed here: only a process holding the
+   * gateway's signing key can (the single-process mode, tests, benchmarks).
+   */
   call(tool: string, args: unknown, principal: Principal): Promise<CallReply>;
   /** Stops taking new calls; in-flight calls finish. */
   stop(): void;
 }
 
 export function hostTools(options: ToolHostOptions): ToolHost {
-  const { bus, subjects, service, log } = options;
+  const { bus, subjects, service, log, node } = options;
   const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
+  const longestCallMs = Math.max(0, ...options.tools.map((tool) => tool.maxDurationMs));
   const prompts = new Map((options.prompts ?? []).map((prompt) => [prompt.name, prompt]));
   const running = new Map<string, AbortController>();
   const catalog: ServiceCatalog = {
@@ -138,23 +151,77 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     return problem;
   }
 
-  /** A call in a SERVER span, child of the gateway's bus request span (its `traceparent` header). */
-  function answer(message: BusMessage): Promise<CallReply> {
+  /**
+   * A call in a SERVER span, child of the gateway's bus request span (its `traceparent` header): run here, or —
+   * arriving on the shared subject for something another node owns — forwarded there. One that arrives on this
+   * node's subject (`owned`) runs here whatever its owner: it is never forwarded twice.
+   */
+  function answer(message: BusMessage, owned: boolean): Promise<BusMessage> {
     const subject = subjects.call(service);
     const callId = message.headers[Header.callId] ?? "";
     const attributes = { ...busSpanAttributes(subject, callId), "bancada.service": service };
     return withSpan(`process ${subject}`, { kind: SpanKind.SERVER, headers: message.headers, attributes }, async (span) => {
       const problem = refusal(subject, message, true);
+      const relayed = problem || owned ? undefined : await forwarded(message, span);
+      if (relayed) return relayed;
       const reply = problem ? { ok: false as const, error: refusedCall(problem).toBody() } : await run(message, span);
       setOutcome(span, reply.ok ? "ok" : reply.error.code);
-      return reply;
+      return replyOf(reply);
     });
   }
 
+  /** The owner's answer when the call belongs to another node; undefined when it runs here. */
+  async function forwarded(message: BusMessage, span: Span): Promise<BusMessage | undefined> {
+    if (node === undefined) return undefined;
+    const callId = message.headers[Header.callId] ?? "";
+    try {
+      const owner = await ownerOfCall(tools, message);
+      if (!owner || owner.node === node) return undefined;
+      span.setAttribute("bancada.forwarded_to", owner.node);
+      return await forwardTo(owner, message);
+    } catch (error) {
+      return replyOf({ ok: false, error: toErrorBody(error, log, callId) });
+    }
+  }
+
+  async function forwardTo(owner: ToolOwner, message: BusMessage): Promise<BusMessage> {
+    const started = performance.now();
+    // the owner's span continues this one (the trace header is not signed)
+    const traceparent = activeTraceparent();
+    const outgoing = traceparent ? { ...message, headers: { ...message.headers, [Header.traceparent]: traceparent } } : message;
+    const reply = await forwardCall(bus, subjects.nodeCall(service, owner.node), outgoing, { ...owner, service }, longestCallMs);
+    const callId = message.headers[Header.callId];
+    log.debug(
+      { callId, node: owner.node, owned: owner.what, ms: Math.round(performance.now() - started) },
+      "forwarded a call to its owner's node",
+    );
+    return reply;
+  }
+
+  async function callHere(tool: string, args: unknown, principal: Principal): Promise<CallReply> {
+    const data = encodeJson({ kind: "tool", tool, args });
+    const headers: Record<string, string> = { [Header.principal]: JSON.stringify(principal), [Header.callId]: randomUUID() };
+    const owner = node === undefined ? null : await ownerOfCall(tools, { data, headers }).catch(() => null);
+    if (!owner || owner.node === node) return run({ data, headers });
+    if (!bus.keys.canSign) {
+      const error = new DomainError(
+        ErrorCode.unavailable,
+        `The ${owner.what} lives on node ${owner.node}: an in-process call reaches another node only where the gateway's signing key is held.`,
+        { node: owner.node },
+      );
+      return { ok: false, error: error.toBody() };
+    }
+    const deadline = Date.now() + (tools.get(tool)?.maxDurationMs ?? longestCallMs);
+    const plain = { ...headers, [Header.deadline]: String(deadline), [Header.transport]: "http" };
+    const signed = signBusMessage(bus.keys, subjects.call(service), plain, data, { notAfter: deadline });
+    return decodeJson((await forwardTo(owner, { data, headers: signed })).data) as CallReply;
+  }
+
   const subscriptions: BusSubscription[] = [
-    bus.serve(subjects.call(service), async (message) => ({ data: fitForBus(encodeJson(await answer(message))), headers: {} }), {
-      queue: subjects.queue(service),
-    }),
+    bus.serve(subjects.call(service), (message) => answer(message, false), { queue: subjects.queue(service) }),
+    ...(node === undefined
+      ? []
+      : [bus.serve(subjects.nodeCall(service, node), (message) => answer(message, true), { queue: subjects.queue(service) })]),
     bus.serve(subjects.catalog(service), async () => ({ data: encodeJson(catalog), headers: {} }), {
       queue: subjects.queue(service),
     }),
@@ -169,11 +236,7 @@ export function hostTools(options: ToolHostOptions): ToolHost {
 
   return {
     catalog,
-    call: (tool, args, principal) =>
-      run({
-        data: encodeJson({ kind: "tool", tool, args }),
-        headers: { [Header.principal]: JSON.stringify(principal), [Header.callId]: randomUUID() },
-      }),
+    call: callHere,
     stop: () => {
       subscriptions.forEach((subscription) => subscription.unsubscribe());
     },
@@ -186,6 +249,10 @@ export function hostTools(options: ToolHostOptions): ToolHost {
  * JSON escaping to spare. A bigger reply becomes a clear error, never a silent drop.
  */
 export const maxReplyBytes = 8 * 1024 * 1024;
+
+function replyOf(reply: CallReply): BusMessage {
+  return { data: fitForBus(encodeJson(reply)), headers: {} };
+}
 
 function fitForBus(data: Uint8Array): Uint8Array {
   if (data.byteLength <= maxReplyBytes) return data;

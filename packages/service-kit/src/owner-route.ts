@@ -1,0 +1,86 @@
+/**
+ * Calls that must run on one node. Every replica of a service answers `<root>.<svc>.call` as one queue group,
+ * but some tools act on something that lives on one machine — a box, on the node that holds its disk and its
+ * processes. Such a tool declares `owner` (define-tool.ts). A host that knows its node also serves
+ * `<root>.<svc>.node.<node>.call`, in a queue group per node (two replicas on one node share its boxes); a
+ * call that reaches a replica of another node is forwarded there as the gateway signed it — the same headers,
+ * body and deadline — and the owner's answer is relayed back unchanged.
+ *
+ * Trust: the forwarded message keeps the gateway's signature, which was made for `<root>.<svc>.call`; the
+ * owner checks it against that subject and its own replay guard, so the node subject takes nothing the call
+ * subject would refuse, and a call arriving there runs where it is: it is never forwarded twice. The caller's
+ * principal crosses untouched inside the signed headers, and the owner authorizes it again.
+ * Progress and cancellation need nothing more: the owner publishes progress on the call's own subject and,
+ * like every replica, hears cancellations (fan-out); it names the call in its running heartbeat, so a gateway
+ * notices an owner that dies mid-call (gateway/src/call-watch.ts).
+ * A node nobody serves answers at once (NATS "no responders"): `unavailable`, naming the node.
+ */
+import { DomainError, ErrorCode, Header, authorize, callRequest, principalSchema, type CallReply } from "@bancada/contracts";
+import { BusFailure, BusRequestError, decodeJson, encodeJson, type Bus, type BusMessage } from "./bus/bus.js";
+import type { Tool, ToolOwner } from "./define-tool.js";
+
+/**
+ * The owner of a call whose tool declares one. Null for every other call, and for one its checks will refuse
+ * anyway (bad arguments, a scope missing): the replica that received it answers that itself.
+ */
+export async function ownerOfCall(tools: ReadonlyMap<string, Tool>, message: BusMessage): Promise<ToolOwner | null> {
+  const request = callRequest.safeParse(safeJson(message.data));
+  const principal = principalSchema.safeParse(safeJson(message.headers[Header.principal]));
+  if (!request.success || !principal.success || request.data.kind !== "tool") return null;
+  const tool = tools.get(request.data.tool);
+  if (!tool?.owner) return null;
+  const transport = message.headers[Header.transport] === "stdio" ? "stdio" : "http";
+  if (!authorize(tool, principal.data, transport).allowed) return null;
+  const input = tool.input.safeParse(request.data.args ?? {});
+  return input.success ? tool.owner(principal.data, input.data) : null;
+}
+
+/**
+ * Sends the call, as it came, to the owner's node subject and gives back its answer; a failure to reach the
+ * owner becomes the call's own error answer. Waits until the call's deadline (`fallbackMs` without one).
+ */
+export async function forwardCall(
+  bus: Bus,
+  subject: string,
+  message: BusMessage,
+  owner: ToolOwner & { service: string },
+  fallbackMs: number,
+): Promise<BusMessage> {
+  const deadline = Number(message.headers[Header.deadline] ?? 0);
+  const timeoutMs = Math.max(1, deadline > 0 ? deadline - Date.now() : fallbackMs);
+  try {
+    return await bus.request(subject, message.data, { timeoutMs, headers: { ...message.headers } });
+  } catch (error) {
+    const reply: CallReply = { ok: false, error: forwardFailure(error, owner).toBody() };
+    return { data: encodeJson(reply), headers: {} };
+  }
+}
+
+function forwardFailure(error: unknown, owner: ToolOwner & { service: string }): DomainError {
+  const reason = error instanceof BusRequestError ? error.reason : BusFailure.lost;
+  const details = { node: owner.node, reason };
+  if (reason === BusFailure.timeout)
+    return new DomainError(
+      ErrorCode.deadlineExceeded,
+      `The ${owner.what} on node ${owner.node} did not answer before the call's deadline.`,
+      details,
+    );
+  const why =
+    reason === BusFailure.noResponders
+      ? `its host is down: no ${owner.service} replica of node ${owner.node} is running`
+      : `node ${owner.node} could not be reached (${reason})`;
+  return new DomainError(
+    ErrorCode.unavailable,
+    `The ${owner.what} lives on node ${owner.node} and ${why}. Retry later (with the same idempotency key): it answers again once its node is back.`,
+    { ...details, retryable: true },
+  );
+}
+
+function safeJson(text: Uint8Array | string | undefined): unknown {
+  if (text === undefined) return null;
+  try {
+    return typeof text === "string" ? JSON.parse(text) : decodeJson(text);
+  } catch {
+    return null;
+  }
+}
