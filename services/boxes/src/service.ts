@@ -20,6 +20,7 @@ import { recoverBoxes, watchBoxes } from "./domain/reconcile.js";
 import { boxesRoutes } from "./http/routes.js";
 import { PortProxy } from "./http/port-proxy.js";
 import { startSshServer, type SshEndpoint } from "./ssh/ssh-server.js";
+import { recordSshEndpoint } from "./domain/ssh/ssh-command.js";
 import { servePublishedPorts, unpublishDeletedBoxes } from "./domain/ports/publish-port.js";
 import { boxesInstructions, boxesTools } from "./tools/index.js";
 
@@ -124,7 +125,11 @@ export const boxesService = defineService<BoxesServiceOptions>()({
       );
       runtime.ssh.port = sshEndpoints.get(runtime)?.port ?? null;
     }
+    // an endpoint that could not listen (another replica of this node holds the port) leaves that one's row
+    if (runtime.driver.available && (sshPort === null || runtime.ssh.port !== null)) await recordSshEndpoint(runtime);
   },
+  // a box runs on one node: box-bound calls that reach another replica are forwarded there (domain/box-owner.ts)
+  node: (runtime) => runtime.driver.node,
   tools: (runtime) => boxesTools(runtime),
   routes: (runtime) => boxesRoutes(runtime),
   jobs: (runtime, { options }) => [

@@ -8,7 +8,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import ssh2, { type AuthContext, type Connection, type ServerChannel, type Session } from "ssh2";
-import { DomainError } from "@bancada/contracts";
+import { DomainError, ErrorCode } from "@bancada/contracts";
 import type { BoxRow } from "../db/client.js";
 import type { ShellRequest } from "../driver/box-driver.js";
 import { awakeBox } from "../domain/awake.js";
@@ -16,6 +16,7 @@ import { secretEnv } from "../domain/secrets/secrets.js";
 import type { BoxesRuntime } from "../domain/context.js";
 import { boxHandle } from "../domain/find-box.js";
 import { boxIdPattern } from "../domain/schemas/common.js";
+import { sshCommandOf, sshEndpoints } from "../domain/ssh/ssh-command.js";
 import { sshFingerprint } from "../domain/ssh/ssh-keys.js";
 import { keepAwake } from "../domain/transfers/open-transfer.js";
 
@@ -112,6 +113,14 @@ function serveSession(rt: BoxesRuntime, box: BoxRow, session: Session): void {
 async function run(rt: BoxesRuntime, box: BoxRow, channel: ServerChannel, request: ShellRequest): Promise<void> {
   try {
     const ctx = { ...rt, accountId: box.accountId, personId: box.createdBy, agentId: "ssh" };
+    // a session runs on the box's own node: sshCommand names that node's endpoint, this one cannot relay it
+    if (box.node !== rt.driver.node) {
+      const command = sshCommandOf(await sshEndpoints(rt, [box]), box);
+      throw new DomainError(
+        ErrorCode.unavailable,
+        `box ${box.id} lives on node ${box.node}, not on this one: ${command ? `connect with ${command}` : "that node has no SSH endpoint"}`,
+      );
+    }
     const awake = await awakeBox(ctx, box.id, "an SSH session");
     // The box's secrets, as exec gets them (opened now); a variable the client sent (SendEnv) wins, as a call's env does.
     const env = { ...(await secretEnv(rt, awake)), ...request.env };

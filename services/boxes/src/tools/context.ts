@@ -1,9 +1,15 @@
+import type { Principal } from "@bancada/contracts";
 import type { ToolContext } from "@bancada/service-kit";
+import { ownerOfBox } from "../domain/box-owner.js";
 import type { BoxesContext, BoxesRuntime } from "../domain/context.js";
 
 export function boxesContext(rt: BoxesRuntime, ctx: Pick<ToolContext, "principal">): BoxesContext {
   return { ...rt, accountId: ctx.principal.accountId, personId: ctx.principal.personId, agentId: ctx.principal.agentId };
 }
+
+/** A box-bound tool's `owner`: the node of the caller's box the input names (domain/box-owner.ts). */
+export const boxOwner = (rt: BoxesRuntime) => (principal: Principal, input: { boxId: string }) =>
+  ownerOfBox(rt, principal.accountId, input.boxId);
 
 /** Seed labels: "só lê" (reads only), "cria ou muda" (creates or changes), "muda ou apaga" (changes or deletes). */
 export const readsOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;

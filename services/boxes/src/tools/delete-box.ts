@@ -2,7 +2,7 @@ import { defineTool } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
 import { deleteBox } from "../domain/delete-box.js";
 import { boxResult, deleteBoxInput } from "../domain/schemas/box.js";
-import { boxesContext, changesOrDeletes } from "./context.js";
+import { boxOwner, boxesContext, changesOrDeletes } from "./context.js";
 
 export const deleteBoxTool = (rt: BoxesRuntime) =>
   defineTool({
@@ -17,5 +17,6 @@ export const deleteBoxTool = (rt: BoxesRuntime) =>
     scope: "boxes:delete",
     profile: "core",
     maxDurationMs: 70_000,
+    owner: boxOwner(rt),
     handler: async (ctx, input) => ({ box: await deleteBox(boxesContext(rt, ctx), input, ctx.signal) }),
   });

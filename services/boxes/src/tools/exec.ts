@@ -2,7 +2,7 @@ import { defineTool } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
 import { execCommand } from "../domain/exec.js";
 import { execInput, execResult } from "../domain/schemas/exec.js";
-import { boxesContext, changesOrDeletes } from "./context.js";
+import { boxOwner, boxesContext, changesOrDeletes } from "./context.js";
 
 export const execTool = (rt: BoxesRuntime) =>
   defineTool({
@@ -20,5 +20,6 @@ export const execTool = (rt: BoxesRuntime) =>
     scope: "boxes:exec",
     profile: "core",
     maxDurationMs: 620_000,
+    owner: boxOwner(rt),
     handler: (ctx, input) => execCommand(boxesContext(rt, ctx), input, ctx.signal, ctx.progress),
   });

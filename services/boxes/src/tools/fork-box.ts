@@ -2,7 +2,7 @@ import { defineTool } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
 import { forkBox } from "../domain/fork-box.js";
 import { forkBoxInput, forkBoxResult } from "../domain/schemas/disk.js";
-import { boxesContext, createsOrChanges } from "./context.js";
+import { boxOwner, boxesContext, createsOrChanges } from "./context.js";
 
 export const forkBoxTool = (rt: BoxesRuntime) =>
   defineTool({
@@ -19,5 +19,6 @@ export const forkBoxTool = (rt: BoxesRuntime) =>
     scope: "boxes:write",
     profile: "core",
     maxDurationMs: 130_000,
+    owner: boxOwner(rt),
     handler: (ctx, input) => forkBox(boxesContext(rt, ctx), input, ctx.signal, ctx.progress),
   });

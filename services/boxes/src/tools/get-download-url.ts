@@ -2,7 +2,7 @@ import { defineTool } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
 import { issueDownloadUrl } from "../domain/transfers/issue-url.js";
 import { downloadUrlInput, transferUrlResult } from "../domain/schemas/transfer.js";
-import { boxesContext, readsOnly } from "./context.js";
+import { boxOwner, boxesContext, readsOnly } from "./context.js";
 
 export const getDownloadUrlTool = (rt: BoxesRuntime) =>
   defineTool({
@@ -16,5 +16,6 @@ export const getDownloadUrlTool = (rt: BoxesRuntime) =>
     annotations: readsOnly,
     scope: "boxes:read",
     profile: "core",
+    owner: boxOwner(rt),
     handler: (ctx, input) => issueDownloadUrl(boxesContext(rt, ctx), input),
   });

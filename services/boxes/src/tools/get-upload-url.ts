@@ -2,7 +2,7 @@ import { defineTool } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
 import { issueUploadUrl } from "../domain/transfers/issue-url.js";
 import { transferUrlResult, uploadUrlInput } from "../domain/schemas/transfer.js";
-import { boxesContext, createsOrChanges } from "./context.js";
+import { boxOwner, boxesContext, createsOrChanges } from "./context.js";
 
 export const getUploadUrlTool = (rt: BoxesRuntime) =>
   defineTool({
@@ -17,5 +17,6 @@ export const getUploadUrlTool = (rt: BoxesRuntime) =>
     annotations: createsOrChanges(false),
     scope: "boxes:write",
     profile: "core",
+    owner: boxOwner(rt),
     handler: (ctx, input) => issueUploadUrl(boxesContext(rt, ctx), input),
   });

@@ -2,7 +2,7 @@ import { defineTool } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
 import { jobLogs } from "../domain/job-logs.js";
 import { jobLogsInput, jobLogsResult } from "../domain/schemas/exec.js";
-import { boxesContext, readsOnly } from "./context.js";
+import { boxOwner, boxesContext, readsOnly } from "./context.js";
 
 export const jobLogsTool = (rt: BoxesRuntime) =>
   defineTool({
@@ -16,5 +16,6 @@ export const jobLogsTool = (rt: BoxesRuntime) =>
     annotations: readsOnly,
     scope: "boxes:read",
     profile: "core",
+    owner: boxOwner(rt),
     handler: (ctx, input) => jobLogs(boxesContext(rt, ctx), input),
   });

@@ -2,7 +2,7 @@ import { defineTool } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
 import { jobWait } from "../domain/job-wait.js";
 import { jobResult, jobWaitInput } from "../domain/schemas/exec.js";
-import { boxesContext, readsOnly } from "./context.js";
+import { boxOwner, boxesContext, readsOnly } from "./context.js";
 
 export const jobWaitTool = (rt: BoxesRuntime) =>
   defineTool({
@@ -18,5 +18,6 @@ export const jobWaitTool = (rt: BoxesRuntime) =>
     scope: "boxes:read",
     profile: "core",
     maxDurationMs: 610_000,
+    owner: boxOwner(rt),
     handler: async (ctx, input) => ({ job: await jobWait(boxesContext(rt, ctx), input, ctx.signal, ctx.progress) }),
   });

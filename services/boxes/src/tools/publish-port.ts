@@ -2,7 +2,7 @@ import { defineTool } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
 import { publishPort } from "../domain/ports/publish-port.js";
 import { publishPortInput, publishPortResult } from "../domain/schemas/port.js";
-import { boxesContext, createsOrChanges } from "./context.js";
+import { boxOwner, boxesContext, createsOrChanges } from "./context.js";
 
 export const publishPortTool = (rt: BoxesRuntime) =>
   defineTool({
@@ -17,5 +17,6 @@ export const publishPortTool = (rt: BoxesRuntime) =>
     annotations: createsOrChanges(false),
     scope: "boxes:write",
     profile: "core",
+    owner: boxOwner(rt),
     handler: (ctx, input) => publishPort(boxesContext(rt, ctx), input),
   });

@@ -2,7 +2,7 @@ import { defineTool } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
 import { readBoxFile } from "../domain/files.js";
 import { readFileInput, readFileResult } from "../domain/schemas/exec.js";
-import { boxesContext, readsOnly } from "./context.js";
+import { boxOwner, boxesContext, readsOnly } from "./context.js";
 
 export const readFileTool = (rt: BoxesRuntime) =>
   defineTool({
@@ -17,5 +17,6 @@ export const readFileTool = (rt: BoxesRuntime) =>
     scope: "boxes:read",
     profile: "core",
     maxDurationMs: 70_000,
+    owner: boxOwner(rt),
     handler: (ctx, input) => readBoxFile(boxesContext(rt, ctx), input),
   });

@@ -2,7 +2,7 @@ import { defineTool } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
 import { saveSnapshot } from "../domain/save-snapshot.js";
 import { saveSnapshotInput, snapshotResult } from "../domain/schemas/disk.js";
-import { boxesContext, createsOrChanges } from "./context.js";
+import { boxOwner, boxesContext, createsOrChanges } from "./context.js";
 
 export const saveSnapshotTool = (rt: BoxesRuntime) =>
   defineTool({
@@ -18,5 +18,6 @@ export const saveSnapshotTool = (rt: BoxesRuntime) =>
     scope: "images:write",
     profile: "core",
     maxDurationMs: 70_000,
+    owner: boxOwner(rt),
     handler: async (ctx, input) => ({ snapshot: await saveSnapshot(boxesContext(rt, ctx), input, ctx.signal) }),
   });

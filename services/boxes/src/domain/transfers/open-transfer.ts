@@ -1,7 +1,7 @@
 /**
  * The use of a transfer URL: its signature and expiry are checked before anything else happens (403 either way,
  * with nothing read or written), then the box is found by the id the URL was signed for, in the account it was
- * signed for, and woken like exec would wake it.
+ * signed for, and woken like exec would wake it. It must have entered the box's own node (docs/boxes.md).
  */
 import { DomainError, ErrorCode } from "@bancada/contracts";
 import type { BoxRow } from "../../db/client.js";
@@ -35,6 +35,14 @@ export async function openTransfer(rt: BoxesRuntime, request: TransferRequest): 
     );
   if (found.state === "deleted" || found.state === "deleting")
     throw new DomainError(ErrorCode.notFound, `Box ${found.id} was deleted; its files are gone.`, { boxId: found.id });
+  // The owner minted the URL with its own BOXES_PUBLIC_URL (get_*_url is forwarded to it): only a deployment
+  // that sends a replica's URLs to another replica lands here, and the bytes cannot be relayed between them.
+  if (found.node !== rt.driver.node)
+    throw new DomainError(
+      ErrorCode.unavailable,
+      `Box ${found.id} lives on node ${found.node}, but this transfer URL reached node ${rt.driver.node}: each boxes replica needs a BOXES_PUBLIC_URL that reaches it alone.`,
+      { node: found.node, reachedNode: rt.driver.node },
+    );
   const ctx: BoxesContext = { ...rt, accountId: found.accountId, personId: found.createdBy, agentId: "transfer-url" };
   return { ctx, box: await awakeBox(ctx, found.id, request.op === "upload" ? "an upload" : "a download") };
 }

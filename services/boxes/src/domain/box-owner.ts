@@ -1,0 +1,27 @@
+/**
+ * Which node must run a call (service-kit owner-route.ts): a box lives on the node that holds its disk and
+ * processes, a snapshot on the node that saved it. Looked up for the caller's account only: a box of another
+ * account (or none) has no owner here, so the replica that received the call answers not_found itself, and
+ * nothing of another account is ever forwarded.
+ */
+import type { BoxesRuntime } from "./context.js";
+
+export interface Owner {
+  node: string;
+  what: string;
+}
+
+export async function ownerOfBox(rt: BoxesRuntime, accountId: string, ref: string): Promise<Owner | null> {
+  const where = ref.startsWith("bx_") ? { id: ref, accountId } : { liveName: ref, accountId };
+  const row = await rt.db.box.findFirst({ where, select: { id: true, node: true, driver: true, state: true } });
+  // a deleted box is rows only: any replica answers for it
+  if (!row || row.state === "deleted" || row.driver !== rt.driver.kind) return null;
+  return { node: row.node, what: `box ${row.id}` };
+}
+
+export async function ownerOfSnapshot(rt: BoxesRuntime, accountId: string, id: string | undefined): Promise<Owner | null> {
+  if (id === undefined) return null;
+  const row = await rt.db.snapshot.findFirst({ where: { id, accountId }, select: { id: true, node: true, driver: true } });
+  if (!row || row.driver !== rt.driver.kind) return null;
+  return { node: row.node, what: `snapshot ${row.id}` };
+}
