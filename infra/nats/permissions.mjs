@@ -9,6 +9,8 @@
  *   through the reply subject it was given (`allow_responses`).
  * - `<root>.auth.resolve`: services publish it (their REST routes resolve API keys through the gateway); only
  *   the gateway subscribes to it, in its queue group.
+ * - A node-routed service (boxes) forwards calls between its own replicas on `<root>.<service>.node.<node>.call`;
+ *   it still never publishes to any service's shared call subject.
  * - `_INBOX.>`: replies arrive on inboxes (with the acknowledgement and heartbeats of a long request before its
  *   answer, packages/service-kit/src/bus/nats-requests.ts: several messages, more than `allow_responses` lets
  *   through), and a body larger than the server's max_payload crosses in parts
@@ -39,6 +41,13 @@ const servicePublishes = {
   drafts: (root) => [`${root}.drafts.events.>`],
 };
 
+/**
+ * Services whose replicas forward a call to the node that owns what it acts on (a box lives on one node:
+ * packages/service-kit/src/owner-route.ts): each replica serves `<root>.<service>.node.<node>.call` in its queue
+ * group and publishes there for the other nodes. A user is per service, not per node: every node's subject.
+ */
+const nodeRouted = new Set(["boxes"]);
+
 /** Every component and its permissions: `[{ component, publish, subscribe, allowResponses }]`. */
 export function permissionTable({ root = defaultRoot, services = serviceNames() } = {}) {
   if (!/^[A-Za-z0-9_-]+$/.test(root)) throw new Error(`bad subject root ${root}`);
@@ -65,12 +74,14 @@ export function permissionTable({ root = defaultRoot, services = serviceNames() 
       `${root}.catalog.changed`,
       `${root}.progress.*`,
       ...(servicePublishes[service]?.(root) ?? []),
+      ...(nodeRouted.has(service) ? [`${root}.${service}.node.*.call`] : []),
       "_INBOX.>",
     ],
     subscribe: [
       `${root}.${service}.call ${root}.${service}`,
       `${root}.${service}.catalog ${root}.${service}`,
       `${root}.${service}.cancel`,
+      ...(nodeRouted.has(service) ? [`${root}.${service}.node.*.call ${root}.${service}`] : []),
       "_INBOX.>",
     ],
     allowResponses: true,

@@ -163,6 +163,37 @@ describe.skipIf(missing !== undefined)("infra/k8s overlays (kubectl kustomize)",
       expect(boxes.spec.template.spec.hostNetwork ?? false).toBe(false);
     });
 
+    it("names each boxes replica's node after its pod, and opens SSH and every port of BOXES_PORT_RANGE as hostPorts", () => {
+      const boxes = named(objects, "StatefulSet", "boxes")!;
+      const container = boxes.spec.template.spec.containers[0];
+      const env = (name: string) => container.env.find((variable: Manifest) => variable.name === name);
+      expect(env("BOXES_NODE")?.valueFrom).toEqual({ fieldRef: { fieldPath: "metadata.name" } });
+      expect(env("BOXES_PORTS_HOST")?.valueFrom).toEqual({ fieldRef: { fieldPath: "status.hostIP" } });
+      const [first, last] = String(env("BOXES_PORT_RANGE")?.value).split("-").map(Number) as [number, number];
+      const ports = container.ports as Manifest[];
+      const ssh = ports.find((port) => port.name === "ssh");
+      expect(ssh).toEqual({
+        name: "ssh",
+        containerPort: Number(env("BOXES_SSH_PORT")?.value),
+        hostPort: Number(env("BOXES_SSH_PORT")?.value),
+      });
+      const published = ports.filter((port) => port.name.startsWith("box-"));
+      expect(published.map((port) => [port.containerPort, port.hostPort])).toEqual(
+        Array.from({ length: last - first + 1 }, (_, index) => [first + index, first + index]),
+      );
+      for (const service of ["boxes", "boxes-headless"])
+        expect(named(objects, "Service", service)?.spec.ports.find((port: Manifest) => port.name === "ssh")).toMatchObject({
+          port: ssh.containerPort,
+          targetPort: "ssh",
+        });
+      const open = named(objects, "NetworkPolicy", "boxes-ssh-and-ports")!;
+      expect(open.spec.podSelector.matchLabels).toEqual({ "app.kubernetes.io/name": "boxes" });
+      expect(open.spec.ingress[0].ports).toEqual([
+        { protocol: "TCP", port: ssh.containerPort },
+        { protocol: "TCP", port: first, endPort: last },
+      ]);
+    });
+
     it("scales the gateway to two or more replicas, with a disruption budget and its probes on /readyz and /healthz", () => {
       const hpa = named(objects, "HorizontalPodAutoscaler", "gateway");
       expect(hpa?.spec.scaleTargetRef).toMatchObject({ kind: "Deployment", name: "gateway" });

@@ -96,7 +96,11 @@ describe("the NATS users and permissions", () => {
 
   it("let only the gateway publish calls and cancellations, and only the gateway subscribe to auth.resolve", () => {
     for (const entry of permissionTable({ root })) {
-      const publishesCalls = entry.publish.some((subject) => /\.(call|cancel)$/.test(subject) && subject !== `${root}.gateway.cancel`);
+      // a boxes replica forwards calls to its own service's node subjects only (owner-route.ts)
+      const forwards = (subject: string) => entry.component === "boxes" && subject === `${root}.boxes.node.*.call`;
+      const publishesCalls = entry.publish.some(
+        (subject) => /\.(call|cancel)$/.test(subject) && subject !== `${root}.gateway.cancel` && !forwards(subject),
+      );
       expect(publishesCalls, entry.component).toBe(entry.component === "gateway");
       const hearsAuth = entry.subscribe.some((subject) => subject.startsWith(`${root}.auth.`));
       expect(hearsAuth, entry.component).toBe(entry.component === "gateway");
@@ -123,6 +127,25 @@ describe("the NATS users and permissions", () => {
     expect((await violation(scripts, () => void scripts.subscribe(`${root}.boards.call`, { queue: `${root}.boards` })))?.operation).toBe(
       "subscription",
     );
+  });
+
+  it("let a boxes replica forward a call to another node's replica, in its queue group, and nobody else publish there", async () => {
+    const owner = await as("boxes");
+    const forwarder = await as("boxes");
+    owner.subscribe(`${root}.boxes.node.node-b.call`, {
+      queue: `${root}.boxes`,
+      callback: (_error, msg) => void msg.respond(encode(`node-b ran ${msg.string()}`)),
+    });
+    await owner.flush();
+    expect((await forwarder.request(`${root}.boxes.node.node-b.call`, encode("exec"), { timeout: 2_000 })).string()).toBe(
+      "node-b ran exec",
+    );
+    const scripts = await as("scripts");
+    expect((await violation(scripts, () => scripts.publish(`${root}.boxes.node.node-b.call`, encode("{}"))))?.operation).toBe("publish");
+    const gateway = await as("gateway");
+    expect((await violation(gateway, () => gateway.publish(`${root}.boxes.node.node-b.call`, encode("{}"))))?.operation).toBe("publish");
+    // outside the queue group it would take a copy of every call of the node
+    expect((await violation(forwarder, () => void forwarder.subscribe(`${root}.boxes.node.node-b.call`)))?.operation).toBe("subscription");
   });
 
   it("carry a call from the gateway to the service and back, a key resolution from a service to the gateway, and parts over inboxes", async () => {
