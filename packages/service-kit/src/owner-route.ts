@@ -11,8 +11,8 @@
  * subject would refuse, and a call arriving there runs where it is: it is never forwarded twice. The caller's
  * principal crosses untouched inside the signed headers, and the owner authorizes it again.
  * Progress and cancellation need nothing more: the owner publishes progress on the call's own subject and,
- * like every replica, hears cancellations (fan-out); it names the call in its running heartbeat, so a gateway
- * notices an owner that dies mid-call (gateway/src/call-watch.ts).
+ * like every replica, hears cancellations (fan-out). The forwarded request is acknowledged and beaten by the
+ * owner's bus like any other (bus/nats-requests.ts), so an owner that dies mid-call is noticed within seconds.
  * A node nobody serves answers at once (NATS "no responders"): `unavailable`, naming the node.
  */
 import { DomainError, ErrorCode, Header, authorize, callRequest, principalSchema, type CallReply } from "@bancada/contracts";
@@ -68,7 +68,9 @@ function forwardFailure(error: unknown, owner: ToolOwner & { service: string }):
   const why =
     reason === BusFailure.noResponders
       ? `its host is down: no ${owner.service} replica of node ${owner.node} is running`
-      : `node ${owner.node} could not be reached (${reason})`;
+      : reason === BusFailure.responderLost
+        ? `its host stopped answering while it ran the call (its replica died or was cut off; the call may have run)`
+        : `node ${owner.node} could not be reached (${reason})`;
   return new DomainError(
     ErrorCode.unavailable,
     `The ${owner.what} lives on node ${owner.node} and ${why}. Retry later (with the same idempotency key): it answers again once its node is back.`,
