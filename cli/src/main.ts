@@ -2,7 +2,8 @@
 import { parseArgs } from "node:util";
 import { mcpClientConfiguration } from "@bancada/contracts";
 import { docsUsage, migrationsDir as docsMigrations, runDocsCommand } from "@bancada/docs";
-import { serveStdio } from "@bancada/gateway";
+import { DomainError } from "@bancada/contracts";
+import { StdioRefusal, refuseStdio, serveStdio } from "@bancada/gateway";
 import { applyMigrations } from "@bancada/service-kit";
 import { openDatabases } from "./database.js";
 import path from "node:path";
@@ -39,9 +40,12 @@ async function main(argv: string[]): Promise<void> {
     case "gateway": {
       const { values } = parseArgs({ args: rest, options: { stdio: { type: "boolean", default: false } } });
       if (!values.stdio) throw new UsageError("Use 'bancada start' for HTTP, or 'bancada gateway --stdio'.");
-      if (!env.BANCADA_API_KEY) throw new UsageError("Set BANCADA_API_KEY to the API key the stdio client acts with.");
+      if (!env.BANCADA_API_KEY) throw new StdioRefusal(missingKeyMessage);
       const runtime = await startRuntime({ env, logToStderr: true, http: false, only: env.NATS_URL ? ["gateway"] : [] });
-      const stdio = await serveStdio(runtime.gateway!, env.BANCADA_API_KEY, env.BANCADA_PROFILE);
+      const stdio = await serveStdio(runtime.gateway!, env.BANCADA_API_KEY, env.BANCADA_PROFILE).catch(async (error: unknown) => {
+        await runtime.stop();
+        throw error;
+      });
       process.stdin.once(
         "end",
         () =>
@@ -120,11 +124,30 @@ function untilSignal(runtime: Runtime): Promise<void> {
   });
 }
 
-main(process.argv.slice(2)).then(
+const missingKeyMessage =
+  "BANCADA_API_KEY is not set: put the API key the client acts with in the env of the client's configuration of 'bancada gateway --stdio' ('bancada start' prints a development key; 'pnpm bancada keys create' makes others).";
+
+/** A mistake the user can fix (said in one line, no stack), as opposed to a fault of ours (a stack helps). */
+function isUserError(error: unknown): error is Error {
+  return error instanceof UsageError || error instanceof StdioRefusal || error instanceof DomainError;
+}
+
+/** Stacks are for debugging (DEBUG or LOG_LEVEL debug/trace): everyone else gets one line. */
+function wantsStacks(): boolean {
+  return Boolean(process.env.DEBUG) || ["debug", "trace"].includes(process.env.LOG_LEVEL ?? "");
+}
+
+const argv = process.argv.slice(2);
+main(argv).then(
   () => process.exit(process.exitCode ?? 0),
-  (error: unknown) => {
-    if (error instanceof UsageError) process.stderr.write(`${error.message}\n`);
-    else process.stderr.write(`bancada: ${(error as Error).stack ?? String(error)}\n`);
+  async (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    if (isUserError(error) && !wantsStacks()) process.stderr.write(`${message}\n`);
+    else if (wantsStacks()) process.stderr.write(`bancada: ${(error as Error).stack ?? message}\n`);
+    else process.stderr.write(`bancada: ${message} (set DEBUG=1 for the stack)\n`);
+    // a stdio client would otherwise see only "Connection closed": it is answered with the reason until it hangs up
+    if (argv[0] === "gateway" && argv.includes("--stdio"))
+      await refuseStdio(isUserError(error) ? message : `bancada could not start: ${message}`);
     process.exit(1);
   },
 );

@@ -100,7 +100,7 @@ describe("Ctrl-C of bancada start (SIGINT to the whole process group)", { timeou
     const client = await connectClient(second.url, second.key);
     await ok(client, "list_scripts", {});
     // the first test's box (its job still runs) is deleted, so nothing of it outlives the test
-    if (boxId) await ok(client, "delete_box", { boxId });
+    if (boxId) await ok(client, "delete_box", { boxId, confirm: true });
     await client.close();
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);

@@ -1,6 +1,6 @@
 export { createGateway, migrateGateway, gatewayVersion, migrationsDir } from "./gateway.js";
 export type { Gateway, GatewayOptions } from "./gateway.js";
-export { serveStdio } from "./stdio.js";
+export { serveStdio, refuseStdio, StdioRefusal, stdioRefusedCode, unknownKeyMessage } from "./stdio.js";
 export { KeyStore } from "./keys/api-keys.js";
 export type { CreateKeyInput, KeyRecord } from "./keys/api-keys.js";
 export { createGatewayDb } from "./db/client.js";

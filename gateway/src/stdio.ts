@@ -20,7 +20,7 @@ export async function serveStdio(
 ): Promise<{ close(): Promise<void> }> {
   const view: View = profile;
   const principal = await gateway.keys.resolve(apiKey, view === "core" ? "core" : "full");
-  if (!principal) throw new Error("BANCADA_API_KEY is unknown, revoked or expired: create a key with 'pnpm bancada keys create'.");
+  if (!principal) throw new StdioRefusal(unknownKeyMessage);
   const factory = mcpServerFactory(
     { catalog: gateway.catalog, router: gateway.router, outputSchemas: gateway.outputSchemas, version: gatewayVersion },
     { principal, view, transport: "stdio" },
@@ -48,6 +48,36 @@ export async function serveStdio(
       await handle.close();
     },
   };
+}
+
+export const unknownKeyMessage =
+  "BANCADA_API_KEY is unknown, revoked or expired: create a key with 'pnpm bancada keys create' (or use the development key 'bancada start' prints) and put it in the client's configuration.";
+
+/** Why a stdio server cannot serve (no key, an unknown one, a bad configuration): said to the client as well as on stderr. */
+export class StdioRefusal extends Error {}
+
+/** The JSON-RPC error code of a stdio server that refuses to serve (the range -32000 to -32099 is the server's own). */
+export const stdioRefusedCode = -32001;
+
+/**
+ * Serves nothing but the reason: every request (initialize, server/discover, anything) is answered with a JSON-RPC error
+ * carrying `message`, which a client shows, instead of a closed connection it can only call "Connection closed".
+ * Resolves when the client closes stdin.
+ */
+export async function refuseStdio(
+  message: string,
+  streams?: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream },
+): Promise<void> {
+  const transport = streams ? new StdioServerTransport(streams.stdin as never, streams.stdout as never) : new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
+  transport.onmessage = (incoming) => {
+    const request = incoming as { id?: string | number; method?: string };
+    if (request.id === undefined || request.method === undefined) return;
+    void transport.send({ jsonrpc: "2.0", id: request.id, error: { code: stdioRefusedCode, message } } as JSONRPCMessage).catch(() => {});
+  };
+  transport.onerror = () => {};
+  await transport.start();
+  await closed;
 }
 
 /** Answers a malformed tools/call or prompts/get with a readable -32602 before the SDK's raw schema dump would. */

@@ -1,3 +1,4 @@
+/// <reference path="./binaries.d.ts" />
 /**
  * A real PostgreSQL server started by this process, with its data in a folder of ours: the
  * zero-configuration default. The folder holds `pg/` (the cluster), `postgres.json` (port and
@@ -245,13 +246,14 @@ async function removeStaleLock(clusterDir: string): Promise<void> {
   const lockFile = path.join(clusterDir, "postmaster.pid");
   const pid = Number((await readFile(lockFile, "utf8").catch(() => "")).split("\n")[0]);
   if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
-  let command = "";
-  try {
-    command = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-  } catch {
-    return;
-  }
-  if (!command.includes("postgres")) await rm(lockFile, { force: true });
+  const command = (() => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    } catch {
+      return undefined;
+    }
+  })();
+  if (command !== undefined && !command.includes("postgres")) await rm(lockFile, { force: true });
 }
 
 type ClusterState = "missing" | "initialised" | "foreign";
