@@ -3,7 +3,8 @@
  * edits that rewrite only their page, --prune limited to the base URI, skipped files with reasons,
  * HTML conversion, derived titles and descriptions, progress, and lexicon counts that stay exact.
  */
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -192,8 +193,25 @@ describe("ingesting a folder", () => {
     const print = (line: string) => void lines.push(line);
     const databaseUrl = docs.stack.database.url;
     expect(await runDocsCommand(["ingest", folder.path, "--base-uri", base], { databaseUrl, print })).toBe(0);
-    expect(lines.at(-1)).toMatch(/^Done in [\d.]+ s: \d+ files, 0 new, 0 updated, \d+ unchanged, 0 skipped, 0 deleted\.$/);
+    expect(lines.at(-1)).toMatch(/^Done in [\d.]+ s: (\d+) of \1 files read: 0 new, 0 updated, \d+ unchanged, 0 skipped, 0 deleted\.$/);
     lines.length = 0;
+    // a folder that gives no file says why, naming the extensions that are ingested
+    const empty = await mkdtemp(path.join(tmpdir(), "bancada-docs-empty-"));
+    try {
+      expect(await runDocsCommand(["ingest", empty, "--base-uri", `${base}/empty`], { databaseUrl, print })).toBe(0);
+      expect(lines.at(-2)).toBe(
+        `No Markdown or HTML file in ${empty}: it holds no files (hidden folders and node_modules are not searched). Files ending in .md .markdown .mdx .html .htm are ingested.`,
+      );
+      await writeFile(path.join(empty, "notes.txt"), "plain text");
+      await writeFile(path.join(empty, "data.json"), "{}");
+      expect(await runDocsCommand(["ingest", empty, "--base-uri", `${base}/empty`], { databaseUrl, print })).toBe(0);
+      expect(lines.at(-2)).toBe(
+        `No Markdown or HTML file in ${empty}: its 2 files are of other kinds. Files ending in .md .markdown .mdx .html .htm are ingested.`,
+      );
+      expect(lines.at(-1)).toMatch(/^Done in [\d.]+ s: 0 of 0 files read: 0 new, 0 updated, 0 unchanged, 0 skipped, 0 deleted\.$/);
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
     expect(await runDocsCommand(["ingest", folder.path], { databaseUrl, print })).toBe(2);
     expect(lines.join("\n")).toMatch(/--base-uri is required/);
     expect(await runDocsCommand(["ingest", "/no/such/folder", "--base-uri", base], { databaseUrl, print })).toBe(1);

@@ -9,6 +9,7 @@ import { createDocsDb, postgresSchema } from "../db/client.js";
 import { migrationsDir } from "../migrations-dir.js";
 import { loadDemoCorpusIfEmpty } from "./demo-corpus.js";
 import { IngestError, ingestFolder, type IngestProgress, type IngestReport } from "./ingest-folder.js";
+import { documentExtensions } from "./source-files.js";
 
 export const docsUsage = `Usage:
   bancada docs ingest <folder> --base-uri <uri> [--prune]   add or update the Markdown/HTML files of <folder>; --prune deletes pages whose file is gone
@@ -42,7 +43,7 @@ export async function runDocsCommand(argv: string[], deps: DocsCommandDeps): Pro
       return 0;
     }
     const report = await ingestFolder({ db, ...args, onProgress: throttled(deps.print) });
-    printReport(report, deps.print);
+    printReport(report, args.folder, deps.print);
     return 0;
   } catch (error) {
     if (error instanceof IngestError) {
@@ -76,22 +77,36 @@ function throttled(print: (line: string) => void): (progress: IngestProgress) =>
     if (progress.phase === "done" || (progress.phase === phase && now - last < 1_000)) return;
     last = now;
     phase = progress.phase;
-    const percent = progress.files ? Math.floor((progress.processed / progress.files) * 100) : 100;
     print(
       progress.phase === "pruning"
         ? "pruning: deleting documents whose file is gone…"
-        : `ingest: ${progress.processed}/${progress.files} files (${percent}%) · ${progress.created} new · ${progress.updated} updated · ` +
-            `${progress.unchanged} unchanged · ${progress.skipped} skipped`,
+        : `ingest: ${progress.processed} of ${progress.files} files read (${progress.files ? Math.floor((progress.processed / progress.files) * 100) : 100}%): ${tally(progress)}`,
     );
   };
 }
 
-function printReport(report: IngestReport, print: (line: string) => void): void {
+/** The counts of a run, in the same words while it runs and at its end. */
+function tally(counts: Omit<IngestProgress, "phase" | "files" | "processed">, deleted = false): string {
+  const parts = [`${counts.created} new`, `${counts.updated} updated`, `${counts.unchanged} unchanged`, `${counts.skipped} skipped`];
+  return (deleted ? [...parts, `${counts.deleted} deleted`] : parts).join(", ");
+}
+
+function printReport(report: IngestReport, folder: string, print: (line: string) => void): void {
   const seconds = report.durationMs / 1000;
   const written = report.created + report.updated;
+  if (report.files === 0) print(noFilesReason(report, folder));
   print(
-    `Done in ${seconds.toFixed(1)} s: ${report.files} files, ${report.created} new, ${report.updated} updated, ${report.unchanged} unchanged, ` +
-      `${report.skipped} skipped, ${report.deleted} deleted${written ? ` (${Math.round(written / Math.max(seconds, 0.001))} documents/s written)` : ""}.`,
+    `Done in ${seconds.toFixed(1)} s: ${report.processed} of ${report.files} files read: ${tally(report, true)}` +
+      `${written ? ` (${Math.round(written / Math.max(seconds, 0.001))} documents/s written)` : ""}.`,
   );
   for (const skipped of report.skippedFiles) print(`  skipped ${skipped.file}: ${skipped.reason}`);
+}
+
+/** Why a folder gave no file to ingest: empty, or only files of other kinds. */
+function noFilesReason(report: IngestReport, folder: string): string {
+  const accepted = documentExtensions.join(" ");
+  const why = report.ignored
+    ? `its ${report.ignored} file${report.ignored === 1 ? " is" : "s are"} of other kinds`
+    : "it holds no files (hidden folders and node_modules are not searched)";
+  return `No Markdown or HTML file in ${folder}: ${why}. Files ending in ${accepted} are ingested.`;
 }

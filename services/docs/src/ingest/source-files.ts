@@ -16,6 +16,9 @@ const formats: Record<string, DocumentSource["format"]> = {
   ".htm": "html",
 };
 
+/** The file extensions ingested (any case). */
+export const documentExtensions = Object.keys(formats);
+
 /** Markdown and HTML files under `folder`, sorted; hidden folders, node_modules and symbolic links are not followed. */
 export async function documentFiles(folder: string): Promise<{ files: string[]; ignored: number }> {
   const files: string[] = [];

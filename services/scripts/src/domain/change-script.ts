@@ -57,7 +57,7 @@ async function explainMiss(tx: Prisma.TransactionClient, ctx: ScriptsContext, ch
   const view = toScriptView(current);
   return new DomainError(
     ErrorCode.conflict,
-    "O roteiro mudou em outro lugar. Revise antes de substituir. (The script changed elsewhere: re-read it and keep the user's changes.)",
+    "The script changed elsewhere: re-read it and keep the user's changes before replacing it. (O roteiro mudou em outro lugar. Revise antes de substituir.)",
     {
       current: {
         id: view.id,
