@@ -33,7 +33,7 @@ export async function openDatabases(env: Env, log?: Logger): Promise<Databases> 
       if (error instanceof EmbeddedPostgresError) throw new UsageError(error.message);
       throw error;
     }
-    log?.info({ created: server.created, shared: !server.owned }, "embedded PostgreSQL ready");
+    log?.info({ created: server.created, shared: !server.started }, "embedded PostgreSQL ready");
     const url = new URL(server.url);
     url.pathname = "/bancada";
     base = url.toString();

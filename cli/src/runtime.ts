@@ -4,6 +4,7 @@
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import express from "express";
 import { subjects as makeSubjects } from "@bancada/contracts";
 import {
@@ -25,6 +26,7 @@ import {
 import { consoleDistDir } from "@bancada/console";
 import { createGateway, type Gateway } from "@bancada/gateway";
 import { openDatabases } from "./database.js";
+import { stdioLaunchFor } from "./instance.js";
 import { busKeysFor } from "./bus-keys.js";
 import { UsageError, boxesSecretsKey, keyPepper, servicePortVariable, type Env } from "./env.js";
 import { serviceNamed, serviceNames, type RunningService } from "./services.js";
@@ -132,6 +134,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         ...(env.BANCADA_ADMIN_TOKEN ? { adminToken: env.BANCADA_ADMIN_TOKEN } : {}),
         ...(serviceApp ? { extra: [serviceApp] } : {}),
         consoleDir: consoleDistDir,
+        // the embedded mode's stdio configuration names nothing secret (a real database's would need its URL and pepper)
+        ...(databases.embedded ? { stdioLaunch: stdioLaunchFor(path.resolve(env.BANCADA_DATA_DIR)) } : {}),
       });
       if (options.http !== false) {
         const server = await listen(gateway.app, env.PORT, host, "PORT", env.BANCADA_MAX_CONNECTIONS);

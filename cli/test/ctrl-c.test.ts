@@ -90,7 +90,7 @@ describe("Ctrl-C of bancada start (SIGINT to the whole process group)", { timeou
     expect(audited).toHaveLength(outcomes.filter((o) => o.tool === "create_script" && o.answer === "ok").length);
   });
 
-  it("when bancada is killed (-9), then the next start adopts the server it left running, and stops it at its own exit", async () => {
+  it("when bancada is killed (-9), then the next start uses the server it left running, and stops it at its own exit", async () => {
     const first = await launch(env);
     first.child.kill("SIGKILL");
     await first.exited;

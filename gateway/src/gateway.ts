@@ -1,7 +1,7 @@
 /** Wiring of the gateway: keys, catalog, routing, the HTTP app and the auth responder on the bus. */
 import path from "node:path";
 import { Gauge } from "prom-client";
-import type { Subjects } from "@bancada/contracts";
+import type { StdioLaunch, Subjects } from "@bancada/contracts";
 import {
   RateLimiter,
   applyMigrations,
@@ -44,6 +44,8 @@ export interface GatewayOptions {
   bodyTimeoutMs?: number;
   /** Handlers mounted after the gateway's routes (the services' REST in single-process mode). */
   extra?: RequestHandler[];
+  /** How a local MCP client starts this Bancada over stdio: a new key's answer then carries that configuration too. */
+  stdioLaunch?: StdioLaunch;
 }
 
 export interface Gateway {
@@ -112,6 +114,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     allowedOrigins: options.allowedOrigins ?? [],
     ...(options.extra ? { extra: options.extra } : {}),
     ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
+    ...(options.stdioLaunch ? { stdioLaunch: options.stdioLaunch } : {}),
   });
   return {
     app,

@@ -9,6 +9,8 @@ interface Created {
   key: string;
   record: KeyView;
   mcpClientConfiguration: string;
+  /** Present when the server knows how a local client starts it over stdio (the embedded mode). */
+  mcpStdioConfiguration?: string;
 }
 
 export function KeysPage(): ReactNode {
@@ -115,6 +117,18 @@ function CreatedKey({ created, onDone }: { created: Created; onDone: () => void 
       <input id="created-secret" readOnly value={created.key} onFocus={(event) => event.target.select()} />
       <label htmlFor="created-config">{t("keys.created.config")}</label>
       <textarea id="created-config" readOnly rows={12} value={created.mcpClientConfiguration} onFocus={(event) => event.target.select()} />
+      {created.mcpStdioConfiguration ? (
+        <>
+          <label htmlFor="created-stdio-config">{t("keys.created.stdioConfig")}</label>
+          <textarea
+            id="created-stdio-config"
+            readOnly
+            rows={14}
+            value={created.mcpStdioConfiguration}
+            onFocus={(event) => event.target.select()}
+          />
+        </>
+      ) : null}
       <button type="button" onClick={onDone}>
         {t("keys.created.done")}
       </button>

@@ -20,6 +20,7 @@ import {
   type RouteSource,
   type ToolMetrics,
 } from "@bancada/service-kit";
+import type { StdioLaunch } from "@bancada/contracts";
 import type { AuditTrail } from "../audit.js";
 import type { Catalog } from "../catalog.js";
 import type { GatewayDb } from "../db/client.js";
@@ -46,6 +47,8 @@ export interface GatewayAppOptions extends McpRouteOptions, GuardOptions {
   consoleDir?: string;
   /** Mounted after the gateway's own routes (the single-process mode serves the services' REST here too). */
   extra?: RequestHandler[];
+  /** How a local MCP client starts this Bancada over stdio (shown with a new key). */
+  stdioLaunch?: StdioLaunch;
 }
 
 export function createGatewayApp(options: GatewayAppOptions): Express {
@@ -86,7 +89,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
     authenticate({ resolve: (token) => options.keys.resolve(token, "full") }, options.restLimiter),
   );
   app.use(auditRoute(options.db, options.audit));
-  app.use(keyRoutes(options.keys, options, options.restLimiter));
+  app.use(keyRoutes(options.keys, options, options.restLimiter, options.stdioLaunch));
   app.use(consoleRoute(options.consoleDir, options));
   for (const handler of options.extra ?? []) app.use(handler);
   app.use(notFoundRoute());

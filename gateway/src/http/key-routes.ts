@@ -6,7 +6,16 @@
  */
 import express, { type Request, type Router } from "express";
 import { z } from "zod";
-import { DomainError, ErrorCode, mcpClientConfiguration, restAccess, scopes, type Principal } from "@bancada/contracts";
+import {
+  DomainError,
+  ErrorCode,
+  mcpClientConfiguration,
+  mcpStdioConfiguration,
+  restAccess,
+  scopes,
+  type Principal,
+  type StdioLaunch,
+} from "@bancada/contracts";
 import {
   authenticate,
   authorizedPrincipal,
@@ -55,7 +64,7 @@ export interface KeyView {
   current: boolean;
 }
 
-export function keyRoutes(keys: KeyStore, guards: GuardOptions, limiter?: RateLimiter): Router {
+export function keyRoutes(keys: KeyStore, guards: GuardOptions, limiter?: RateLimiter, stdioLaunch?: StdioLaunch): Router {
   const router = express.Router();
   const routes = restRoutes(router);
   router.use(["/v1/session", "/v1/keys"], hostGuard(guards), originGuard(guards), authenticate(keys, limiter), jsonBody("64kb"));
@@ -108,7 +117,12 @@ export function keyRoutes(keys: KeyStore, guards: GuardOptions, limiter?: RateLi
         expiresAt: body.expiresAt ? new Date(body.expiresAt) : null,
       });
       res.setHeader("Cache-Control", "no-store");
-      res.status(201).json({ key, record: view(record, principal), mcpClientConfiguration: mcpClientConfiguration(mcpUrlOf(req), key) });
+      res.status(201).json({
+        key,
+        record: view(record, principal),
+        mcpClientConfiguration: mcpClientConfiguration(mcpUrlOf(req), key),
+        ...(stdioLaunch ? { mcpStdioConfiguration: mcpStdioConfiguration(stdioLaunch, key) } : {}),
+      });
     },
   );
 

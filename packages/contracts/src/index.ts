@@ -29,4 +29,5 @@ export type {
   CallReply,
   ProgressUpdate,
 } from "./catalog.js";
-export { mcpClientConfiguration } from "./client-config.js";
+export { mcpClientConfiguration, mcpStdioConfiguration } from "./client-config.js";
+export type { StdioLaunch } from "./client-config.js";

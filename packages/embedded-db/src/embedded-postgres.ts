@@ -2,16 +2,16 @@
 /**
  * A real PostgreSQL server started by this process, with its data in a folder of ours: the
  * zero-configuration default. The folder holds `pg/` (the cluster), `postgres.json` (port and
- * password), `postgres.log` (the server's log) and `postgres.owner` (the process that stops it). A second
- * Bancada process on the same folder finds the running server and shares it; a server left running by a
- * process that ended (killed) is adopted by the next one. The server runs in its own session (pg_ctl
- * detaches it), so a terminal's Ctrl-C, sent to the whole foreground process group, does not stop it
- * under the calls still being drained: its owner stops it last. It never overwrites a folder it does
- * not recognise, and says what to do when it cannot start.
+ * password), `postgres.log` (the server's log) and `postgres.users/` (one file per process using the server).
+ * A second Bancada process on the same folder finds the running server and shares it, and the last process
+ * to stop stops the server, whichever started it; one left running by processes that were killed is used,
+ * and stopped, by the next. The server runs in its own session (pg_ctl detaches it), so a terminal's Ctrl-C,
+ * sent to the whole foreground process group, does not stop it under the calls still being drained: Bancada
+ * stops it last. It never overwrites a folder it does not recognise, and says what to do when it cannot start.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync, rmSync } from "node:fs";
 import { chmod, chown, open, readFile, readdir, rm, writeFile, mkdir } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
@@ -31,12 +31,11 @@ export interface EmbeddedPostgresOptions {
 export interface EmbeddedPostgresServer {
   /** `postgres://postgres:<password>@127.0.0.1:<port>/postgres` */
   url: string;
-  /** Whether this process stops the server (it started it, or adopted one whose owner ended); false: it shares another process's. */
-  owned: boolean;
-  /** Whether this process adopted a server left running by a process that ended. */
-  adopted: boolean;
+  /** Whether this process started the server (false: it was running, started by another process). */
+  started: boolean;
   /** Whether the cluster was created by this start. */
   created: boolean;
+  /** Ends this process's use of the server, and stops the server when no other live process uses it. */
   stop(): Promise<void>;
 }
 
@@ -66,15 +65,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       `${settingsFile} is missing, so the password of ${clusterDir} is unknown. Restore the file, or move ${dataDir} away to start afresh.`,
     );
   }
-  const ownerFile = path.join(dataDir, "postgres.owner");
+  const users = path.join(dataDir, "postgres.users");
   if (state === "initialised" && settings && (await isServing(urlOf(settings)))) {
-    const owner = await readOwner(ownerFile);
-    if (owner !== undefined && owner !== process.pid && isAlive(owner)) {
-      return { url: urlOf(settings), owned: false, adopted: false, created: false, stop: async () => {} };
-    }
-    // its owner ended without stopping it (killed): this process stops it from now on
-    await writeFile(ownerFile, `${process.pid}\n`);
-    return ownedServer(urlOf(settings), clusterDir, ownerFile, { created: false, adopted: true, persistent: options.persistent ?? true });
+    return usedServer(urlOf(settings), clusterDir, users, { created: false, started: false, persistent: options.persistent ?? true });
   }
   const port = options.port ?? (settings ? await freePortOr(settings.port) : await freePort());
   settings = { port, password: settings?.password ?? randomBytes(18).toString("base64url") };
@@ -116,46 +109,73 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     throw new EmbeddedPostgresError(explainStartFailure(clusterDir, port, [log, started.output]));
   }
   options.onLog?.((await readFile(logFile, "utf8").catch(() => "")).slice(before));
-  await writeFile(ownerFile, `${process.pid}\n`);
-  return ownedServer(urlOf(settings), clusterDir, ownerFile, { created, adopted: false, persistent: options.persistent ?? true });
+  return usedServer(urlOf(settings), clusterDir, users, { created, started: true, persistent: options.persistent ?? true });
 }
 
 /**
- * A server this process stops: `pg_ctl stop -m fast` (open connections are ended, the cluster is checkpointed). Should
- * the process end without calling stop (an uncaught error, a forced exit), it still stops the server on its way out.
+ * This process's use of the server, registered in `users` (a file named by its pid). Its stop unregisters it and stops
+ * the server (`pg_ctl stop -m fast`: open connections are ended, the cluster is checkpointed) unless another live process
+ * is still registered. Should the process end without calling stop (an uncaught error, a forced exit), the same happens
+ * on its way out.
  */
-function ownedServer(
+async function usedServer(
   url: string,
   clusterDir: string,
-  ownerFile: string,
-  state: { created: boolean; adopted: boolean; persistent: boolean },
-): EmbeddedPostgresServer {
+  users: string,
+  state: { created: boolean; started: boolean; persistent: boolean },
+): Promise<EmbeddedPostgresServer> {
+  await mkdir(users, { recursive: true });
+  const mine = path.join(users, String(process.pid));
+  await writeFile(mine, "");
   let stopped = false;
   const onExit = () => {
     if (stopped) return;
     stopped = true;
+    rmSync(mine, { force: true });
     const binaries = loadedBinaries;
-    if (binaries) spawnSync(binaries.pg_ctl, ["stop", "-D", clusterDir, "-m", "fast", "-w", "-s"], { stdio: "ignore", ...postgresUser() });
+    if (binaries && otherUsers(users).length === 0)
+      spawnSync(binaries.pg_ctl, ["stop", "-D", clusterDir, "-m", "fast", "-w", "-s"], { stdio: "ignore", ...postgresUser() });
   };
   process.once("exit", onExit);
+  await postgresBinaries();
   return {
     url,
-    owned: true,
-    adopted: state.adopted,
+    started: state.started,
     created: state.created,
     async stop() {
       if (stopped) return;
       stopped = true;
       process.removeListener("exit", onExit);
+      await rm(mine, { force: true });
+      if (otherUsers(users).length > 0) return;
       const binaries = await postgresBinaries();
       const result = await run(binaries.pg_ctl, ["stop", "-D", clusterDir, "-m", "fast", "-w", "-t", "60", "-s"], postgresUser());
       if (result.code !== 0 && !/not running|No such file/i.test(result.output)) {
         throw new EmbeddedPostgresError(`The embedded PostgreSQL in ${clusterDir} did not stop: ${result.output.trim()}`);
       }
-      await rm(ownerFile, { force: true });
       if (!state.persistent) await rm(clusterDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The other live processes registered as using the server; the registrations of ended ones are removed. */
+function otherUsers(users: string): number[] {
+  const live: number[] = [];
+  for (const name of readdirSafe(users)) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    if (isAlive(pid)) live.push(pid);
+    else rmSync(path.join(users, name), { force: true });
+  }
+  return live;
+}
+
+function readdirSafe(folder: string): string[] {
+  try {
+    return readdirSync(folder);
+  } catch {
+    return [];
+  }
 }
 
 interface Binaries {
@@ -221,11 +241,6 @@ function run(command: string, args: string[], user: { uid: number; gid: number }
 
 async function logSize(file: string): Promise<number> {
   return (await readFile(file, "utf8").catch(() => "")).length;
-}
-
-async function readOwner(file: string): Promise<number | undefined> {
-  const pid = Number((await readFile(file, "utf8").catch(() => "")).trim());
-  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 
 function isAlive(pid: number): boolean {
