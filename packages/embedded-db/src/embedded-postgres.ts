@@ -307,7 +307,8 @@ function urlOf(settings: Settings): string {
 }
 
 async function isServing(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
+  // a stopped server refuses at once; a running one on a loaded machine may take seconds to accept and authenticate
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
   try {
     await client.connect();
     await client.query("SELECT 1");
