@@ -129,6 +129,8 @@ try {
     relay && path !== "relay" ? ms(s.p50 - relay.p50) : "",
   ]);
   console.log(table(["path", "calls", "p50 ms", "p90 ms", "p99 ms", "calls/s", "CPU ms/call", "× relay calls/s", "p50 added ms"], rows));
+  const resets = [...results.values()].flatMap((entry) => entry.runs).reduce((sum, run) => sum + (run.resets ?? 0), 0);
+  if (resets > 0) console.log(`\n${resets} request(s) sent again after their keep-alive connection was reset (none failed).`);
   const list = summarize([listRun]);
   console.log(`\ntools/list (${stack.gateway.catalog.tools().length} tools), sequential: p50 ${ms(list.p50)} ms, p99 ${ms(list.p99)} ms`);
 } finally {

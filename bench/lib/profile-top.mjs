@@ -1,5 +1,5 @@
 // Prints the top frames of a .cpuprofile by self time, and self time by package, for the bench notes.
-// Usage: node lib/profile-top.mjs <file.cpuprofile> [N=25]
+// Usage: node lib/profile-top.mjs <file.cpuprofile> [N=25]   (INCLUSIVE=fn,fn… and LAYERS=1 add sections)
 import { readFileSync } from "node:fs";
 
 const [file, n = "25"] = process.argv.slice(2);
@@ -57,4 +57,35 @@ if (process.env.INCLUSIVE) {
   }
   console.log("\ninclusive time:");
   for (const [w, us] of inclusive) console.log(`${pct(us).padStart(7)}  ${w}`);
+}
+
+// Busy time by layer: each sample goes to the nearest frame of a package or of our code (node internals and native
+// frames count for their caller), so that a socket write counts for whoever wrote. LAYERS=1 [CALLS=n for ms/call].
+if (process.env.LAYERS) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const layerOf = ({ url, functionName }) => {
+    if (["(idle)", "(garbage collector)", "(program)"].includes(functionName)) return functionName;
+    if (!url || url.startsWith("node:")) return undefined;
+    const ours = url.match(/\/(gateway|packages\/[^/]+|services\/[^/]+|bench)\/(src\/)?/);
+    if (!url.includes("node_modules") && ours) return ours[1];
+    const pkg = url.replace(/.*node_modules\//, "").split("/");
+    return pkg[0].startsWith("@") ? `${pkg[0]}/${pkg[1]}` : pkg[0];
+  };
+  const layers = new Map();
+  let busy = 0;
+  for (const node of profile.nodes) {
+    const us = dt.get(node.id) ?? 0;
+    if (!us || node.callFrame.functionName === "(idle)") continue;
+    busy += us;
+    let layer;
+    for (let id = node.id; id !== undefined && !layer; id = parent.get(id)) layer = layerOf(byId.get(id).callFrame);
+    layer ??= "node (no caller of ours)";
+    layers.set(layer, (layers.get(layer) ?? 0) + us);
+  }
+  const calls = Number(process.env.CALLS ?? 0);
+  console.log(`\nbusy time by layer (idle left out)${calls ? `, per call over ${calls} calls` : ""}:`);
+  for (const [layer, us] of [...layers].sort((a, b) => b[1] - a[1]).slice(0, 20))
+    console.log(`${((100 * us) / busy).toFixed(1).padStart(6)} %${calls ? `  ${(us / 1000 / calls).toFixed(3)} ms` : ""}  ${layer}`);
 }

@@ -5,6 +5,8 @@ export interface Run {
   /** Wall-clock time of the whole run, ms. */
   wallMs: number;
   calls: number;
+  /** Requests sent again after their keep-alive connection was reset under them (bench/lib/load-worker.mjs). */
+  resets?: number;
 }
 
 export interface Summary {

@@ -3,13 +3,18 @@
  * the era from the client's opening (a 2026-07-28 request or `server/discover`, or a 2025-era `initialize`)
  * and pins one instance from the same factory as HTTP for the connection. Tool-list changes are pushed to the
  * client (as a plain notification on 2025-era connections, on its `subscriptions/listen` stream on 2026-07-28).
+ *
+ * Each line from the client passes the same check as an HTTP body (`messageProblem`: duplicate keys, malformed
+ * tools/call or prompts/get) before the SDK parses it; a refused line is answered with -32602 and goes no further.
  */
+import { Transform, type TransformCallback } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
 import { serveStdio as serveSdkStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import type { JSONRPCMessage, Server, Transport } from "@modelcontextprotocol/server";
+import type { JSONRPCMessage, Server } from "@modelcontextprotocol/server";
 import type { Profile } from "@bancada/contracts";
 import type { Gateway } from "./gateway.js";
 import { gatewayVersion } from "./gateway.js";
-import { requestShapeProblem } from "./mcp/request-shape.js";
+import { messageProblem, requestIdOf, type ShapeProblem } from "./mcp/request-shape.js";
 import { mcpServerFactory, type View } from "./mcp/server.js";
 
 export async function serveStdio(
@@ -25,6 +30,12 @@ export async function serveStdio(
     { catalog: gateway.catalog, router: gateway.router, outputSchemas: gateway.outputSchemas, version: gatewayVersion },
     { principal, view, transport: "stdio" },
   );
+  const stdin = streams?.stdin ?? process.stdin;
+  const checked = new CheckedLines((problem, id) => {
+    void transport.send({ jsonrpc: "2.0", id, error: problem } as JSONRPCMessage).catch(() => {});
+  });
+  stdin.pipe(checked);
+  const transport = new StdioServerTransport(checked, (streams?.stdout ?? process.stdout) as never);
   const servers = new Set<Server>();
   const handle = serveSdkStdio(
     (context) => {
@@ -33,11 +44,7 @@ export async function serveStdio(
       server.onclose = () => servers.delete(server);
       return server;
     },
-    {
-      transport: new ShapeCheckedTransport(
-        streams ? new StdioServerTransport(streams.stdin as never, streams.stdout as never) : new StdioServerTransport(),
-      ),
-    },
+    { transport },
   );
   const unsubscribe = gateway.catalog.onChange(() => {
     for (const server of servers) void server.sendToolListChanged().catch(() => {});
@@ -45,6 +52,7 @@ export async function serveStdio(
   return {
     async close() {
       unsubscribe();
+      stdin.unpipe(checked);
       await handle.close();
     },
   };
@@ -80,37 +88,52 @@ export async function refuseStdio(
   await closed;
 }
 
-/** Answers a malformed tools/call or prompts/get with a readable -32602 before the SDK's raw schema dump would. */
-class ShapeCheckedTransport implements Transport {
-  readonly #inner: Transport;
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: Transport["onmessage"];
+/** Longest line held while waiting for its end; a longer one passes on, and the SDK's own buffer limit refuses it. */
+const maxHeldLine = 8 * 1024 * 1024;
 
-  constructor(inner: Transport) {
-    this.#inner = inner;
-    inner.onclose = () => this.onclose?.();
-    inner.onerror = (error) => this.onerror?.(error);
-    inner.onmessage = (message, extra) => {
-      const problem = requestShapeProblem(message);
-      const id = (message as { id?: string | number }).id;
-      if (problem && id !== undefined) {
-        void inner.send({ jsonrpc: "2.0", id, error: problem } as JSONRPCMessage).catch(() => {});
-        return;
-      }
-      this.onmessage?.(message, extra);
-    };
+/** Newline-delimited JSON-RPC in, the same lines out, minus those `messageProblem` refuses (handed to `refuse`). */
+class CheckedLines extends Transform {
+  readonly #refuse: (problem: ShapeProblem, id: string | number | null) => void;
+  readonly #decoder = new StringDecoder("utf8");
+  #held = "";
+
+  constructor(refuse: (problem: ShapeProblem, id: string | number | null) => void) {
+    super();
+    this.#refuse = refuse;
   }
 
-  start(): Promise<void> {
-    return this.#inner.start();
+  override _transform(chunk: Buffer | string, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.#held += typeof chunk === "string" ? chunk : this.#decoder.write(chunk);
+    let end = this.#held.indexOf("\n");
+    while (end !== -1) {
+      this.#pass(this.#held.slice(0, end + 1));
+      this.#held = this.#held.slice(end + 1);
+      end = this.#held.indexOf("\n");
+    }
+    if (this.#held.length > maxHeldLine) {
+      this.push(this.#held);
+      this.#held = "";
+    }
+    done();
   }
 
-  send(...args: Parameters<Transport["send"]>): Promise<void> {
-    return this.#inner.send(...args);
+  override _flush(done: TransformCallback): void {
+    const rest = this.#held + this.#decoder.end();
+    if (rest) this.push(rest);
+    done();
   }
 
-  close(): Promise<void> {
-    return this.#inner.close();
+  #pass(line: string): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      // not JSON: the SDK's reader skips it as it always has
+      this.push(line);
+      return;
+    }
+    const problem = messageProblem(line, parsed);
+    if (problem) this.#refuse(problem, requestIdOf(parsed));
+    else this.push(line);
   }
 }

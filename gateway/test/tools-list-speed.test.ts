@@ -2,7 +2,18 @@
  * tools/list with the whole catalog (every service's descriptors, served by a stand-in service from the
  * catalog snapshot) stays fast: the list per access is built once per catalog version (listed-tools.ts).
  * Prints p50/p99 of sequential raw requests in both eras.
+ *
+ * The 2 ms goal is asserted on what a loaded machine distorts least: the gateway's CPU time per request, with
+ * the client in a child process so that this process's CPU is the server's alone (a request's p50 cannot be
+ * under its CPU time). On a machine busier than its cores (load average over the core count) the processes share
+ * caches and cores and the bound grows in proportion (2 ms × load ÷ cores). The wall-clock p50, read on the
+ * gateway's HTTP server from a request's arrival to its last byte written, is printed, and asserted under 2 ms
+ * only on a quiet machine: on a shared one whole processes wait for a core for milliseconds at a time.
  */
+import { spawn } from "node:child_process";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
 import { Router } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeJson } from "@bancada/service-kit";
@@ -11,26 +22,10 @@ import catalog from "./fixtures/catalog.json" with { type: "json" };
 import { scriptsFactory } from "./fixtures.js";
 import { modernVersion } from "./mcp-clients.js";
 
-/** Every tool of the snapshot but the scripts service's own (served for real next to it). */
-const catalogFactory: ServiceFactory = async ({ bus, subjects }) => {
-  const tools = catalog.filter((tool) => !tool.scope.startsWith("scripts:"));
-  const body = { service: "catalog", version: "1", instructions: "", tools, prompts: [] };
-  const served = bus.serve(subjects.catalog("catalog"), async () => ({ data: encodeJson(body), headers: {} }));
-  return { name: "catalog", routes: Router(), stop: async () => served.unsubscribe() };
-};
-
-describe("tools/list with the whole catalog", () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ services: { scripts: scriptsFactory, catalog: catalogFactory } });
-  });
-  afterAll(async () => stack?.stop());
-
-  it("when a key with every scope lists tools, then every tool it may call is listed, and the time per request is printed", async () => {
-    const key = await stack.createKey({ scopes: [...new Set(catalog.map((tool) => tool.scope))].filter((scope) => scope !== "none") });
-    const eras = {
-      "2025-11-25": { body: { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }, headers: {} },
-      [modernVersion]: {
+/** A raw tools/list request of one era: the body and the headers beside the key and content type. */
+const eraRequest = (era: string): { body: unknown; headers: Record<string, string> } =>
+  era === modernVersion
+    ? {
         body: {
           jsonrpc: "2.0",
           id: 1,
@@ -44,8 +39,96 @@ describe("tools/list with the whole catalog", () => {
           },
         },
         headers: { "mcp-protocol-version": modernVersion, "mcp-method": "tools/list" },
-      },
-    };
+      }
+    : { body: { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }, headers: {} };
+
+/** Every tool of the snapshot but the scripts service's own (served for real next to it). */
+const catalogFactory: ServiceFactory = async ({ bus, subjects }) => {
+  const tools = catalog.filter((tool) => !tool.scope.startsWith("scripts:"));
+  const body = { service: "catalog", version: "1", instructions: "", tools, prompts: [] };
+  const served = bus.serve(subjects.catalog("catalog"), async () => ({ data: encodeJson(body), headers: {} }));
+  return { name: "catalog", routes: Router(), stop: async () => served.unsubscribe() };
+};
+
+/** Sequential tools/list requests from another process: `warmup`, then "ready" on stdout, then `calls` more, then "done". */
+const clientScript = `
+const { url, key, body, headers, warmup, calls } = JSON.parse(process.env.LIST_CLIENT);
+const list = async () => {
+  const response = await fetch(url, { method: "POST", headers: { authorization: "Bearer " + key, "content-type": "application/json",
+    accept: "application/json, text/event-stream", ...headers }, body });
+  const text = await response.text();
+  if (response.status !== 200 || !text.includes('"tools":[')) throw new Error("tools/list failed: " + response.status + " " + text.slice(0, 200));
+};
+(async () => {
+  for (let i = 0; i < warmup; i++) await list();
+  process.stdout.write("ready\\n");
+  for (let i = 0; i < calls; i++) await list();
+  process.stdout.write("done\\n");
+})().catch((error) => { console.error(error); process.exit(1); });
+`;
+
+function listFromChild(env: Record<string, unknown>, onReady: () => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["-e", clientScript], { env: { ...process.env, LIST_CLIENT: JSON.stringify(env) } });
+    let err = "";
+    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    child.stdout.on("data", (chunk: Buffer) => {
+      if (chunk.toString().includes("ready")) onReady();
+    });
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`the tools/list client failed: ${err}`))));
+  });
+}
+
+const median = (samples: number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
+
+describe("tools/list with the whole catalog", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ services: { scripts: scriptsFactory, catalog: catalogFactory } });
+  });
+  afterAll(async () => stack?.stop());
+
+  it("when a key with every scope lists tools, then the gateway spends under 2 ms per request, in both eras", async () => {
+    const key = await stack.createKey({ scopes: [...new Set(catalog.map((tool) => tool.scope))].filter((scope) => scope !== "none") });
+    // the gateway's own app on a server of our own, so that each request's handling time is read where it arrives
+    const handled: number[] = [];
+    const server: Server = createServer(stack.gateway.app);
+    server.prependListener("request", (_req, res) => {
+      const arrived = performance.now();
+      res.once("finish", () => handled.push(performance.now() - arrived));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const calls = 300;
+    const busy = Math.max(1, os.loadavg()[0]! / os.cpus().length);
+    try {
+      for (const era of ["2025-11-25", modernVersion]) {
+        const { body, headers } = eraRequest(era);
+        let cpu = process.cpuUsage();
+        await listFromChild({ url, key, body: JSON.stringify(body), headers, warmup: 50, calls }, () => {
+          cpu = process.cpuUsage();
+          handled.length = 0;
+        });
+        const used = process.cpuUsage(cpu);
+        const cpuMs = (used.user + used.system) / 1000 / calls;
+        const p50 = median(handled);
+        console.log(
+          `tools/list ${era}: gateway CPU ${cpuMs.toFixed(2)} ms per request; server-side p50 ${p50.toFixed(2)} ms ` +
+            `(load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores)`,
+        );
+        expect(handled.length).toBe(calls);
+        expect(cpuMs).toBeLessThan(2 * busy);
+        if (busy === 1) expect(p50).toBeLessThan(2);
+      }
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 180_000);
+
+  it("when a key with every scope lists tools, then every tool it may call is listed, and the time per request is printed", async () => {
+    const key = await stack.createKey({ scopes: [...new Set(catalog.map((tool) => tool.scope))].filter((scope) => scope !== "none") });
+    const eras = { "2025-11-25": eraRequest("2025-11-25"), [modernVersion]: eraRequest(modernVersion) };
     const lines: string[] = [];
     for (const [era, { body, headers }] of Object.entries(eras)) {
       const samples: number[] = [];

@@ -10,7 +10,7 @@ import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/ser
 import { DomainError, ErrorCode } from "@bancada/contracts";
 import { bearerToken, type Logger } from "@bancada/service-kit";
 import type { KeyStore } from "../keys/api-keys.js";
-import { duplicateKey, invalidParams, requestShapeProblem, type ShapeProblem } from "../mcp/request-shape.js";
+import { messageProblem, requestIdOf } from "../mcp/request-shape.js";
 import { mcpServerFactory, type Caller, type CallerAuthInfo, type McpServerOptions, type View } from "../mcp/server.js";
 import { sendWebResponse, webRequestOf } from "./web-bridge.js";
 
@@ -54,14 +54,17 @@ async function serve(handler: McpHttpHandler, req: Request, res: Response, log: 
     // not JSON at all: the SDK answers it (-32700, or 415 for a wrong content type)
   }
   if (parsed !== undefined) {
-    const problem = bodyProblem(text, parsed);
+    const problem = messageProblem(text, parsed);
     if (problem) {
-      res.status(200).json(jsonRpcError(problem.code, problem.message, idOf(parsed)));
+      res.status(200).json(jsonRpcError(problem.code, problem.message, requestIdOf(parsed)));
       return;
     }
   }
   const aborted = new AbortController();
-  res.on("close", () => aborted.abort());
+  // only a client that left before its answer was written aborts the call (an abort builds a DOMException with a stack)
+  res.on("close", () => {
+    if (!res.writableFinished) aborted.abort();
+  });
   const authInfo: CallerAuthInfo = { token: "", clientId: caller.principal.keyId, scopes: caller.principal.scopes, extra: { caller } };
   try {
     const response = await handler.fetch(webRequestOf(req, aborted.signal, parsed === undefined ? text : undefined), {
@@ -71,26 +74,9 @@ async function serve(handler: McpHttpHandler, req: Request, res: Response, log: 
     await sendWebResponse(response, res);
   } catch (error) {
     log.error({ err: error }, "MCP request failed");
-    if (!res.headersSent) res.status(500).json(jsonRpcError(-32603, "Internal error; retry shortly.", idOf(parsed)));
+    if (!res.headersSent) res.status(500).json(jsonRpcError(-32603, "Internal error; retry shortly.", requestIdOf(parsed)));
     else res.end();
   }
-}
-
-/** Duplicate keys anywhere, or a malformed tools/call / prompts/get, in the message (or any message of a batch). */
-function bodyProblem(text: string, parsed: unknown): ShapeProblem | undefined {
-  const duplicate = duplicateKey(text);
-  if (duplicate !== undefined)
-    return { code: invalidParams, message: `The key '${duplicate}' appears twice in one object; send each key once.` };
-  for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
-    const problem = requestShapeProblem(message);
-    if (problem) return problem;
-  }
-  return undefined;
-}
-
-function idOf(parsed: unknown): string | number | null {
-  const id = (parsed as { id?: unknown } | null)?.id;
-  return typeof id === "string" || typeof id === "number" ? id : null;
 }
 
 function authenticateKey(keys: KeyStore): RequestHandler {

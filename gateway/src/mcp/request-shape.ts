@@ -38,6 +38,27 @@ export function requestShapeProblem(message: unknown): ShapeProblem | undefined 
 }
 
 /**
+ * What the gateway refuses in a message text before the SDK sees it, on every transport: duplicate keys anywhere,
+ * or a malformed tools/call / prompts/get in the message (or in any message of a batch). `parsed` is `text` parsed.
+ */
+export function messageProblem(text: string, parsed: unknown): ShapeProblem | undefined {
+  const duplicate = duplicateKey(text);
+  if (duplicate !== undefined)
+    return { code: invalidParams, message: `The key '${duplicate}' appears twice in one object; send each key once.` };
+  for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
+    const problem = requestShapeProblem(message);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** The id to answer a refused message with: its own when it is a single request with one, else null. */
+export function requestIdOf(parsed: unknown): string | number | null {
+  const id = (parsed as { id?: unknown } | null)?.id;
+  return typeof id === "string" || typeof id === "number" ? id : null;
+}
+
+/**
  * The first key that appears twice in one object of a JSON text, or undefined. JSON.parse keeps the last
  * silently; a request with `"name"` twice would otherwise run a tool other than the one a reviewer reads.
  */

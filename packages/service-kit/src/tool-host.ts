@@ -85,6 +85,8 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     })),
   };
 
+  const principals = new PrincipalMemo();
+
   async function run(message: BusMessage, span?: Span): Promise<CallReply> {
     const callId = message.headers[Header.callId] ?? randomUUID();
     const controller = new AbortController();
@@ -94,7 +96,7 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     const started = performance.now();
     let label = "?";
     try {
-      const principal = principalSchema.parse(JSON.parse(message.headers[Header.principal] ?? "null"));
+      const principal = principals.parse(message.headers[Header.principal]);
       const transport: Transport = message.headers[Header.transport] === "stdio" ? "stdio" : "http";
       const request = callRequest.parse(decodeJson(message.data));
       const wantsProgress = message.headers[Header.progress] !== undefined;
@@ -143,8 +145,12 @@ export function hostTools(options: ToolHostOptions): ToolHost {
 
   const replays = new ReplayGuard();
   /** Why a message on `subject` is refused (logged with the subject and reason, never the body), if it is. */
-  function refusal(subject: string, message: BusMessage, once: boolean): SignatureProblem | undefined {
-    let problem = checkBusSignature(bus.keys, subject, message);
+  function refusal(
+    subject: string,
+    message: BusMessage,
+    problem: SignatureProblem | undefined,
+    once: boolean,
+  ): SignatureProblem | undefined {
     const callId = message.headers[Header.callId] ?? "";
     if (!problem && once && !replays.firstSighting(callId, Number(message.headers[Header.expires]))) problem = "replayed";
     if (problem) log.warn({ subject, reason: problem, callId }, "refused a bus message not signed by the gateway");
@@ -161,7 +167,7 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     const callId = message.headers[Header.callId] ?? "";
     const attributes = { ...busSpanAttributes(subject, callId), "bancada.service": service };
     return withSpan(`process ${subject}`, { kind: SpanKind.SERVER, headers: message.headers, attributes }, async (span) => {
-      const problem = refusal(subject, message, true);
+      const problem = refusal(subject, message, checkBusSignature(bus.keys, subject, message), true);
       const relayed = problem || owned ? undefined : await forwarded(message, span);
       if (relayed) return relayed;
       const reply = problem ? { ok: false as const, error: refusedCall(problem).toBody() } : await run(message, span);
@@ -228,7 +234,9 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     bus.subscribe(subjects.cancel(service), (message) => {
       const callId = message.headers[Header.callId];
       // a forged cancellation would abort another caller's call; a repeat of a genuine one changes nothing
-      if (callId && running.has(callId) && !refusal(subjects.cancel(service), message, false)) running.get(callId)?.abort();
+      const subject = subjects.cancel(service);
+      if (callId && running.has(callId) && !refusal(subject, message, checkBusSignature(bus.keys, subject, message), false))
+        running.get(callId)?.abort();
     }),
   ];
   bus.publish(subjects.catalogChanged, encodeJson({ service, version: options.version }));
@@ -242,6 +250,31 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     },
   };
 }
+
+/**
+ * The principal header parsed once per distinct text: one key sends the same header with every call, and its
+ * JSON.parse + zod parse cost more than the rest of taking a call. The text is what was signed and checked, so
+ * equal texts give equal principals; the parsed objects are frozen, as they are shared between calls.
+ */
+class PrincipalMemo {
+  readonly #parsed = new Map<string, Principal>();
+
+  parse(header: string | undefined): Principal {
+    const text = header ?? "null";
+    let principal = this.#parsed.get(text);
+    if (!principal) {
+      const parsed = principalSchema.parse(JSON.parse(text));
+      Object.freeze(parsed.scopes);
+      if (parsed.allowedBoardIds) Object.freeze(parsed.allowedBoardIds);
+      principal = Object.freeze(parsed);
+      if (this.#parsed.size >= maxMemoizedPrincipals) this.#parsed.clear();
+      this.#parsed.set(text, principal);
+    }
+    return principal;
+  }
+}
+
+const maxMemoizedPrincipals = 10_000;
 
 /**
  * The largest answer a tool may give. The bus carries bodies over NATS's max_payload in parts, so this is
