@@ -171,7 +171,7 @@ describe.skipIf(missing !== undefined)("infra/k8s overlays (kubectl kustomize)",
       expect(env("BOXES_PORTS_HOST")?.valueFrom).toEqual({ fieldRef: { fieldPath: "status.hostIP" } });
       const [first, last] = String(env("BOXES_PORT_RANGE")?.value).split("-").map(Number) as [number, number];
       const ports = container.ports as Manifest[];
-      const ssh = ports.find((port) => port.name === "ssh");
+      const ssh = ports.find((port) => port.name === "ssh")!;
       expect(ssh).toEqual({
         name: "ssh",
         containerPort: Number(env("BOXES_SSH_PORT")?.value),
