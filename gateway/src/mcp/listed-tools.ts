@@ -1,7 +1,7 @@
 /**
  * The tools/list answer for one kind of access, built once per catalog version: keys with the same scopes,
  * writes flag, transport and view see the same list, so the filter and the descriptor copies are not
- * redone on every request (tools/list with the full catalog stays well under a millisecond).
+ * redone on every request (building the answer costs nothing; the SDK's per-request work around it does).
  */
 import type { Tool } from "@modelcontextprotocol/server";
 import type { Catalog, CatalogTool } from "../catalog.js";
