@@ -197,7 +197,7 @@ describe.skipIf(browserUnsupported !== null)("the web console in Chromium", () =
     await page.getByLabel("Customise Fazer agora").click();
     await page.getByLabel("Quadrant title").first().fill("Agora");
     await page.getByRole("button", { name: "Save quadrant" }).first().click();
-    await page.getByRole("heading", { name: "Agora", level: 3 }).waitFor();
+    await page.getByRole("heading", { name: "Agora", exact: true, level: 3 }).waitFor();
     const { boards } = await mcp<{ boards: { id: string; quadrants: { id: string; title: string; customized: boolean }[] }[] }>(
       "list_boards",
       {},
