@@ -3,7 +3,7 @@
  * two processes on one data folder; the first starts the embedded PostgreSQL, the second shares it, and
  * MCP calls reach the scripts process through the gateway over NATS.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -11,8 +11,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { embeddedServerAnswers } from "@bancada/embedded-db";
 import { callTool, connectClient } from "@bancada/testkit";
+import { eventually, launch, stop } from "./start-bancada.js";
 
-const bin = path.join(import.meta.dirname, "../bin/bancada.mjs");
 const natsUrl = process.env.NATS_URL;
 
 describe.skipIf(!natsUrl)(
@@ -94,35 +94,6 @@ describe.skipIf(!natsUrl)(
   },
 );
 
-function launch(args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [bin, ...args], { env });
-  // never outlive the test process, even when it ends before afterAll has stopped every child
-  const orphanGuard = () => child.kill("SIGKILL");
-  process.once("exit", orphanGuard);
-  child.once("exit", () => process.removeListener("exit", orphanGuard));
-  let out = "";
-  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
-  return {
-    child,
-    output: () => out,
-    waitFor: (pattern: RegExp) =>
-      new Promise<RegExpExecArray>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no ${pattern} in: ${out}`)), 150_000);
-        const check = () => {
-          const match = pattern.exec(out);
-          if (!match) return;
-          clearTimeout(timer);
-          resolve(match);
-        };
-        child.once("exit", (code) => reject(new Error(`exited with ${code}: ${out}`)));
-        child.stdout.on("data", check);
-        child.stderr.on("data", check);
-        check();
-      }),
-  };
-}
-
 function logLine(output: string, msg: string): Record<string, unknown> | undefined {
   for (const line of output.split("\n")) {
     if (!line.startsWith('{"level"')) continue;
@@ -130,24 +101,4 @@ function logLine(output: string, msg: string): Record<string, unknown> | undefin
     if (parsed.msg === msg) return parsed;
   }
   return undefined;
-}
-
-function stop(child: ChildProcessWithoutNullStreams): Promise<number | null> {
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => {
-    child.once("exit", (code) => resolve(code));
-    child.kill("SIGTERM");
-  });
-}
-
-async function eventually<T>(attempt: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
 }

@@ -1,5 +1,5 @@
-/** `bancada start` as a child process, for the tests that run the command as a user would. */
-import { spawn } from "node:child_process";
+/** `bancada` commands as child processes, for the tests that run them as a user would. */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import path from "node:path";
 
 export const bin = path.join(import.meta.dirname, "../bin/bancada.mjs");
@@ -37,4 +37,56 @@ export async function startBancada(env: NodeJS.ProcessEnv, launcher = bin): Prom
         child.kill("SIGTERM");
       }),
   };
+}
+
+/** A `bancada <args>` process whose output is kept, with a wait for a line of it; killed if the test process ends first. */
+export function launch(args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [bin, ...args], { env });
+  // never outlive the test process, even when it ends before afterAll has stopped every child
+  const orphanGuard = () => child.kill("SIGKILL");
+  process.once("exit", orphanGuard);
+  child.once("exit", () => process.removeListener("exit", orphanGuard));
+  let out = "";
+  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  return {
+    child,
+    output: () => out,
+    waitFor: (pattern: RegExp) =>
+      new Promise<RegExpExecArray>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no ${pattern} in: ${out}`)), 150_000);
+        const check = () => {
+          const match = pattern.exec(out);
+          if (!match) return;
+          clearTimeout(timer);
+          resolve(match);
+        };
+        child.once("exit", (code) => reject(new Error(`exited with ${code}: ${out}`)));
+        child.stdout.on("data", check);
+        child.stderr.on("data", check);
+        check();
+      }),
+  };
+}
+
+/** SIGTERM, then the exit code (at once if the process has already ended). */
+export function stop(child: ChildProcessWithoutNullStreams): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => {
+    child.once("exit", (code) => resolve(code));
+    child.kill("SIGTERM");
+  });
+}
+
+/** Retries `attempt` every 250 ms until it returns, or throws its last error after `withinMs`. */
+export async function eventually<T>(attempt: () => T | Promise<T>, withinMs = 60_000): Promise<T> {
+  const until = Date.now() + withinMs;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
 }

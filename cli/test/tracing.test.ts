@@ -4,7 +4,6 @@
  * and one `tools/call get_script` is one trace — the gateway's HTTP span, the tool call, the bus request,
  * the service's handler and its SQL — whose links cross NATS in the request's `traceparent`.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,7 +12,7 @@ import protobuf from "protobufjs";
 import { BusKeys } from "@bancada/service-kit";
 import { callTool, connectClient, freshDatabase, type TestDatabase } from "@bancada/testkit";
 import { loadEnv } from "../src/env.js";
-import { bin } from "./start-bancada.js";
+import { eventually, launch, stop } from "./start-bancada.js";
 
 const natsUrl = process.env.NATS_URL;
 const adminToken = randomBytes(24).toString("hex");
@@ -298,51 +297,3 @@ const otlpProto = protobuf.parse(`
   message ResourceSpans { Resource resource = 1; repeated ScopeSpans scope_spans = 2; }
   message ExportTraceServiceRequest { repeated ResourceSpans resource_spans = 1; }
 `).root;
-
-async function eventually<T>(attempt: () => T | Promise<T>, withinMs = 60_000): Promise<T> {
-  const until = Date.now() + withinMs;
-  for (;;) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (Date.now() > until) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-}
-
-function launch(args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [bin, ...args], { env });
-  const orphanGuard = () => child.kill("SIGKILL");
-  process.once("exit", orphanGuard);
-  child.once("exit", () => process.removeListener("exit", orphanGuard));
-  let out = "";
-  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
-  return {
-    child,
-    output: () => out,
-    waitFor: (pattern: RegExp) =>
-      new Promise<RegExpExecArray>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no ${pattern} in: ${out}`)), 150_000);
-        const check = () => {
-          const match = pattern.exec(out);
-          if (!match) return;
-          clearTimeout(timer);
-          resolve(match);
-        };
-        child.once("exit", (code) => reject(new Error(`exited with ${code}: ${out}`)));
-        child.stdout.on("data", check);
-        child.stderr.on("data", check);
-        check();
-      }),
-  };
-}
-
-function stop(child: ChildProcessWithoutNullStreams): Promise<number | null> {
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => {
-    child.once("exit", (code) => resolve(code));
-    child.kill("SIGTERM");
-  });
-}

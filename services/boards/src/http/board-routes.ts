@@ -4,7 +4,9 @@
  */
 import { Router } from "express";
 import { restRoutes } from "@bancada/service-kit";
+import type { z } from "zod";
 import type { BoardsDb } from "../db/client.js";
+import type { BoardsContext } from "../domain/context.js";
 import {
   boardRef,
   boardVersionInput,
@@ -71,32 +73,24 @@ export function boardRoutes(db: BoardsDb): Router {
     },
   );
 
-  routes.put(
-    "/v1/boards/:boardId/quadrants/:quadrant",
-    { summary: "Customize a quadrant's title", access: routeWrites, body: customizeQuadrantInput, headers: ifMatch },
-    async (req, res) => {
-      const ctx = write(req);
-      res.json(
-        await customizeQuadrant(
-          ctx,
-          customizeQuadrantInput.parse({ ...versionedBody(req), boardId: req.params.boardId, quadrant: req.params.quadrant }),
-        ),
-      );
-    },
-  );
-  routes.delete(
-    "/v1/boards/:boardId/quadrants/:quadrant",
-    { summary: "Reset a quadrant's title", access: routeWrites, body: resetQuadrantInput, headers: ifMatch },
-    async (req, res) => {
-      const ctx = write(req);
-      res.json(
-        await resetQuadrant(
-          ctx,
-          resetQuadrantInput.parse({ ...versionedBody(req), boardId: req.params.boardId, quadrant: req.params.quadrant }),
-        ),
-      );
-    },
-  );
+  // a quadrant's title is customized with PUT and reset with DELETE: the same address, version check and answer
+  const quadrantTitle = <Input>(
+    method: "put" | "delete",
+    summary: string,
+    input: z.ZodType<Input>,
+    change: (ctx: BoardsContext, input: Input) => Promise<unknown>,
+  ) =>
+    routes[method](
+      "/v1/boards/:boardId/quadrants/:quadrant",
+      { summary, access: routeWrites, body: input, headers: ifMatch },
+      async (req, res) => {
+        res.json(
+          await change(write(req), input.parse({ ...versionedBody(req), boardId: req.params.boardId, quadrant: req.params.quadrant })),
+        );
+      },
+    );
+  quadrantTitle("put", "Customize a quadrant's title", customizeQuadrantInput, customizeQuadrant);
+  quadrantTitle("delete", "Reset a quadrant's title", resetQuadrantInput, resetQuadrant);
 
   routes.get(
     "/v1/boards/:boardId/members",

@@ -14,6 +14,7 @@ import { getProposal } from "../domain/read-one.js";
 import { applySuggestion, closeProposal, rejectSuggestion } from "../domain/review-proposal.js";
 import { getTaskActivityTool } from "../tools/get-task-activity.js";
 import { listBoardProposalsTool } from "../tools/list-board-proposals.js";
+import type { BoardsContext } from "../domain/context.js";
 import { restContext, routeReads, routeWrites } from "./context.js";
 
 const proposalRef = z.strictObject({ boardId: z.guid(), proposalId: z.guid() });
@@ -52,37 +53,19 @@ export function reviewRoutes(db: BoardsDb): Router {
       res.json(await getProposal(ctx, ref.boardId, ref.proposalId));
     },
   );
-  routes.post(
-    "/v1/boards/:boardId/proposals/:proposalId/suggestions/:suggestionId/apply",
-    { summary: "Apply one suggestion of a proposal", access: routeWrites, params: suggestionRef },
-    async (req, res) => {
-      const ctx = write(req);
-      res.json(await applySuggestion(ctx, suggestionRef.parse(req.params)));
-    },
-  );
-  routes.post(
-    "/v1/boards/:boardId/proposals/:proposalId/suggestions/:suggestionId/reject",
-    { summary: "Reject one suggestion of a proposal", access: routeWrites, params: suggestionRef },
-    async (req, res) => {
-      const ctx = write(req);
-      res.json(await rejectSuggestion(ctx, suggestionRef.parse(req.params)));
-    },
-  );
-  routes.post(
-    "/v1/boards/:boardId/proposals/:proposalId/close-summary",
-    { summary: "Close a proposal's summary", access: routeWrites, params: proposalRef },
-    async (req, res) => {
-      const ctx = write(req);
-      res.json(await closeProposal(ctx, proposalRef.parse(req.params), false));
-    },
-  );
-  routes.post(
-    "/v1/boards/:boardId/proposals/:proposalId/dismiss",
-    { summary: "Dismiss a proposal", access: routeWrites, params: proposalRef },
-    async (req, res) => {
-      const ctx = write(req);
-      res.json(await closeProposal(ctx, proposalRef.parse(req.params), true));
-    },
-  );
+  // a person's four review decisions: one POST each, all under routeWrites, the address parsed as the use case needs it
+  const decision = <Ref>(
+    action: string,
+    summary: string,
+    params: z.ZodType<Ref>,
+    decide: (ctx: BoardsContext, ref: Ref) => Promise<unknown>,
+  ) =>
+    routes.post(`/v1/boards/:boardId/proposals/:proposalId/${action}`, { summary, access: routeWrites, params }, async (req, res) => {
+      res.json(await decide(write(req), params.parse(req.params)));
+    });
+  decision("suggestions/:suggestionId/apply", "Apply one suggestion of a proposal", suggestionRef, applySuggestion);
+  decision("suggestions/:suggestionId/reject", "Reject one suggestion of a proposal", suggestionRef, rejectSuggestion);
+  decision("close-summary", "Close a proposal's summary", proposalRef, (ctx, ref) => closeProposal(ctx, ref, false));
+  decision("dismiss", "Dismiss a proposal", proposalRef, (ctx, ref) => closeProposal(ctx, ref, true));
   return router;
 }

@@ -3,8 +3,11 @@
  * that runs a tool's use case takes that tool's access; tag writes, reading one task, archive and restore have no tool.
  */
 import { Router, type Request } from "express";
+import type { Access } from "@bancada/contracts";
 import { restRoutes } from "@bancada/service-kit";
+import type { z } from "zod";
 import type { BoardsDb } from "../db/client.js";
+import type { BoardsContext } from "../domain/context.js";
 import { createTask } from "../domain/create-task.js";
 import {
   boardRef,
@@ -116,37 +119,22 @@ export function taskRoutes(db: BoardsDb): Router {
       res.json(await updateTask(ctx, restUpdateTaskInput.parse(onTask(req))));
     },
   );
-  routes.post(
-    "/v1/boards/:boardId/tasks/:taskId/move",
-    { summary: "Move a task to another quadrant", access: tools.move, body: moveTaskInput },
-    async (req, res) => {
-      const ctx = restContext(db, req, tools.move);
-      res.json(await moveTask(ctx, moveTaskInput.parse(onTask(req))));
-    },
-  );
-  routes.post(
-    "/v1/boards/:boardId/tasks/:taskId/reopen",
-    { summary: "Reopen a done or discarded task", access: tools.reopen, body: reopenTaskInput },
-    async (req, res) => {
-      const ctx = restContext(db, req, tools.reopen);
-      res.json(await reopenTask(ctx, reopenTaskInput.parse(onTask(req))));
-    },
-  );
-  const transitions = [
-    ["complete", completeTask, tools.complete],
-    ["discard", discardTask, tools.discard],
-    ["archive", archiveTask, routeWrites],
-    ["restore", restoreTask, routeWrites],
-  ] as const;
-  for (const [action, run, access] of transitions) {
-    routes.post(
-      `/v1/boards/:boardId/tasks/:taskId/${action}`,
-      { summary: `${action[0]!.toUpperCase()}${action.slice(1)} a task`, access, body: taskTransitionInput },
-      async (req, res) => {
-        const ctx = restContext(db, req, access);
-        res.json(await run(ctx, taskTransitionInput.parse(onTask(req))));
-      },
-    );
-  }
+  // the POST actions on one task: the tool's use case and access, the task's address in the path
+  const action = <Input>(
+    name: string,
+    summary: string,
+    access: Access,
+    input: z.ZodType<Input>,
+    run: (ctx: BoardsContext, input: Input) => Promise<unknown>,
+  ) =>
+    routes.post(`/v1/boards/:boardId/tasks/:taskId/${name}`, { summary, access, body: input }, async (req, res) => {
+      res.json(await run(restContext(db, req, access), input.parse(onTask(req))));
+    });
+  action("move", "Move a task to another quadrant", tools.move, moveTaskInput, moveTask);
+  action("reopen", "Reopen a done or discarded task", tools.reopen, reopenTaskInput, reopenTask);
+  action("complete", "Complete a task", tools.complete, taskTransitionInput, completeTask);
+  action("discard", "Discard a task", tools.discard, taskTransitionInput, discardTask);
+  action("archive", "Archive a task", routeWrites, taskTransitionInput, archiveTask);
+  action("restore", "Restore a task", routeWrites, taskTransitionInput, restoreTask);
   return router;
 }
