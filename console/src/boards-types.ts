@@ -78,3 +78,13 @@ export interface ActivityEvent {
   metadata: Record<string, unknown>;
   created_at: string;
 }
+
+/** Everything the board page loads at once. */
+export interface BoardData {
+  board: Board;
+  tasks: Task[];
+  tags: Tag[];
+  members: Member[];
+  proposals: Proposal[];
+  activity: { events: ActivityEvent[]; coverageStart: string };
+}

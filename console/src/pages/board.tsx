@@ -11,21 +11,14 @@ import {
   type Quadrant,
   type Tag,
   type Task,
+  type BoardData,
 } from "../boards-types";
 import { formatDate, formatDay, t } from "../i18n";
 import { refusal, useSession } from "../session";
 import { ErrorNote, Reason, Status, useAction, useLoad } from "../ui";
 import { MembersPanel } from "../members";
+import { quadrantTitle } from "../quadrant-title";
 import { Proposals } from "./proposals";
-
-export interface BoardData {
-  board: Board;
-  tasks: Task[];
-  tags: Tag[];
-  members: Member[];
-  proposals: Proposal[];
-  activity: { events: ActivityEvent[]; coverageStart: string };
-}
 
 async function loadBoard(boardId: string): Promise<BoardData> {
   const base = `/v1/boards/${encodeURIComponent(boardId)}`;
@@ -38,11 +31,6 @@ async function loadBoard(boardId: string): Promise<BoardData> {
     api<{ events: ActivityEvent[]; coverageStart: string }>("GET", `${base}/activity`),
   ]);
   return { board, tasks, tags, members, proposals, activity };
-}
-
-export function quadrantTitle(board: Board, id: string): string {
-  if (id === "backlog") return t("board.backlog");
-  return board.quadrants.find((quadrant) => quadrant.id === id)?.title ?? id;
 }
 
 export function BoardPage({ boardId }: { boardId: string }): ReactNode {

@@ -6,10 +6,10 @@
  */
 import { useState, type ReactNode } from "react";
 import { api } from "../api";
-import type { Proposal, Suggestion } from "../boards-types";
+import type { BoardData, Proposal, Suggestion } from "../boards-types";
 import { formatDate, t } from "../i18n";
+import { quadrantTitle } from "../quadrant-title";
 import { ErrorNote, Reason, useAction } from "../ui";
-import { quadrantTitle, type BoardData } from "./board";
 
 /** What this page learnt while reviewing: proposals reviewed here stay in view once closed, obsolete ones say why. */
 interface Review {

@@ -6,7 +6,7 @@
  * costs two map look-ups and no label hashing.
  */
 import { Counter, Gauge, Histogram, type Metric, type Registry } from "prom-client";
-import type { BusFailure } from "./bus.js";
+import type { BusFailure } from "./bus-failure.js";
 
 interface SubjectMetrics {
   inFlight: Gauge.Internal<"service" | "operation">;

@@ -6,6 +6,8 @@
 import type { BusKeys } from "./bus-keys.js";
 import type { BusMetrics } from "./bus-metrics.js";
 
+export { BusFailure, BusRequestError } from "./bus-failure.js";
+
 export interface BusMessage {
   data: Uint8Array;
   headers: Readonly<Record<string, string>>;
@@ -23,32 +25,6 @@ export interface RequestOptions {
   timeoutMs: number;
   headers?: Record<string, string>;
   signal?: AbortSignal;
-}
-
-export const BusFailure = {
-  noResponders: "no_responders",
-  timeout: "timeout",
-  cancelled: "cancelled",
-  closed: "closed",
-  handlerFailed: "handler_failed",
-  /** No answer is coming: a body's parts can no longer be pulled (their peer is gone), or the connection failed under the request. */
-  lost: "lost",
-  /** NATS refused the message: this component's NATS user may not publish to the subject. */
-  refused: "refused",
-  /** The responder took the request, then fell silent (no acknowledgement, or its heartbeats stopped): it died or was cut off. */
-  responderLost: "responder_lost",
-  /** This process has been cut off from NATS for longer than the outage grace: nothing can be sent or answered. */
-  unreachable: "unreachable",
-} as const;
-export type BusFailure = (typeof BusFailure)[keyof typeof BusFailure];
-
-export class BusRequestError extends Error {
-  readonly reason: BusFailure;
-  constructor(reason: BusFailure, subject: string) {
-    super(`bus request on ${subject} failed: ${reason}`);
-    this.name = "BusRequestError";
-    this.reason = reason;
-  }
 }
 
 export interface Bus {
