@@ -9,7 +9,8 @@
  *   through the reply subject it was given (`allow_responses`).
  * - `<root>.auth.resolve`: services publish it (their REST routes resolve API keys through the gateway); only
  *   the gateway subscribes to it, in its queue group.
- * - A node-routed service (boxes) forwards calls between its own replicas on `<root>.<service>.node.<node>.call`;
+ * - A node-routed service (boxes) forwards calls between its own replicas on `<root>.<service>.node.<node>.call`,
+ *   and relays its REST requests there on `….node.<node>.rest` (cancelled on `….node.<node>.cancel`, fan-out);
  *   it still never publishes to any service's shared call subject.
  * - `_INBOX.>`: replies arrive on inboxes (with the acknowledgement and heartbeats of a long request before its
  *   answer, packages/service-kit/src/bus/nats-requests.ts: several messages, more than `allow_responses` lets
@@ -74,14 +75,22 @@ export function permissionTable({ root = defaultRoot, services = serviceNames() 
       `${root}.catalog.changed`,
       `${root}.progress.*`,
       ...(servicePublishes[service]?.(root) ?? []),
-      ...(nodeRouted.has(service) ? [`${root}.${service}.node.*.call`] : []),
+      ...(nodeRouted.has(service)
+        ? [`${root}.${service}.node.*.call`, `${root}.${service}.node.*.rest`, `${root}.${service}.node.*.cancel`]
+        : []),
       "_INBOX.>",
     ],
     subscribe: [
       `${root}.${service}.call ${root}.${service}`,
       `${root}.${service}.catalog ${root}.${service}`,
       `${root}.${service}.cancel`,
-      ...(nodeRouted.has(service) ? [`${root}.${service}.node.*.call ${root}.${service}`] : []),
+      ...(nodeRouted.has(service)
+        ? [
+            `${root}.${service}.node.*.call ${root}.${service}`,
+            `${root}.${service}.node.*.rest ${root}.${service}`,
+            `${root}.${service}.node.*.cancel`,
+          ]
+        : []),
       "_INBOX.>",
     ],
     allowResponses: true,

@@ -96,8 +96,8 @@ describe("the NATS users and permissions", () => {
 
   it("let only the gateway publish calls and cancellations, and only the gateway subscribe to auth.resolve", () => {
     for (const entry of permissionTable({ root })) {
-      // a boxes replica forwards calls to its own service's node subjects only (owner-route.ts)
-      const forwards = (subject: string) => entry.component === "boxes" && subject === `${root}.boxes.node.*.call`;
+      // a boxes replica forwards calls (and relays REST requests and their cancellations) to its own service's node subjects only
+      const forwards = (subject: string) => entry.component === "boxes" && /^[^.]+\.boxes\.node\.\*\.(call|cancel)$/.test(subject);
       const publishesCalls = entry.publish.some(
         (subject) => /\.(call|cancel)$/.test(subject) && subject !== `${root}.gateway.cancel` && !forwards(subject),
       );

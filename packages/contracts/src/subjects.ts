@@ -9,6 +9,10 @@ export function subjects(root: string) {
     cancel: (service: string) => `${root}.${service}.cancel`,
     /** One node's replicas of a service: calls forwarded to the node that owns what they act on (service-kit owner-route.ts). */
     nodeCall: (service: string, node: string) => `${root}.${service}.node.${node}.call`,
+    /** One node's replicas: REST requests relayed by a replica of the same service to the node that owns their box. */
+    nodeRest: (service: string, node: string) => `${root}.${service}.node.${node}.rest`,
+    /** Cancellations of relayed REST requests, heard by every replica of the node (the one running it aborts). */
+    nodeRestCancel: (service: string, node: string) => `${root}.${service}.node.${node}.cancel`,
     catalogChanged: `${root}.catalog.changed`,
     authResolve: `${root}.auth.resolve`,
     /** Progress of one call, published by the service while the gateway relays it to the client. */

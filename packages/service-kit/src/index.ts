@@ -21,6 +21,7 @@ export type { NatsBusLog, NatsBusOptions } from "./bus/nats-bus.js";
 export { defineTool, describeTool } from "./define-tool.js";
 export type { Tool, ToolContext, ToolDefinition, ToolOwner } from "./define-tool.js";
 export { hostTools, maxReplyBytes } from "./tool-host.js";
+export { ownerUnreachable } from "./owner-route.js";
 export type { ToolHost, ToolHostOptions, PromptDefinition } from "./tool-host.js";
 export { toErrorBody } from "./error-body.js";
 export { createLogger } from "./logger.js";

@@ -51,12 +51,17 @@ export async function forwardCall(
   try {
     return await bus.request(subject, message.data, { timeoutMs, headers: { ...message.headers } });
   } catch (error) {
-    const reply: CallReply = { ok: false, error: forwardFailure(error, owner).toBody() };
+    const reply: CallReply = { ok: false, error: ownerUnreachable(error, owner).toBody() };
     return { data: encodeJson(reply), headers: {} };
   }
 }
 
-function forwardFailure(error: unknown, owner: ToolOwner & { service: string }): DomainError {
+/**
+ * What a failure to reach the owner answers, naming its node: `deadline_exceeded` when it did not answer in time,
+ * else `unavailable` (no replica of the node, one that died mid-call, the bus cut). Also for a service's own
+ * relays to its owner's node (the boxes REST routes).
+ */
+export function ownerUnreachable(error: unknown, owner: ToolOwner & { service: string }): DomainError {
   const reason = error instanceof BusRequestError ? error.reason : BusFailure.lost;
   const details = { node: owner.node, reason };
   if (reason === BusFailure.timeout)

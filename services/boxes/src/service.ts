@@ -18,6 +18,7 @@ import { keptSigningKey } from "./domain/transfers/signing-key.js";
 import { transferLimits } from "./domain/transfers/settings.js";
 import { recoverBoxes, watchBoxes } from "./domain/reconcile.js";
 import { boxesRoutes } from "./http/routes.js";
+import { ownerRelay, type OwnerRelay } from "./http/owner-relay.js";
 import { PortProxy } from "./http/port-proxy.js";
 import { startSshServer, type SshEndpoint } from "./ssh/ssh-server.js";
 import { recordSshEndpoint } from "./domain/ssh/ssh-command.js";
@@ -56,6 +57,8 @@ export type BoxesService = RunningService<"boxes", BoxesDb, { driver: BoxDriver;
 
 /** The SSH endpoint each started service runs (closed at stop). */
 const sshEndpoints = new WeakMap<BoxesRuntime, SshEndpoint | null>();
+/** The relay of each started service's REST requests to their box's node (stopped at stop). */
+const relays = new WeakMap<BoxesRuntime, OwnerRelay>();
 
 export const migrationsDir = path.join(import.meta.dirname, "../prisma/migrations");
 
@@ -131,7 +134,11 @@ export const boxesService = defineService<BoxesServiceOptions>()({
   // a box runs on one node: box-bound calls that reach another replica are forwarded there (domain/box-owner.ts)
   node: (runtime) => runtime.driver.node,
   tools: (runtime) => boxesTools(runtime),
-  routes: (runtime) => boxesRoutes(runtime),
+  routes: (runtime, { options }) => {
+    const relay = ownerRelay(runtime, options.bus, options.subjects);
+    relays.set(runtime, relay);
+    return boxesRoutes(runtime, relay);
+  },
   jobs: (runtime, { options }) => [
     { name: "expiring idempotency keys", intervalMs: 3600_000, run: () => expireKeys(runtime.db), runNow: true },
     runtime.driver.available && { name: "watching boxes", intervalMs: options.watchIntervalMs ?? 2_000, run: () => watchBoxes(runtime) },
@@ -143,6 +150,7 @@ export const boxesService = defineService<BoxesServiceOptions>()({
     runtime.driver.available && { name: "reaping boxes", intervalMs: options.reapIntervalMs ?? 5_000, run: () => reapBoxes(runtime) },
   ],
   async stop(runtime) {
+    relays.get(runtime)?.stop();
     await runtime.background.settled();
     await runtime.ports.closeAll();
     await sshEndpoints.get(runtime)?.close();

@@ -5,9 +5,10 @@
  * gateway's calls enter either replica (one queue group).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import { createInterface } from "node:readline";
 import { Router } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,7 +17,7 @@ import type { CallReply, Principal } from "@bancada/contracts";
 import { busKeyResolver, createServiceApp } from "@bancada/service-kit";
 import { captureLogs, connectClient, natsUrl, startStack, type Stack } from "@bancada/e2e";
 import { boxesTestStack, describeBoxes, type BoxesTestStack } from "./stack.js";
-import { allScopes, fails, ok, run, type Box, type ExecResult, type Job } from "./helpers.js";
+import { allScopes, fails, ok, restClient, run, until, type Box, type ExecResult, type Job } from "./helpers.js";
 
 const fixture = path.join(import.meta.dirname, "fixtures/replica-process.ts");
 const nodeA = "node-a";
@@ -52,6 +53,13 @@ describeRouting("boxes on more than one node", () => {
   let client: Client;
   let box: Box;
   let doomed: Box;
+  // REST: replica A's own API, and replica B's (served here), with a key of each account
+  let portA = 0;
+  let serverB: Server;
+  let restA: ReturnType<typeof restClient>;
+  let restB: ReturnType<typeof restClient>;
+  let otherB: ReturnType<typeof restClient>;
+  let restKey = "";
 
   beforeAll(async () => {
     a = boxesTestStack();
@@ -64,7 +72,10 @@ describeRouting("boxes on more than one node", () => {
       });
       await new Promise<void>((resolve, reject) => {
         child!.once("exit", (code) => reject(new Error(`replica A exited (${code}) before serving`)));
-        createInterface({ input: child!.stdout! }).once("line", () => resolve());
+        createInterface({ input: child!.stdout! }).once("line", (line) => {
+          portA = (JSON.parse(line) as { port: number }).port;
+          resolve();
+        });
       });
       return { name: "boxes", routes: Router(), stop: async () => void child?.kill("SIGKILL") };
     };
@@ -76,8 +87,16 @@ describeRouting("boxes on more than one node", () => {
     // Replica B, in this process: same database, bus and subject root; another node and data folder.
     b = boxesTestStack({ node: nodeB, uidBase: 300_000, signingKey, log: logsB.log, reapIntervalMs: 3_600_000 });
     await b.factory({ databaseUrl: stack.database.url, bus: stack.bus, subjects: stack.subjects, log: logsB.log });
+    serverB = serviceApp().listen(0, "127.0.0.1");
+    await new Promise((resolve) => serverB.once("listening", resolve));
+    restKey = await stack.createKey({ scopes: [...allScopes, "images:read", "images:write"] });
+    const otherKey = await stack.createKey({ scopes: [...allScopes, "images:read", "images:write"], accountId: "acct-b" });
+    restA = restClient(`http://127.0.0.1:${portA}`, restKey);
+    restB = restClient(`http://127.0.0.1:${(serverB.address() as AddressInfo).port}`, restKey);
+    otherB = restClient(`http://127.0.0.1:${(serverB.address() as AddressInfo).port}`, otherKey);
   }, 240_000);
   afterAll(async () => {
+    await new Promise((resolve) => (serverB ? serverB.close(resolve) : resolve(undefined)));
     await client?.close();
     await b?.service().stop();
     await stack?.stop();
@@ -94,6 +113,22 @@ describeRouting("boxes on more than one node", () => {
     return reply.result as T;
   };
   const forwards = () => logsB.lines().filter((line) => line.msg === "forwarded a call to its owner's node");
+  const relays = () => logsB.lines().filter((line) => line.msg === "relayed a REST request to its owner's node");
+  /** Where node A keeps a snapshot's files (`<dataDir>/snapshots/<account>/<id>`), or null once they are gone. */
+  const snapshotFolder = (id: string): string | null => {
+    const root = path.join(a.dataDir, "snapshots");
+    for (const account of existsSync(root) ? readdirSync(root) : [])
+      if (existsSync(path.join(root, account, id))) return path.join(root, account, id);
+    return null;
+  };
+  /** Replica B's REST API as a service process serves it. */
+  const serviceApp = () =>
+    createServiceApp({
+      routes: [b.service().routes],
+      resolver: busKeyResolver(stack.bus, stack.subjects, 500, logsB.log),
+      log: logsB.log,
+      guards: { bindHost: "127.0.0.1", allowedHosts: [], allowedOrigins: [] },
+    });
 
   it("when a box lives on node A, then its calls entering replica B are forwarded to A and answered as there", async () => {
     const row = await b.service().db.box.findUniqueOrThrow({ where: { id: box.id } });
@@ -158,13 +193,7 @@ describeRouting("boxes on more than one node", () => {
 
   it("when a transfer URL minted by node A enters replica B, then B answers unavailable naming node A and writes nothing", async () => {
     const { url } = await okViaB<{ url: string }>("get_upload_url", { boxId: box.id, path: "/data/home/misrouted.txt" });
-    const app = createServiceApp({
-      routes: [b.service().routes],
-      resolver: busKeyResolver(stack.bus, stack.subjects, 500, logsB.log),
-      log: logsB.log,
-      guards: { bindHost: "127.0.0.1", allowedHosts: [], allowedOrigins: [] },
-    });
-    const server = app.listen(0, "127.0.0.1");
+    const server = serviceApp().listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
     try {
       const entered = new URL(url);
@@ -179,6 +208,158 @@ describeRouting("boxes on more than one node", () => {
     }
     expect((await okViaB<ExecResult>("exec", { boxId: box.id, cmd: "test -e /data/home/misrouted.txt; echo $?" })).stdout).toBe("1\n");
   });
+
+  it("when REST requests for a box on node A enter replica B, then each runs on A and answers as A's own API does", async () => {
+    const before = relays().length;
+    const path1 = `/v1/boxes/${box.id}`;
+    expect(await restB("PUT", `${path1}/files`, { path: "rest.txt", content: "through B's REST\n" })).toMatchObject({
+      status: 200,
+      body: { path: "/data/home/rest.txt", size: 17 },
+    });
+    const readB = await restB("GET", `${path1}/files?path=rest.txt`);
+    expect(readB).toEqual(await restA("GET", `${path1}/files?path=rest.txt`));
+    expect(readB.body).toMatchObject({ content: "through B's REST\n" });
+    // an error is the owner's, status and body alike
+    const missingB = await restB("GET", `/v1/boxes/on-a/files?path=nothing-here`);
+    expect(missingB.status).toBe(404);
+    expect(missingB).toEqual(await restA("GET", `/v1/boxes/on-a/files?path=nothing-here`));
+
+    const exec = await restB<ExecResult>("POST", `${path1}/exec`, { cmd: "cat rest.txt; exit 3" });
+    expect(exec).toMatchObject({ status: 200, body: { stdout: "through B's REST\n", exitCode: 3 } });
+    const started = await restB<{ job: Job }>(
+      "POST",
+      `${path1}/jobs`,
+      { cmd: "sleep 1; echo rest-job" },
+      { "Idempotency-Key": "rest-job-1" },
+    );
+    expect(started.status).toBe(201);
+    const again = await restB<{ job: Job }>(
+      "POST",
+      `${path1}/jobs`,
+      { cmd: "sleep 1; echo rest-job" },
+      { "Idempotency-Key": "rest-job-1" },
+    );
+    expect(again.body.job.id).toBe(started.body.job.id);
+    const waited = await restB<{ job: Job }>("POST", `${path1}/jobs/${started.body.job.id}/wait`, { timeoutSeconds: 60 });
+    expect(waited).toMatchObject({ status: 200, body: { job: { status: "succeeded", exitCode: 0 } } });
+    const logs = await restB<{ data: string }>("GET", `${path1}/jobs/${started.body.job.id}/logs?tail=5`);
+    expect(logs.body.data).toContain("rest-job");
+
+    // transfer URLs are minted by the owner with its own public URL
+    const upload = await restB<{ url: string }>("POST", `${path1}/upload-url`, { path: "/data/home/up.bin" });
+    const download = await restB<{ url: string }>("POST", `${path1}/download-url`, { path: "/data/home/rest.txt" });
+    for (const minted of [upload, download]) expect(minted.body.url.startsWith(`${publicUrlA}/`)).toBe(true);
+
+    // a published port listens on A's host and its URL names A's host
+    const published = await restB<{ port: { url: string; port: number } }>("POST", `${path1}/ports`, { port: 8080, visibility: "public" });
+    expect(published.status).toBe(201);
+    expect(published.body.port.url).toContain("node-a.boxes.test");
+    const listed = await restB<{ ports: { url: string }[] }>("GET", `${path1}/ports`);
+    expect(listed).toEqual(await restA("GET", `${path1}/ports`));
+    expect(listed.body.ports.map((port) => port.url)).toEqual([published.body.port.url]);
+    expect(await restB("DELETE", `${path1}/ports/8080`)).toMatchObject({ status: 200, body: { unpublished: { port: 8080 } } });
+    expect((await restA<{ ports: unknown[] }>("GET", `${path1}/ports`)).body.ports).toEqual([]);
+
+    expect(await restB("POST", `${path1}/suspend`, {})).toMatchObject({ status: 200, body: { box: { state: "suspended" } } });
+    expect(await restB("POST", `${path1}/exec`, { cmd: "true" })).toMatchObject({
+      status: 409,
+      body: { error: { code: "failed_precondition" } },
+    });
+    expect(await restB("POST", `${path1}/resume`, {})).toMatchObject({ status: 200, body: { box: { state: "running" } } });
+
+    const forked = await restB<{ boxes: Box[] }>("POST", `${path1}/fork`, { names: ["rest-fork"] });
+    expect(forked.status).toBe(201);
+    const [copy] = forked.body.boxes;
+    expect((await b.service().db.box.findUniqueOrThrow({ where: { id: copy!.id } })).node).toBe(nodeA);
+    expect(existsSync(path.join(a.dataDir, "state", copy!.id))).toBe(true);
+    expect(await restB("DELETE", `/v1/boxes/${copy!.id}?confirm=true`)).toMatchObject({ status: 200, body: { box: { state: "deleted" } } });
+    expect(existsSync(path.join(a.dataDir, "state", copy!.id))).toBe(false);
+
+    const seen = relays().slice(before);
+    expect(seen.length).toBe(18);
+    expect(seen.every((line) => line.node === nodeA)).toBe(true);
+    // bad input is answered where it entered: nothing crosses
+    const count = relays().length;
+    expect(await restB("POST", `${path1}/exec`, {})).toMatchObject({ status: 400, body: { error: { code: "invalid_argument" } } });
+    expect(await restB("GET", `${path1}/jobs/${started.body.job.id}/logs?tail=0`)).toMatchObject({ status: 400 });
+    expect(relays().length).toBe(count);
+  }, 240_000);
+
+  it("when a snapshot of a box on node A is saved, used and deleted through B's REST, then A keeps, copies and removes it", async () => {
+    await restB("PUT", `/v1/boxes/${box.id}/files`, { path: "kept.txt", content: "in the snapshot\n" });
+    const saved = await restB<{ snapshot: { id: string; state: string } }>("POST", `/v1/boxes/${box.id}/snapshots`, { name: "rest-snap" });
+    expect(saved).toMatchObject({ status: 201, body: { snapshot: { state: "ready" } } });
+    const snapshotId = saved.body.snapshot.id;
+    expect((await b.service().db.snapshot.findUniqueOrThrow({ where: { id: snapshotId } })).node).toBe(nodeA);
+    expect(snapshotFolder(snapshotId)).not.toBeNull();
+    // create_box from a snapshot kept on A: the box is made on A
+    const created = await restB<{ box: Box }>(
+      "POST",
+      "/v1/boxes",
+      { name: "from-rest-snap", snapshotId },
+      { "Idempotency-Key": "from-snap-1" },
+    );
+    expect(created).toMatchObject({ status: 201, body: { box: { state: "running" } } });
+    expect((await b.service().db.box.findUniqueOrThrow({ where: { id: created.body.box.id } })).node).toBe(nodeA);
+    expect((await restB<ExecResult>("POST", `/v1/boxes/from-rest-snap/exec`, { cmd: "cat kept.txt" })).body.stdout).toBe(
+      "in the snapshot\n",
+    );
+    expect(await restB("DELETE", "/v1/boxes/from-rest-snap", { confirm: true })).toMatchObject({
+      status: 200,
+      body: { box: { state: "deleted" } },
+    });
+
+    // another account: not found wherever it names it, and nothing crosses
+    const before = relays().length;
+    expect(await otherB("DELETE", `/v1/snapshots/${snapshotId}`)).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
+    expect(await otherB("POST", "/v1/boxes", { snapshotId })).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
+    expect(relays().length).toBe(before);
+
+    const deleted = await restB<{ snapshot: { state: string } }>("DELETE", `/v1/snapshots/${snapshotId}`);
+    expect(deleted).toMatchObject({ status: 200, body: { snapshot: { state: "deleted" } } });
+    expect(snapshotFolder(snapshotId)).toBeNull();
+    // a deleted snapshot is a row: answered where it enters, as it is
+    const after = relays().length;
+    expect((await restB("DELETE", `/v1/snapshots/${snapshotId}`)).status).toBe(200);
+    expect(relays().length).toBe(after);
+  }, 240_000);
+
+  it("when another account names A's box through B's REST, then it is not found and nothing is forwarded", async () => {
+    const before = relays().length;
+    const refusals = [
+      await otherB("POST", `/v1/boxes/${box.id}/exec`, { cmd: "true" }),
+      await otherB("GET", "/v1/boxes/on-a/files?path=/etc/hostname"),
+      await otherB("PUT", `/v1/boxes/${box.id}/files`, { path: "x", content: "x" }),
+      await otherB("POST", `/v1/boxes/${box.id}/jobs`, { cmd: "true" }),
+      await otherB("GET", `/v1/boxes/${box.id}/ports`),
+      await otherB("DELETE", `/v1/boxes/${box.id}/ports/8080`),
+      await otherB("POST", `/v1/boxes/${box.id}/upload-url`, { path: "/data/home/x" }),
+      await otherB("POST", `/v1/boxes/${box.id}/suspend`, {}),
+      await otherB("POST", `/v1/boxes/${box.id}/fork`, {}),
+      await otherB("POST", `/v1/boxes/${box.id}/snapshots`, {}),
+      await otherB("DELETE", `/v1/boxes/${box.id}?confirm=true`),
+    ];
+    for (const refusal of refusals) expect(refusal).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
+    expect(relays().length).toBe(before);
+  });
+
+  it("when a REST client goes away while its command runs on node A, then A kills the command", async () => {
+    const controller = new AbortController();
+    const { port } = serverB.address() as AddressInfo;
+    const request = fetch(`http://127.0.0.1:${port}/v1/boxes/${box.id}/exec`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${restKey}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ cmd: "sleep 77", timeoutSeconds: 120 }),
+      signal: controller.signal,
+    }).catch(() => null);
+    // [s]leep: the pattern does not match the command line of the pgrep call itself
+    const probe = () =>
+      restA<ExecResult>("POST", `/v1/boxes/${box.id}/exec`, { cmd: "pgrep -f '[s]leep 77' >/dev/null && echo yes || echo no" });
+    expect((await until(probe, (reply) => reply.body.stdout === "yes\n", 20_000)).body.stdout).toBe("yes\n");
+    controller.abort();
+    await request;
+    expect((await until(probe, (reply) => reply.body.stdout === "no\n", 20_000)).body.stdout).toBe("no\n");
+  }, 60_000);
 
   it("when a box on node A is deleted through B, then A deletes it", async () => {
     const deleted = await okViaB<{ box: Box }>("delete_box", { boxId: box.id, confirm: true });
@@ -208,5 +389,26 @@ describeRouting("boxes on more than one node", () => {
     expect(error.details).toMatchObject({ node: nodeA, retryable: true });
     // what lives only in Postgres still answers
     expect((await ok(client, "get_box", { boxId: doomed.id })).box.id).toBe(doomed.id);
+
+    // REST entering B answers as the tools do: 503 naming the node, at once; reads of Postgres still answer
+    const restStarted = performance.now();
+    const down = [
+      await restB("POST", `/v1/boxes/${doomed.id}/exec`, { cmd: "true" }),
+      await restB("GET", `/v1/boxes/${doomed.id}/files?path=x`),
+      await restB("POST", `/v1/boxes/${doomed.id}/jobs`, { cmd: "true" }),
+      await restB("GET", `/v1/boxes/${doomed.id}/ports`),
+      await restB("POST", `/v1/boxes/${doomed.id}/resume`, {}),
+      await restB("POST", `/v1/boxes/${doomed.id}/snapshots`, {}),
+      await restB("DELETE", `/v1/boxes/${doomed.id}?confirm=true`),
+    ];
+    expect(performance.now() - restStarted).toBeLessThan(5_000);
+    for (const answer of down) {
+      expect(answer).toMatchObject({
+        status: 503,
+        body: { error: { code: "unavailable", details: { node: nodeA, reason: "no_responders" } } },
+      });
+      expect(JSON.stringify(answer.body)).toContain(`box ${doomed.id} lives on node ${nodeA}`);
+    }
+    expect(await restB("GET", `/v1/boxes/${doomed.id}`)).toMatchObject({ status: 200, body: { box: { id: doomed.id } } });
   });
 });

@@ -21,7 +21,8 @@ export async function ownerOfBox(rt: BoxesRuntime, accountId: string, ref: strin
 
 export async function ownerOfSnapshot(rt: BoxesRuntime, accountId: string, id: string | undefined): Promise<Owner | null> {
   if (id === undefined) return null;
-  const row = await rt.db.snapshot.findFirst({ where: { id, accountId }, select: { id: true, node: true, driver: true } });
-  if (!row || row.driver !== rt.driver.kind) return null;
+  const row = await rt.db.snapshot.findFirst({ where: { id, accountId }, select: { id: true, node: true, driver: true, state: true } });
+  // a deleted snapshot is a row only (its files are gone): any replica answers for it
+  if (!row || row.state === "deleted" || row.driver !== rt.driver.kind) return null;
   return { node: row.node, what: `snapshot ${row.id}` };
 }

@@ -3,8 +3,8 @@
  * authority (domain/transfers/open-transfer.ts). Bodies are streams here, never parsed.
  *   PUT  /boxes/transfers/upload/:boxId?path&mode&expires&signature     → 200 { path, size, mode }
  *   GET  /boxes/transfers/download/:boxId?path&archive&expires&signature → the file (Range → 206, 416) or a tar.zst
- * Beside them, the REST mirrors of the two tools that hand such URLs out (API key, the tools' scopes):
- *   POST /v1/boxes/:boxId/upload-url { path, mode? }   POST /v1/boxes/:boxId/download-url { path, archive? }
+ * The REST mirrors of the two tools that hand such URLs out (`POST /v1/boxes/:boxId/upload-url|download-url`) are
+ * rows of routes.ts: they run on the box's node, which mints the URL with its own public address.
  */
 import { posix } from "node:path";
 import { pipeline } from "node:stream/promises";
@@ -17,11 +17,6 @@ import { downloadTarget, streamDownload } from "../domain/transfers/download.js"
 import { openTransfer, type TransferRequest } from "../domain/transfers/open-transfer.js";
 import type { TransferOp } from "../domain/transfers/signing.js";
 import { receiveUpload } from "../domain/transfers/upload.js";
-import { issueDownloadUrl, issueUploadUrl } from "../domain/transfers/issue-url.js";
-import { downloadUrlInput, uploadUrlInput } from "../domain/schemas/transfer.js";
-import { getDownloadUrlTool } from "../tools/get-download-url.js";
-import { getUploadUrlTool } from "../tools/get-upload-url.js";
-import { requestContext } from "./request-context.js";
 
 const query = z.object({
   path: z.string().min(1).max(4096),
@@ -37,24 +32,6 @@ const query = z.object({
 export function transferRoutes(rt: BoxesRuntime): Router {
   const router = Router();
   const routes = restRoutes(router);
-
-  const tools = { upload: getUploadUrlTool(rt), download: getDownloadUrlTool(rt) };
-  routes.post(
-    "/v1/boxes/:boxId/upload-url",
-    { summary: "A signed upload URL for a path in a box", access: tools.upload, body: uploadUrlInput },
-    async (req, res) => {
-      const ctx = requestContext(rt, req, tools.upload);
-      res.json(await issueUploadUrl(ctx, uploadUrlInput.parse({ ...objectBody(req), boxId: req.params.boxId })));
-    },
-  );
-  routes.post(
-    "/v1/boxes/:boxId/download-url",
-    { summary: "A signed download URL for a path in a box", access: tools.download, body: downloadUrlInput },
-    async (req, res) => {
-      const ctx = requestContext(rt, req, tools.download);
-      res.json(await issueDownloadUrl(ctx, downloadUrlInput.parse({ ...objectBody(req), boxId: req.params.boxId })));
-    },
-  );
 
   routes.put(
     "/boxes/transfers/upload/:boxId",
@@ -111,10 +88,6 @@ export function transferRoutes(rt: BoxesRuntime): Router {
   );
 
   return router;
-}
-
-function objectBody(req: Request): Record<string, unknown> {
-  return req.body && typeof req.body === "object" && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
 }
 
 /** The signed fields of the URL; a URL that does not even parse is answered like a tampered one. */

@@ -1,0 +1,96 @@
+/**
+ * What the REST routes run, each once: the handler of the tool a route mirrors (its input, access, owner and
+ * longest duration come with it), or — where no tool serves the route — its own operation declared the same
+ * way. Each is served by the owner relay, so a route runs it on the box's node whichever replica it entered.
+ */
+import { restAccess } from "@bancada/contracts";
+import type { Tool } from "@bancada/service-kit";
+import { ownerOfSnapshot } from "../domain/box-owner.js";
+import type { BoxesRuntime } from "../domain/context.js";
+import { deleteSnapshot } from "../domain/delete-snapshot.js";
+import { listPorts, unpublishPort } from "../domain/ports/publish-port.js";
+import { boxRefInput } from "../domain/schemas/box.js";
+import { snapshotIdParams } from "../domain/schemas/disk.js";
+import { unpublishPortInput } from "../domain/schemas/port.js";
+import { boxOwner, boxesContext } from "../tools/context.js";
+import { createBoxTool } from "../tools/create-box.js";
+import { deleteBoxTool } from "../tools/delete-box.js";
+import { execTool } from "../tools/exec.js";
+import { forkBoxTool } from "../tools/fork-box.js";
+import { getBoxTool } from "../tools/get-box.js";
+import { getDownloadUrlTool } from "../tools/get-download-url.js";
+import { getUploadUrlTool } from "../tools/get-upload-url.js";
+import { getUsageTool } from "../tools/get-usage.js";
+import { jobLogsTool } from "../tools/job-logs.js";
+import { jobWaitTool } from "../tools/job-wait.js";
+import { listBoxesTool } from "../tools/list-boxes.js";
+import { listSnapshotsTool } from "../tools/list-snapshots.js";
+import { publishPortTool } from "../tools/publish-port.js";
+import { readFileTool } from "../tools/read-file.js";
+import { resumeBoxTool } from "../tools/resume-box.js";
+import { saveSnapshotTool } from "../tools/save-snapshot.js";
+import { startJobTool } from "../tools/start-job.js";
+import { suspendBoxTool } from "../tools/suspend-box.js";
+import { writeFileTool } from "../tools/write-file.js";
+import { routeOperation, toolOperation, type BoxOperation, type OwnerRelay } from "./owner-relay.js";
+
+const readPorts = restAccess({ scope: "boxes:read", writes: false });
+const boxWrites = restAccess({ scope: "boxes:write", writes: true });
+const quickMs = 30_000;
+
+export function boxOperations(rt: BoxesRuntime, relay: OwnerRelay) {
+  const tool = (make: (rt: BoxesRuntime) => Tool): BoxOperation => relay.serve(toolOperation(make(rt)));
+  return {
+    list: tool(listBoxesTool),
+    get: tool(getBoxTool),
+    create: tool(createBoxTool),
+    remove: tool(deleteBoxTool),
+    suspend: tool(suspendBoxTool),
+    resume: tool(resumeBoxTool),
+    exec: tool(execTool),
+    startJob: tool(startJobTool),
+    jobLogs: tool(jobLogsTool),
+    jobWait: tool(jobWaitTool),
+    readFile: tool(readFileTool),
+    writeFile: tool(writeFileTool),
+    usage: tool(getUsageTool),
+    fork: tool(forkBoxTool),
+    saveSnapshot: tool(saveSnapshotTool),
+    listSnapshots: tool(listSnapshotsTool),
+    publishPort: tool(publishPortTool),
+    uploadUrl: tool(getUploadUrlTool),
+    downloadUrl: tool(getDownloadUrlTool),
+    // a port's URL names its node's host (BOXES_PORTS_HOST): listed where the box lives
+    listPorts: relay.serve(
+      routeOperation({
+        name: "list_ports",
+        access: readPorts,
+        input: boxRefInput,
+        owner: boxOwner(rt),
+        maxDurationMs: quickMs,
+        handler: async (ctx, input) => ({ ports: await listPorts(boxesContext(rt, ctx), input.boxId) }),
+      }),
+    ),
+    unpublishPort: relay.serve(
+      routeOperation({
+        name: "unpublish_port",
+        access: boxWrites,
+        input: unpublishPortInput,
+        owner: boxOwner(rt),
+        maxDurationMs: quickMs,
+        handler: (ctx, input) => unpublishPort(boxesContext(rt, ctx), input),
+      }),
+    ),
+    // No tool deletes a snapshot: the route declares its own access (docs/boxes.md#snapshots); its files are on its node.
+    deleteSnapshot: relay.serve(
+      routeOperation({
+        name: "delete_snapshot",
+        access: boxWrites,
+        input: snapshotIdParams,
+        owner: (principal, input) => ownerOfSnapshot(rt, principal.accountId, input.snapshotId),
+        maxDurationMs: 60_000,
+        handler: async (ctx, input) => ({ snapshot: await deleteSnapshot(boxesContext(rt, ctx), input.snapshotId) }),
+      }),
+    ),
+  };
+}
