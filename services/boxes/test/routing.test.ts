@@ -9,12 +9,14 @@ import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
+import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline";
 import { Router } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { CallReply, Principal } from "@bancada/contracts";
-import { busKeyResolver, createServiceApp } from "@bancada/service-kit";
+import { Header, type CallReply, type Principal } from "@bancada/contracts";
+import { busKeyResolver, createServiceApp, decodeJson, encodeJson } from "@bancada/service-kit";
+import { signRelay } from "../src/http/relay-signature.js";
 import { captureLogs, connectClient, natsUrl, startStack, type Stack } from "@bancada/e2e";
 import { boxesTestStack, describeBoxes, type BoxesTestStack } from "./stack.js";
 import { allScopes, fails, ok, restClient, run, until, type Box, type ExecResult, type Job } from "./helpers.js";
@@ -60,6 +62,8 @@ describeRouting("boxes on more than one node", () => {
   let restB: ReturnType<typeof restClient>;
   let otherB: ReturnType<typeof restClient>;
   let restKey = "";
+  /** A snapshot kept on node A when its process is killed. */
+  let outageSnapshot = "";
 
   beforeAll(async () => {
     a = boxesTestStack();
@@ -322,6 +326,9 @@ describeRouting("boxes on more than one node", () => {
     const after = relays().length;
     expect((await restB("DELETE", `/v1/snapshots/${snapshotId}`)).status).toBe(200);
     expect(relays().length).toBe(after);
+    const kept = await restB<{ snapshot: { id: string } }>("POST", `/v1/boxes/${doomed.id}/snapshots`, { name: "kept-for-outage" });
+    expect(kept.status).toBe(201);
+    outageSnapshot = kept.body.snapshot.id;
   }, 240_000);
 
   it("when another account names A's box through B's REST, then it is not found and nothing is forwarded", async () => {
@@ -337,6 +344,11 @@ describeRouting("boxes on more than one node", () => {
       await otherB("POST", `/v1/boxes/${box.id}/suspend`, {}),
       await otherB("POST", `/v1/boxes/${box.id}/fork`, {}),
       await otherB("POST", `/v1/boxes/${box.id}/snapshots`, {}),
+      await otherB("GET", `/v1/boxes/${box.id}/jobs/job_none/logs`),
+      await otherB("POST", `/v1/boxes/${box.id}/jobs/job_none/wait`, {}),
+      await otherB("POST", `/v1/boxes/${box.id}/download-url`, { path: "/data/home/x" }),
+      await otherB("POST", `/v1/boxes/${box.id}/ports`, { port: 8080 }),
+      await otherB("POST", `/v1/boxes/${box.id}/resume`, {}),
       await otherB("DELETE", `/v1/boxes/${box.id}?confirm=true`),
     ];
     for (const refusal of refusals) expect(refusal).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
@@ -360,6 +372,38 @@ describeRouting("boxes on more than one node", () => {
     await request;
     expect((await until(probe, (reply) => reply.body.stdout === "no\n", 20_000)).body.stdout).toBe("no\n");
   }, 60_000);
+
+  it("when a relayed REST request is unsigned, signed with another key or for another body, or replayed, then node A refuses it and runs nothing", async () => {
+    const subject = stack.subjects.nodeRest("boxes", nodeA);
+    const principalText = JSON.stringify(principal("acct-a"));
+    const writing = (name: string) =>
+      encodeJson({ operation: "write_file", input: { boxId: box.id, path: `/data/home/${name}`, content: name } });
+    const ask = async (data: Uint8Array, headers: Record<string, string>) =>
+      decodeJson((await stack.bus.request(subject, data, { timeoutMs: 10_000, headers })).data) as CallReply;
+    const fields = () => ({ principal: principalText, callId: randomUUID(), deadline: Date.now() + 30_000 });
+    const refused = (reason: string) => ({ ok: false, error: { code: "unavailable", details: { node: nodeA, reason } } });
+    const forged = writing("forged.txt");
+    expect(await ask(forged, { [Header.principal]: principalText, [Header.callId]: randomUUID() })).toMatchObject(refused("unsigned"));
+    expect(await ask(forged, signRelay(Buffer.from("not the service's key"), subject, fields(), forged))).toMatchObject(
+      refused("bad_signature"),
+    );
+    expect(await ask(forged, signRelay(Buffer.from(signingKey), subject, fields(), writing("other.txt")))).toMatchObject(
+      refused("bad_signature"),
+    );
+    const expired = signRelay(Buffer.from(signingKey), subject, fields(), forged, Date.now() - 60_000);
+    expect(await ask(forged, expired)).toMatchObject(refused("expired"));
+    const genuine = writing("genuine.txt");
+    const signed = signRelay(Buffer.from(signingKey), subject, fields(), genuine);
+    expect(await ask(genuine, signed)).toMatchObject({ ok: true, result: { path: "/data/home/genuine.txt" } });
+    expect(await ask(genuine, signed)).toMatchObject(refused("replayed"));
+    const listed = await okViaB<ExecResult>("exec", {
+      boxId: box.id,
+      cmd: "ls /data/home/forged.txt /data/home/other.txt 2>&1; cat genuine.txt",
+    });
+    expect(listed.stdout).toContain("No such file");
+    expect(listed.stdout).not.toMatch(/^\/data\/home\/(forged|other)\.txt$/m);
+    expect(listed.stdout.endsWith("genuine.txt")).toBe(true);
+  });
 
   it("when a box on node A is deleted through B, then A deletes it", async () => {
     const deleted = await okViaB<{ box: Box }>("delete_box", { boxId: box.id, confirm: true });
