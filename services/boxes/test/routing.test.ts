@@ -443,15 +443,30 @@ describeRouting("boxes on more than one node", () => {
       await restB("GET", `/v1/boxes/${doomed.id}/ports`),
       await restB("POST", `/v1/boxes/${doomed.id}/resume`, {}),
       await restB("POST", `/v1/boxes/${doomed.id}/snapshots`, {}),
+      await restB("PUT", `/v1/boxes/${doomed.id}/files`, { path: "x", content: "x" }),
+      await restB("GET", `/v1/boxes/${doomed.id}/jobs/job_none/logs`),
+      await restB("POST", `/v1/boxes/${doomed.id}/jobs/job_none/wait`, {}),
+      await restB("POST", `/v1/boxes/${doomed.id}/upload-url`, { path: "/data/home/x" }),
+      await restB("POST", `/v1/boxes/${doomed.id}/download-url`, { path: "/data/home/x" }),
+      await restB("POST", `/v1/boxes/${doomed.id}/ports`, { port: 8080 }),
+      await restB("DELETE", `/v1/boxes/${doomed.id}/ports/8080`),
+      await restB("POST", `/v1/boxes/${doomed.id}/suspend`, {}),
+      await restB("POST", `/v1/boxes/${doomed.id}/fork`, {}),
       await restB("DELETE", `/v1/boxes/${doomed.id}?confirm=true`),
     ];
+    const fromSnapshot = [
+      await restB("POST", "/v1/boxes", { snapshotId: outageSnapshot }),
+      await restB("DELETE", `/v1/snapshots/${outageSnapshot}`),
+    ];
     expect(performance.now() - restStarted).toBeLessThan(5_000);
+    const unavailable = { status: 503, body: { error: { code: "unavailable", details: { node: nodeA, reason: "no_responders" } } } };
     for (const answer of down) {
-      expect(answer).toMatchObject({
-        status: 503,
-        body: { error: { code: "unavailable", details: { node: nodeA, reason: "no_responders" } } },
-      });
+      expect(answer).toMatchObject(unavailable);
       expect(JSON.stringify(answer.body)).toContain(`box ${doomed.id} lives on node ${nodeA}`);
+    }
+    for (const answer of fromSnapshot) {
+      expect(answer).toMatchObject(unavailable);
+      expect(JSON.stringify(answer.body)).toContain(`snapshot ${outageSnapshot} lives on node ${nodeA}`);
     }
     expect(await restB("GET", `/v1/boxes/${doomed.id}`)).toMatchObject({ status: 200, body: { box: { id: doomed.id } } });
   });
