@@ -46,6 +46,8 @@ export interface GatewayOptions {
   extra?: RequestHandler[];
   /** How a local MCP client starts this Bancada over stdio: a new key's answer then carries that configuration too. */
   stdioLaunch?: StdioLaunch;
+  /** Tests only: false sends every MCP request through the SDK, to compare it with the fast path (docs/gateway.md#speed). */
+  fastPath?: boolean;
 }
 
 export interface Gateway {
@@ -115,6 +117,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     ...(options.extra ? { extra: options.extra } : {}),
     ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
     ...(options.stdioLaunch ? { stdioLaunch: options.stdioLaunch } : {}),
+    ...(options.fastPath !== undefined ? { fastPath: options.fastPath } : {}),
   });
   return {
     app,

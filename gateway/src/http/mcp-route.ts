@@ -2,7 +2,8 @@
  * `POST /mcp`: Streamable HTTP for both protocol eras on one URL (the SDK's `createMcpHandler`: 2026-07-28
  * requests carry their version in `_meta`, 2025-era requests are served statelessly), so any replica answers
  * any request. The route authenticates the key, reads the body once, refuses duplicate keys and malformed
- * tool/prompt params with a readable -32602, and hands the parsed message to the SDK. GET/DELETE answer 405:
+ * tool/prompt params with a readable -32602, answers a plain tools/call or tools/list itself (mcp-fast-path.ts)
+ * and hands any other parsed message to the SDK. GET/DELETE answer 405:
  * there is no session stream to open or close.
  */
 import express, { type Request, type RequestHandler, type Response, type Router } from "express";
@@ -12,12 +13,16 @@ import { bearerToken, type Logger } from "@bancada/service-kit";
 import type { KeyStore } from "../keys/api-keys.js";
 import { messageProblem, requestIdOf } from "../mcp/request-shape.js";
 import { mcpServerFactory, type Caller, type CallerAuthInfo, type McpServerOptions, type View } from "../mcp/server.js";
+import { ToolAnswers } from "../mcp/tool-answers.js";
+import { fastRequestOf, serveFast, type FastAnswers } from "./mcp-fast-path.js";
 import { sendWebResponse, webRequestOf } from "./web-bridge.js";
 
 export interface McpRouteOptions extends McpServerOptions {
   keys: KeyStore;
   log: Logger;
   bodyLimit: string;
+  /** Answer single tools/call and tools/list without the SDK (default); false only in tests that compare both. */
+  fastPath?: boolean;
 }
 
 const views: readonly View[] = ["core", "full", "search"];
@@ -26,7 +31,9 @@ const callers = new WeakMap<Request, Caller>();
 export function mcpRoute(options: McpRouteOptions): Router {
   const router = express.Router();
   const log = options.log.child({ route: "/mcp" });
-  const handler = createMcpHandler(mcpServerFactory(options), {
+  const answers = new ToolAnswers(options);
+  const fastPath = options.fastPath ?? true;
+  const handler = createMcpHandler(mcpServerFactory(options, undefined, answers), {
     legacy: "stateless",
     onerror: (error) => log.debug({ err: error }, "MCP request refused by the SDK"),
   });
@@ -34,7 +41,7 @@ export function mcpRoute(options: McpRouteOptions): Router {
     "/mcp",
     authenticateKey(options.keys),
     express.raw({ type: () => true, limit: options.bodyLimit }),
-    (req, res) => void serve(handler, req, res, log),
+    (req, res) => void serve(handler, fastPath ? { answers, version: options.version } : undefined, req, res, log),
   );
   const notAllowed: RequestHandler = (_req, res) => {
     res.setHeader("Allow", "POST").status(405).json(jsonRpcError(-32000, "Method not allowed: this server is stateless; use POST /mcp."));
@@ -44,7 +51,7 @@ export function mcpRoute(options: McpRouteOptions): Router {
   return router;
 }
 
-async function serve(handler: McpHttpHandler, req: Request, res: Response, log: Logger): Promise<void> {
+async function serve(handler: McpHttpHandler, fast: FastAnswers | undefined, req: Request, res: Response, log: Logger): Promise<void> {
   const caller = callers.get(req)!;
   const text = Buffer.isBuffer(req.body) ? req.body.toString("utf8") : "";
   let parsed: unknown;
@@ -57,6 +64,11 @@ async function serve(handler: McpHttpHandler, req: Request, res: Response, log: 
     const problem = messageProblem(text, parsed);
     if (problem) {
       res.status(200).json(jsonRpcError(problem.code, problem.message, requestIdOf(parsed)));
+      return;
+    }
+    const request = fast && fastRequestOf(req.headers, parsed);
+    if (request) {
+      await serveFast(fast, caller, request, req, res).catch((error: unknown) => failed(error, res, log, parsed));
       return;
     }
   }
@@ -73,10 +85,14 @@ async function serve(handler: McpHttpHandler, req: Request, res: Response, log: 
     });
     await sendWebResponse(response, res);
   } catch (error) {
-    log.error({ err: error }, "MCP request failed");
-    if (!res.headersSent) res.status(500).json(jsonRpcError(-32603, "Internal error; retry shortly.", requestIdOf(parsed)));
-    else res.end();
+    failed(error, res, log, parsed);
   }
+}
+
+function failed(error: unknown, res: Response, log: Logger, parsed: unknown): void {
+  log.error({ err: error }, "MCP request failed");
+  if (!res.headersSent) res.status(500).json(jsonRpcError(-32603, "Internal error; retry shortly.", requestIdOf(parsed)));
+  else res.end();
 }
 
 function authenticateKey(keys: KeyStore): RequestHandler {

@@ -3,23 +3,16 @@
  * builds a low-level `Server` for one caller, for either protocol era (2026-07-28 per-request envelopes and
  * 2025-era stateless requests over HTTP; one instance per connection on stdio). The SDK builds an instance
  * per HTTP request, so everything costly (listed tools per access, the handlers, the validator) is made once
- * and the factory only wires it.
+ * and the factory only wires it. What tools/list and tools/call answer lives in tool-answers.ts, shared with the
+ * HTTP route's fast path (http/mcp-fast-path.ts).
  */
-import {
-  ProtocolError,
-  Server,
-  TRACEPARENT_META_KEY,
-  type CallToolResult,
-  type McpRequestContext,
-  type ServerContext,
-} from "@modelcontextprotocol/server";
+import { ProtocolError, Server, TRACEPARENT_META_KEY, type McpRequestContext, type ServerContext } from "@modelcontextprotocol/server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { ErrorCode, permits, type ErrorBody, type Principal, type ProgressUpdate, type Transport } from "@bancada/contracts";
 import type { CallOptions, CallRouter } from "../call-router.js";
 import type { Catalog } from "../catalog.js";
-import { ListedTools } from "./listed-tools.js";
 import { invalidParams } from "./request-shape.js";
-import { SearchTools } from "./search-tools.js";
+import { ToolAnswers, toolsListCacheHint } from "./tool-answers.js";
 
 export interface McpServerOptions {
   catalog: Catalog;
@@ -47,11 +40,11 @@ export interface CallerAuthInfo {
   extra: { caller: Caller };
 }
 
-/** Tool-list results may be cached by a client for this long (2026-07-28 `ttlMs`); a key's list rarely changes. */
-const listTtlMs = 60_000;
-
 /** One validator for every Server: a new Ajv per request costs ~0.5 ms of CPU (bench/README.md). */
 const sharedValidator = new AjvJsonSchemaValidator();
+
+/** How the server names itself, in `initialize`, `server/discover` and every 2026-07-28 result's `_meta`. */
+export const serverInfo = (version: string) => ({ name: "bancada", title: "Bancada", version });
 
 export type McpServerFactory = (context: McpRequestContext) => Server;
 
@@ -59,24 +52,9 @@ export type McpServerFactory = (context: McpRequestContext) => Server;
  * The factory both transports serve from. `fixedCaller` is the stdio key's caller; over HTTP the caller
  * comes from the request's `authInfo`, set by the route after the key check.
  */
-export function mcpServerFactory(options: McpServerOptions, fixedCaller?: Caller): McpServerFactory {
+export function mcpServerFactory(options: McpServerOptions, fixedCaller?: Caller, answers = new ToolAnswers(options)): McpServerFactory {
   const { catalog, router } = options;
-  const listed = new ListedTools(catalog, options.outputSchemas);
-  const search = new SearchTools(catalog);
-  const info = { name: "bancada", title: "Bancada", version: options.version };
-
-  const callTool = async (caller: Caller, name: string, args: unknown, ctx: ServerContext): Promise<CallToolResult> => {
-    const reply = await router.callTool(caller.principal, name, args, callOptions(caller, ctx));
-    if (reply.ok) {
-      const result = reply.result as Record<string, unknown>;
-      return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
-    }
-    // The error object goes in both places, except where an output schema is advertised: MCP clients check
-    // structuredContent against it even on errors (the TS SDK answers -32602 instead of the error), so there
-    // the envelope travels as the text alone, which every client shows.
-    const schemaAdvertised = options.outputSchemas && catalog.tool(name)?.descriptor.outputSchema !== undefined;
-    return errorResult(reply.error, !schemaAdvertised);
-  };
+  const info = serverInfo(options.version);
 
   return (context) => {
     const caller = fixedCaller ?? (context.authInfo as CallerAuthInfo | undefined)?.extra.caller;
@@ -85,26 +63,13 @@ export function mcpServerFactory(options: McpServerOptions, fixedCaller?: Caller
       capabilities: { tools: { listChanged: caller.transport === "stdio" }, prompts: {}, logging: {} },
       instructions: catalog.instructions(),
       jsonSchemaValidator: sharedValidator,
-      cacheHints: { "tools/list": { ttlMs: listTtlMs, cacheScope: "private" } },
+      cacheHints: { "tools/list": toolsListCacheHint },
     });
 
-    server.setRequestHandler("tools/list", () => ({ tools: caller.view === "search" ? search.tools() : listed.for(caller) }));
-
-    server.setRequestHandler("tools/call", async (request, ctx) => {
-      const { name, arguments: args } = request.params;
-      if (caller.view === "search" && search.owns(name)) {
-        if (name === "search_tools") {
-          const found = search.run(caller, args);
-          return found.ok
-            ? { content: [{ type: "text", text: JSON.stringify(found.result) }], structuredContent: found.result }
-            : errorResult(found.error, true);
-        }
-        const inner = search.callArguments(args);
-        if (!inner.ok) return errorResult(inner.error, true);
-        return callTool(caller, inner.name, inner.arguments, ctx);
-      }
-      return callTool(caller, name, args, ctx);
-    });
+    server.setRequestHandler("tools/list", () => ({ tools: answers.list(caller) }));
+    server.setRequestHandler("tools/call", (request, ctx) =>
+      answers.call(caller, request.params.name, request.params.arguments, callOptions(caller, ctx)),
+    );
 
     server.setRequestHandler("prompts/list", () => ({
       prompts: catalog
@@ -155,13 +120,13 @@ function traceparentOf(ctx: ServerContext): string | undefined {
   const fromMeta =
     (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[TRACEPARENT_META_KEY] ??
     (ctx.mcpReq._meta as Record<string, unknown> | undefined)?.[TRACEPARENT_META_KEY];
-  if (typeof fromMeta === "string") return fromMeta;
-  return ctx.http?.req?.headers.get("traceparent") ?? undefined;
+  return traceparentFrom(fromMeta, ctx.http?.req?.headers.get("traceparent"));
 }
 
-function errorResult(error: ErrorBody, structured: boolean): CallToolResult {
-  const body = { error };
-  return { content: [{ type: "text", text: JSON.stringify(body) }], ...(structured ? { structuredContent: body } : {}), isError: true };
+/** The trace context of a request: its `_meta.traceparent` when it is a string, else the HTTP header's. */
+export function traceparentFrom(fromMeta: unknown, fromHeader: string | null | undefined): string | undefined {
+  if (typeof fromMeta === "string") return fromMeta;
+  return fromHeader ?? undefined;
 }
 
 /** A prompt that does not exist or arguments it refuses are the client's mistake: -32602, with the envelope as data. */

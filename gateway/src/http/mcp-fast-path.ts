@@ -1,0 +1,142 @@
+/**
+ * The two hot requests, a single `tools/call` or `tools/list`, answered without the SDK's per-request machinery
+ * (a `Server`, a transport, a web `Request`/`Response`, an SSE stream, zod over the message and the answer; see
+ * docs/gateway.md#speed). The answer itself comes from the same `ToolAnswers` the SDK's handlers call, so only the
+ * envelope is written here, in the form the SDK writes it for the request's era: 2026-07-28 as JSON, with the
+ * tools/list cache hint; 2025-era as one SSE event with the SDK's headers.
+ *
+ * Only a request this module is sure of is taken: valid as the SDK sees it (its own `classifyInboundRequest` picks
+ * the era and checks the envelope and the header/body agreement; the rest is checked here) and needing nothing but a
+ * result. Anything else — a request the SDK would refuse, a progressToken (progress needs a stream), a task, a
+ * batch, a notification, any other method, a header this module does not compare — goes to the SDK unchanged, and
+ * the SDK answers it. gateway/test/fast-path.test.ts sends every case both ways and compares the answers.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import type { Request, Response } from "express";
+import {
+  RELATED_TASK_META_KEY,
+  SERVER_INFO_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  TRACEPARENT_META_KEY,
+  classifyInboundRequest,
+  isJsonContentType,
+} from "@modelcontextprotocol/server";
+import { serverInfo, traceparentFrom, type Caller } from "../mcp/server.js";
+import { toolsListCacheHint, type ToolAnswers } from "../mcp/tool-answers.js";
+
+/** The revision served here; a request naming another one goes to the SDK, which answers -32022. */
+const modernRevision = "2026-07-28";
+
+export interface FastRequest {
+  id: string | number;
+  method: "tools/call" | "tools/list";
+  modern: boolean;
+  /** tools/call only. */
+  name: string;
+  args: Record<string, unknown> | undefined;
+  meta: Record<string, unknown> | undefined;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
+  const value = headers[name];
+  return typeof value === "string" ? value : undefined;
+};
+const callKeys = new Set(["name", "arguments", "_meta"]);
+const listKeys = new Set(["cursor", "_meta"]);
+
+/** The request when the fast path may answer it exactly as the SDK would, else undefined (the SDK serves it). */
+export function fastRequestOf(headers: IncomingHttpHeaders, message: unknown): FastRequest | undefined {
+  if (!isObject(message) || (message.method !== "tools/call" && message.method !== "tools/list")) return undefined;
+  const { method, params, id } = message;
+  if (message.jsonrpc !== "2.0" || !(typeof id === "string" || Number.isSafeInteger(id))) return undefined;
+  if (!isJsonContentType(header(headers, "content-type") ?? null)) return undefined;
+  if (params !== undefined && !isObject(params)) return undefined;
+  if (!Object.keys(params ?? {}).every((key) => (method === "tools/call" ? callKeys : listKeys).has(key))) return undefined;
+  const meta = params?._meta;
+  if (meta !== undefined && (!isObject(meta) || "progressToken" in meta || RELATED_TASK_META_KEY in meta)) return undefined;
+  const name = params?.name;
+  const args = params?.arguments;
+  if (method === "tools/call" && (typeof name !== "string" || (args !== undefined && !isObject(args)))) return undefined;
+  if (method === "tools/list" && params?.cursor !== undefined && typeof params.cursor !== "string") return undefined;
+
+  const versionHeader = header(headers, "mcp-protocol-version");
+  const methodHeader = header(headers, "mcp-method");
+  const nameHeader = header(headers, "mcp-name");
+  const route = classifyInboundRequest({
+    httpMethod: "POST",
+    body: message,
+    ...(versionHeader !== undefined ? { protocolVersionHeader: versionHeader } : {}),
+    ...(methodHeader !== undefined ? { mcpMethodHeader: methodHeader } : {}),
+    ...(nameHeader !== undefined ? { mcpNameHeader: nameHeader } : {}),
+  });
+  const request = {
+    id: id as string | number,
+    method: method as FastRequest["method"],
+    name: typeof name === "string" ? name : "",
+    args: args as FastRequest["args"],
+    meta,
+  };
+  if (route.kind === "modern") {
+    // classifyInboundRequest compared the version and method headers with the body when they are present; the
+    // SDK's next rung requires them, and Mcp-Name equal to params.name (a Base64-encoded name goes to the SDK)
+    if (route.messageKind !== "request" || route.classification.revision !== modernRevision) return undefined;
+    if (versionHeader === undefined || methodHeader === undefined) return undefined;
+    if (method === "tools/call" && nameHeader !== name) return undefined;
+    return { ...request, modern: true };
+  }
+  if (route.kind === "legacy" && route.reason === "no-claim") {
+    // the SDK's stateless 2025 transport: both media types accepted, a version header it knows or none
+    const accept = header(headers, "accept");
+    if (!accept?.includes("application/json") || !accept.includes("text/event-stream")) return undefined;
+    if (versionHeader !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(versionHeader)) return undefined;
+    return { ...request, modern: false };
+  }
+  return undefined;
+}
+
+export interface FastAnswers {
+  answers: ToolAnswers;
+  /** The gateway's version, for the `_meta.serverInfo` of 2026-07-28 results. */
+  version: string;
+}
+
+/** Answers a request `fastRequestOf` took. A client that leaves before its answer is written cancels its call. */
+export async function serveFast(fast: FastAnswers, caller: Caller, request: FastRequest, req: Request, res: Response): Promise<void> {
+  const { answers } = fast;
+  let result: object;
+  if (request.method === "tools/list") {
+    const tools = answers.list(caller);
+    result = request.modern ? { tools, ...toolsListCacheHint } : { tools };
+  } else {
+    const aborted = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) aborted.abort();
+    });
+    const traceparent = traceparentFrom(request.meta?.[TRACEPARENT_META_KEY], header(req.headers, "traceparent"));
+    result = await answers.call(caller, request.name, request.args, {
+      transport: caller.transport,
+      signal: aborted.signal,
+      requestId: request.id,
+      ...(traceparent ? { traceparent } : {}),
+    });
+  }
+  if (res.destroyed) return;
+  // 2026-07-28 results say they are complete (no input is required) and who answered, as the SDK's do
+  if (request.modern) result = { ...result, resultType: "complete", _meta: { [SERVER_INFO_META_KEY]: serverInfo(fast.version) } };
+  const json = JSON.stringify({ result, jsonrpc: "2.0", id: request.id });
+  if (request.modern) {
+    res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(json) }).end(json);
+    return;
+  }
+  const event = `event: message\ndata: ${json}\n\n`;
+  res.writeHead(200, sseHeaders).end(event);
+}
+
+/** The headers of the SDK's 2025-era answer stream, so that a client or proxy sees no difference. */
+const sseHeaders = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache, no-transform",
+  connection: "keep-alive",
+  "x-accel-buffering": "no",
+};

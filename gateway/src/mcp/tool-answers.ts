@@ -1,0 +1,74 @@
+/**
+ * What `tools/list` and `tools/call` answer, for every way a request arrives: the SDK's per-request `Server`
+ * (both eras over HTTP, stdio) and the HTTP route's fast path (docs/gateway.md#speed) call the same two methods,
+ * so the list, the search view, the result's shape and the error envelope cannot differ between them.
+ */
+import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
+import type { ErrorBody } from "@bancada/contracts";
+import type { CallOptions, CallRouter } from "../call-router.js";
+import type { Catalog } from "../catalog.js";
+import { ListedTools } from "./listed-tools.js";
+import { SearchTools } from "./search-tools.js";
+import type { Caller } from "./server.js";
+
+export interface ToolAnswersOptions {
+  catalog: Catalog;
+  router: CallRouter;
+  /** Advertise output schemas (SOSOAPI_OUTPUT_SCHEMAS=1, docs/gateway.md#catalog). */
+  outputSchemas: boolean;
+}
+
+/** Tool-list results may be cached by a client for this long (2026-07-28 `ttlMs`); a key's list rarely changes. */
+export const toolsListCacheHint = { ttlMs: 60_000, cacheScope: "private" } as const;
+
+export class ToolAnswers {
+  readonly #o: ToolAnswersOptions;
+  readonly #listed: ListedTools;
+  readonly #search: SearchTools;
+
+  constructor(options: ToolAnswersOptions) {
+    this.#o = options;
+    this.#listed = new ListedTools(options.catalog, options.outputSchemas);
+    this.#search = new SearchTools(options.catalog);
+  }
+
+  /** The tools this caller sees: its view of the catalog, or only search_tools and call_tool. */
+  list(caller: Caller): Tool[] {
+    return caller.view === "search" ? this.#search.tools() : this.#listed.for(caller);
+  }
+
+  /** One tools/call; never throws (a failure is an `isError` result carrying the error envelope). */
+  async call(caller: Caller, name: string, args: Record<string, unknown> | undefined, options: CallOptions): Promise<CallToolResult> {
+    const search = this.#search;
+    if (caller.view === "search" && search.owns(name)) {
+      if (name === "search_tools") {
+        const found = search.run(caller, args);
+        return found.ok ? okResult(found.result) : errorResult(found.error, true);
+      }
+      const inner = search.callArguments(args);
+      if (!inner.ok) return errorResult(inner.error, true);
+      return this.#callTool(caller, inner.name, inner.arguments, options);
+    }
+    return this.#callTool(caller, name, args, options);
+  }
+
+  async #callTool(caller: Caller, name: string, args: unknown, options: CallOptions): Promise<CallToolResult> {
+    const { router, catalog, outputSchemas } = this.#o;
+    const reply = await router.callTool(caller.principal, name, args, options);
+    if (reply.ok) return okResult(reply.result as Record<string, unknown>);
+    // The error object goes in both places, except where an output schema is advertised: MCP clients check
+    // structuredContent against it even on errors (the TS SDK answers -32602 instead of the error), so there
+    // the envelope travels as the text alone, which every client shows.
+    const schemaAdvertised = outputSchemas && catalog.tool(name)?.descriptor.outputSchema !== undefined;
+    return errorResult(reply.error, !schemaAdvertised);
+  }
+}
+
+function okResult(result: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
+}
+
+function errorResult(error: ErrorBody, structured: boolean): CallToolResult {
+  const body = { error };
+  return { content: [{ type: "text", text: JSON.stringify(body) }], ...(structured ? { structuredContent: body } : {}), isError: true };
+}

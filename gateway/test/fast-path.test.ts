@@ -1,0 +1,271 @@
+/**
+ * The fast path (src/http/mcp-fast-path.ts) against the SDK: two stacks alike but for `fastPath`, and a matrix of
+ * raw requests — both eras, both profiles, good calls, tool errors, an unknown tool, bad arguments, a scope the key
+ * lacks, wrong or missing version headers, a mismatched Mcp-Name, a wrong Accept or content type — each sent to
+ * both. The status, the headers a client reads and the JSON-RPC message must be the same, and each case is taken by
+ * the fast path or left to the SDK as the matrix says.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack, type Stack } from "@bancada/e2e";
+import { fastRequestOf } from "../src/http/mcp-fast-path.js";
+import { echoFactory, scriptsFactory } from "./fixtures.js";
+import { modernVersion } from "./mcp-clients.js";
+
+type Era = "2026-07-28" | "2025-11-25" | "2025-06-18" | "2025 (no version header)";
+const eras: Era[] = [modernVersion, "2025-11-25", "2025-06-18", "2025 (no version header)"];
+
+interface Case {
+  name: string;
+  method: "tools/list" | "tools/call";
+  params?: Record<string, unknown>;
+  profile?: "full" | "search" | "core";
+  /** Which key: `narrow` holds docs:read only. */
+  key?: "wide" | "narrow";
+  /** Changes to the headers the era's client would send (undefined removes one). */
+  headers?: Record<string, string | undefined>;
+  /** Changes to the 2026-07-28 `_meta` envelope. */
+  meta?: Record<string, unknown>;
+  /** The fast path answers it (else both go through the SDK). */
+  fast: boolean;
+  eras?: Era[];
+  /** The JSON-RPC id (else a random integer). */
+  id?: string | number;
+}
+
+const missingId = "0b6f3c55-6c5b-4a8e-9d3c-5d9a6c0e2f10";
+const modernOnly: Era[] = [modernVersion];
+const legacyOnly: Era[] = eras.filter((era) => era !== modernVersion);
+
+const cases: Case[] = [
+  { name: "tools/list", method: "tools/list", fast: true },
+  { name: "tools/list, core profile", method: "tools/list", profile: "core", fast: true },
+  { name: "tools/list, search profile", method: "tools/list", profile: "search", fast: true },
+  { name: "tools/list with a cursor", method: "tools/list", params: { cursor: "x" }, fast: true },
+  { name: "tools/list, narrow key", method: "tools/list", key: "narrow", fast: true },
+  { name: "a good call", method: "tools/call", params: { name: "echo", arguments: { message: "hi" } }, fast: true },
+  { name: "a call without arguments", method: "tools/call", params: { name: "echo" }, fast: true },
+  { name: "a tool error from the service", method: "tools/call", params: { name: "get_script", arguments: { id: missingId } }, fast: true },
+  { name: "an unknown tool", method: "tools/call", params: { name: "no_such_tool", arguments: {} }, fast: true },
+  { name: "bad arguments", method: "tools/call", params: { name: "get_script", arguments: { id: "nope" } }, fast: true },
+  { name: "an unknown argument", method: "tools/call", params: { name: "echo", arguments: { message: "hi", extra: 1 } }, fast: true },
+  {
+    name: "a scope the key lacks",
+    method: "tools/call",
+    params: { name: "get_script", arguments: { id: missingId } },
+    key: "narrow",
+    fast: true,
+  },
+  {
+    name: "a tool another profile hides",
+    method: "tools/call",
+    params: { name: "list_scripts", arguments: {} },
+    profile: "core",
+    fast: true,
+  },
+  {
+    name: "search_tools",
+    method: "tools/call",
+    params: { name: "search_tools", arguments: { query: "echo a message", limit: 2 } },
+    profile: "search",
+    fast: true,
+  },
+  {
+    name: "call_tool",
+    method: "tools/call",
+    params: { name: "call_tool", arguments: { name: "echo", arguments: { message: "via search" } } },
+    profile: "search",
+    fast: true,
+  },
+  {
+    name: "call_tool, bad arguments",
+    method: "tools/call",
+    params: { name: "call_tool", arguments: { nome: "echo" } },
+    profile: "search",
+    fast: true,
+  },
+  {
+    name: "a traceparent header",
+    method: "tools/call",
+    params: { name: "echo", arguments: { message: "traced" } },
+    headers: { traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" },
+    fast: true,
+  },
+  {
+    name: "a progressToken (needs a stream)",
+    method: "tools/call",
+    params: { name: "echo", arguments: { message: "p" }, _meta: { progressToken: 7 } },
+    fast: false,
+  },
+  {
+    name: "an extra param",
+    method: "tools/call",
+    params: { name: "echo", arguments: { message: "hi" }, task: { ttl: 1000 } },
+    fast: false,
+  },
+  { name: "a content type that is not JSON", method: "tools/list", headers: { "content-type": "text/plain" }, fast: false },
+  {
+    name: "a wrong Mcp-Name",
+    method: "tools/call",
+    params: { name: "echo", arguments: { message: "x" } },
+    headers: { "mcp-name": "get_script" },
+    fast: false,
+    eras: modernOnly,
+  },
+  {
+    name: "no Mcp-Name",
+    method: "tools/call",
+    params: { name: "echo", arguments: { message: "x" } },
+    headers: { "mcp-name": undefined },
+    fast: false,
+    eras: modernOnly,
+  },
+  { name: "no MCP-Protocol-Version", method: "tools/list", headers: { "mcp-protocol-version": undefined }, fast: false, eras: modernOnly },
+  { name: "no Mcp-Method", method: "tools/list", headers: { "mcp-method": undefined }, fast: false, eras: modernOnly },
+  { name: "a wrong Mcp-Method", method: "tools/list", headers: { "mcp-method": "prompts/list" }, fast: false, eras: modernOnly },
+  {
+    name: "a header version the body does not name",
+    method: "tools/list",
+    headers: { "mcp-protocol-version": "2025-11-25" },
+    fast: false,
+    eras: modernOnly,
+  },
+  {
+    name: "an unsupported revision",
+    method: "tools/list",
+    headers: { "mcp-protocol-version": "2099-01-01" },
+    meta: { "io.modelcontextprotocol/protocolVersion": "2099-01-01" },
+    fast: false,
+    eras: modernOnly,
+  },
+  {
+    name: "an envelope without clientInfo",
+    method: "tools/list",
+    meta: { "io.modelcontextprotocol/clientInfo": undefined },
+    fast: true,
+    eras: modernOnly,
+  },
+  {
+    name: "an envelope whose capabilities are not an object",
+    method: "tools/list",
+    meta: { "io.modelcontextprotocol/clientCapabilities": "all" },
+    fast: false,
+    eras: modernOnly,
+  },
+  { name: "a string id", method: "tools/list", id: "req-7", fast: true },
+  { name: "an id that is not an integer", method: "tools/list", id: 1.5, fast: false },
+  {
+    name: "an Accept without text/event-stream",
+    method: "tools/list",
+    headers: { accept: "application/json" },
+    fast: false,
+    eras: legacyOnly,
+  },
+  {
+    name: "an unknown version header",
+    method: "tools/list",
+    headers: { "mcp-protocol-version": "1999-01-01" },
+    fast: false,
+    eras: legacyOnly,
+  },
+  {
+    name: "a modern version header without the envelope",
+    method: "tools/list",
+    headers: { "mcp-protocol-version": modernVersion },
+    fast: false,
+    eras: legacyOnly,
+  },
+];
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | null>;
+  message: unknown;
+  /** How the body was framed: JSON, or SSE events. */
+  framing: "json" | "sse" | "empty";
+}
+
+/** The headers a client or proxy reads; transfer framing (content-length, chunked) is not compared. */
+const comparedHeaders = ["content-type", "cache-control", "x-accel-buffering", "allow", "www-authenticate"];
+
+describe("the fast path answers as the SDK does", () => {
+  const stacks: Record<"fast" | "sdk", Stack | undefined> = { fast: undefined, sdk: undefined };
+  const keys: Record<"fast" | "sdk", Record<"wide" | "narrow", string>> = {
+    fast: { wide: "", narrow: "" },
+    sdk: { wide: "", narrow: "" },
+  };
+
+  beforeAll(async () => {
+    for (const which of ["fast", "sdk"] as const) {
+      const stack = await startStack({ services: { scripts: scriptsFactory, echo: echoFactory }, gateway: { fastPath: which === "fast" } });
+      stacks[which] = stack;
+      keys[which] = {
+        wide: await stack.createKey({ scopes: ["scripts:read", "scripts:write", "docs:read"] }),
+        narrow: await stack.createKey({ scopes: ["docs:read"] }),
+      };
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await stacks.fast?.stop();
+    await stacks.sdk?.stop();
+  });
+
+  /** The request an `era` client sends for `testCase`. */
+  function requestFor(which: "fast" | "sdk", era: Era, testCase: Case, id: string | number) {
+    const modern = era === modernVersion;
+    const params: Record<string, unknown> = { ...testCase.params };
+    if (modern) {
+      const envelope: Record<string, unknown> = {
+        "io.modelcontextprotocol/protocolVersion": modernVersion,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": { name: "diff", version: "1" },
+        ...(params._meta as Record<string, unknown> | undefined),
+        ...testCase.meta,
+      };
+      params._meta = Object.fromEntries(Object.entries(envelope).filter(([, value]) => value !== undefined));
+    }
+    const headers: Record<string, string | undefined> = {
+      authorization: `Bearer ${keys[which][testCase.key ?? "wide"]}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(modern ? { "mcp-protocol-version": modernVersion, "mcp-method": testCase.method } : {}),
+      ...(modern && typeof params.name === "string" ? { "mcp-name": params.name } : {}),
+      ...(!modern && era !== "2025 (no version header)" ? { "mcp-protocol-version": era } : {}),
+      ...testCase.headers,
+    };
+    const body = { jsonrpc: "2.0", id, method: testCase.method, ...(Object.keys(params).length ? { params } : {}) };
+    const url = `${stacks[which]!.mcpUrl}?profile=${testCase.profile ?? "full"}`;
+    const sent = Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    return { url, headers: sent, body };
+  }
+
+  async function send(which: "fast" | "sdk", era: Era, testCase: Case, id: string | number): Promise<Answer> {
+    const { url, headers, body } = requestFor(which, era, testCase, id);
+    const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
+    const text = await response.text();
+    const framing = text === "" ? "empty" : text.startsWith("event:") || text.startsWith("data:") ? "sse" : "json";
+    const data = framing === "sse" ? text.split("\n").filter((line) => line.startsWith("data: ")) : [text];
+    return {
+      status: response.status,
+      headers: Object.fromEntries(comparedHeaders.map((name) => [name, response.headers.get(name)])),
+      message: framing === "empty" ? null : data.map((line) => JSON.parse(line.replace(/^data: /, "")) as unknown),
+      framing,
+    };
+  }
+
+  for (const era of eras) {
+    for (const testCase of cases.filter((each) => (each.eras ?? eras).includes(era))) {
+      it(`when ${era} sends ${testCase.name}, then both paths answer alike${testCase.fast ? " (fast path)" : " (SDK)"}`, async () => {
+        const id = testCase.id ?? Math.floor(Math.random() * 1e6);
+        const [fast, sdk] = [await send("fast", era, testCase, id), await send("sdk", era, testCase, id)];
+        expect({ status: fast.status, headers: fast.headers, message: fast.message, framing: fast.framing }).toEqual({
+          status: sdk.status,
+          headers: sdk.headers,
+          message: sdk.message,
+          framing: sdk.framing,
+        });
+        const { headers, body } = requestFor("fast", era, testCase, id);
+        expect(fastRequestOf(headers, body) !== undefined, "taken by the fast path").toBe(testCase.fast);
+      });
+    }
+  }
+});
