@@ -191,7 +191,10 @@ export class CallRouter {
     return this.#request(entry.service, { kind: "tool", tool: name, args }, principal, callId, timeoutMs, options);
   }
 
-  /** The bus request in a CLIENT span whose context travels in the request's `traceparent`. */
+  /**
+   * The signed bus request, in a CLIENT span whose context travels in the request's `traceparent`. One method for
+   * tool calls and prompts: the headers, the signature and what a call that got no answer becomes are written once.
+   */
   #request(
     service: string,
     body: unknown,
@@ -200,55 +203,40 @@ export class CallRouter {
     timeoutMs: number,
     options: CallOptions,
   ): Promise<CallReply> {
-    const subject = this.#o.subjects.call(service);
+    const { bus, subjects } = this.#o;
+    const subject = subjects.call(service);
     return withSpan(`send ${subject}`, { kind: SpanKind.CLIENT, attributes: busSpanAttributes(subject, callId) }, async (span) => {
-      const reply = await this.#send(service, body, principal, callId, timeoutMs, {
-        ...options,
-        traceparent: activeTraceparent() ?? options.traceparent,
-      });
+      const traceparent = activeTraceparent() ?? options.traceparent;
+      const deadline = Date.now() + timeoutMs;
+      const plain: Record<string, string> = {
+        [Header.principal]: JSON.stringify(principal),
+        [Header.callId]: callId,
+        [Header.deadline]: String(deadline),
+        [Header.transport]: options.transport,
+        ...(traceparent ? { [Header.traceparent]: traceparent } : {}),
+        ...(options.onProgress ? { [Header.progress]: "1" } : {}),
+      };
+      const data = encodeJson(body);
+      const headers = signBusMessage(bus.keys, subject, plain, data, { notAfter: deadline });
+      const onProgress = options.onProgress;
+      const progress = onProgress
+        ? bus.subscribe(subjects.progress(callId), (message) => onProgress(decodeJson(message.data) as ProgressUpdate))
+        : undefined;
+      const signal = options.signal;
+      let reply: CallReply;
+      try {
+        reply = decodeJson((await bus.request(subject, data, { timeoutMs, headers, ...(signal ? { signal } : {}) })).data) as CallReply;
+      } catch (error) {
+        if (!(error instanceof BusRequestError)) throw error;
+        // the service may still be running the call nobody waits for now (a replica only cut off, not dead): stop it
+        if (abandons.has(error.reason)) this.#publishSigned(subjects.cancel(service), new Uint8Array(), { [Header.callId]: callId });
+        reply = { ok: false, error: busFailureBody(service, error.reason, timeoutMs) };
+      } finally {
+        progress?.unsubscribe();
+      }
       setOutcome(span, reply.ok ? "ok" : reply.error.code);
       return reply;
     });
-  }
-
-  async #send(
-    service: string,
-    body: unknown,
-    principal: Principal,
-    callId: string,
-    timeoutMs: number,
-    options: CallOptions,
-  ): Promise<CallReply> {
-    const { bus, subjects } = this.#o;
-    const deadline = Date.now() + timeoutMs;
-    const plain: Record<string, string> = {
-      [Header.principal]: JSON.stringify(principal),
-      [Header.callId]: callId,
-      [Header.deadline]: String(deadline),
-      [Header.transport]: options.transport,
-      ...(options.traceparent ? { [Header.traceparent]: options.traceparent } : {}),
-      ...(options.onProgress ? { [Header.progress]: "1" } : {}),
-    };
-    const data = encodeJson(body);
-    const headers = signBusMessage(bus.keys, subjects.call(service), plain, data, { notAfter: deadline });
-    const onProgress = options.onProgress;
-    const progress = onProgress
-      ? bus.subscribe(subjects.progress(callId), (message) => onProgress(decodeJson(message.data) as ProgressUpdate))
-      : undefined;
-    const signal = options.signal;
-    try {
-      const reply = await bus.request(subjects.call(service), data, { timeoutMs, headers, ...(signal ? { signal } : {}) });
-      return decodeJson(reply.data) as CallReply;
-    } catch (error) {
-      if (!(error instanceof BusRequestError)) throw error;
-      // the service may still be running the call nobody waits for now (a replica only cut off, not dead): stop it
-      if (abandons.has(error.reason)) {
-        this.#publishSigned(subjects.cancel(service), new Uint8Array(), { [Header.callId]: callId });
-      }
-      return { ok: false, error: busFailureBody(service, error.reason, timeoutMs) };
-    } finally {
-      progress?.unsubscribe();
-    }
   }
 
   #publishSigned(subject: string, data: Uint8Array, headers: Record<string, string>): void {

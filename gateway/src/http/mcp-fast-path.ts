@@ -20,6 +20,7 @@ import {
   TRACEPARENT_META_KEY,
   classifyInboundRequest,
   isJsonContentType,
+  type Tool,
 } from "@modelcontextprotocol/server";
 import { serverInfo, traceparentFrom, type Caller } from "../mcp/server.js";
 import { toolsListCacheHint, type ToolAnswers } from "../mcp/tool-answers.js";
@@ -104,34 +105,50 @@ export interface FastAnswers {
 /** Answers a request `fastRequestOf` took. A client that leaves before its answer is written cancels its call. */
 export async function serveFast(fast: FastAnswers, caller: Caller, request: FastRequest, req: Request, res: Response): Promise<void> {
   const { answers } = fast;
-  let result: object;
+  let result: string;
   if (request.method === "tools/list") {
-    const tools = answers.list(caller);
-    result = request.modern ? { tools, ...toolsListCacheHint } : { tools };
+    result = withTools(answers.list(caller), request.modern ? toolsListCacheHint : undefined, request.modern ? fast.version : undefined);
   } else {
     const aborted = new AbortController();
     res.on("close", () => {
       if (!res.writableFinished) aborted.abort();
     });
     const traceparent = traceparentFrom(request.meta?.[TRACEPARENT_META_KEY], header(req.headers, "traceparent"));
-    result = await answers.call(caller, request.name, request.args, {
+    const called = await answers.call(caller, request.name, request.args, {
       transport: caller.transport,
       signal: aborted.signal,
       requestId: request.id,
       ...(traceparent ? { traceparent } : {}),
     });
+    result = JSON.stringify(request.modern ? { ...called, ...modernResultFields(fast.version) } : called);
   }
   if (res.destroyed) return;
-  // 2026-07-28 results say they are complete (no input is required) and who answered, as the SDK's do
-  if (request.modern) result = { ...result, resultType: "complete", _meta: { [SERVER_INFO_META_KEY]: serverInfo(fast.version) } };
-  const json = JSON.stringify({ result, jsonrpc: "2.0", id: request.id });
+  const json = `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(request.id)}}`;
   if (request.modern) {
     res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(json) }).end(json);
     return;
   }
-  const event = `event: message\ndata: ${json}\n\n`;
-  res.writeHead(200, sseHeaders).end(event);
+  res.writeHead(200, sseHeaders).end(`event: message\ndata: ${json}\n\n`);
 }
+
+/** 2026-07-28 results say they are complete (no input is required) and who answered, as the SDK's do. */
+const modernResultFields = (version: string) => ({ resultType: "complete", _meta: { [SERVER_INFO_META_KEY]: serverInfo(version) } });
+
+/**
+ * A tools/list result as JSON. The list is the same array for every caller with the same access until the catalog
+ * changes (listed-tools.ts), so its JSON (about 64 kB for the whole catalog of 46 tools) is written once per array, not per request.
+ */
+function withTools(tools: readonly Tool[], cacheHint: object | undefined, modernVersion: string | undefined): string {
+  let text = toolsJson.get(tools);
+  if (text === undefined) {
+    text = JSON.stringify(tools);
+    toolsJson.set(tools, text);
+  }
+  const rest = JSON.stringify({ ...cacheHint, ...(modernVersion !== undefined ? modernResultFields(modernVersion) : {}) });
+  return rest === "{}" ? `{"tools":${text}}` : `{"tools":${text},${rest.slice(1)}`;
+}
+
+const toolsJson = new WeakMap<readonly Tool[], string>();
 
 /** The headers of the SDK's 2025-era answer stream, so that a client or proxy sees no difference. */
 const sseHeaders = {

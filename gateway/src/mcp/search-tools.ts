@@ -63,6 +63,9 @@ const callTool: Tool = {
   annotations: { title: "Call a tool", readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
 };
 
+/** The one list this view answers (one array, so that its JSON is written once: http/mcp-fast-path.ts). */
+const searchList: Tool[] = [searchTool, callTool];
+
 export interface FoundTools {
   tools: { name: string; title?: string; description: string; inputSchema: Record<string, unknown> }[];
 }
@@ -79,7 +82,7 @@ export class SearchTools {
   }
 
   tools(): Tool[] {
-    return [searchTool, callTool];
+    return searchList;
   }
 
   owns(name: string): boolean {
