@@ -7,6 +7,7 @@
 import "./env.js";
 import { startStack, type ServiceFactory, type Stack } from "@bancada/e2e";
 import { createScriptsService, type ScriptsService } from "@bancada/scripts";
+import { defaultServerLimits } from "@bancada/service-kit";
 
 export interface BenchStack {
   stack: Stack;
@@ -28,6 +29,8 @@ export async function startBenchStack(): Promise<BenchStack> {
     // The default per-key token bucket (burst 200, 100 calls/s) would turn a benchmark into a rate-limit
     // test: lift it so the numbers show the path, not the limiter.
     gateway: { rateLimit: { burst: 1e9, perSecond: 1e9 } },
+    // the HTTP server `bancada start` runs (connection cap, header timeout, keep-alive), not Node's bare defaults
+    serverLimits: defaultServerLimits,
   });
   if (!scripts) throw new Error("the scripts service did not start");
   if (stack.bus.kind !== "nats" && process.env.BANCADA_TEST_BUS !== "memory") {

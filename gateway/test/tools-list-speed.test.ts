@@ -10,9 +10,9 @@
  * gateway's HTTP server from a request's arrival to its last byte written, is printed, and asserted only on a
  * quiet machine: on a shared one whole processes wait for a core for milliseconds at a time.
  *
- * The goal is 2 ms and it is not met yet: on a quiet 2-core machine a request costs about 5.7 ms of CPU and its
- * p50 is about 4.2 ms, most of it the SDK's per-request server, transport and web Request/Response. Until the
- * route answers tools/list without them, the bound below (10 ms) guards against a regression, not the goal.
+ * The bound is the goal, 2 ms: the route answers tools/list itself (http/mcp-fast-path.ts) with the list's JSON
+ * written once per list, where the SDK's per-request server, transport and web Request/Response cost about 5.7 ms
+ * of CPU per request before. The 2025-era request is the one a 1.x client sends, the 2026-07-28 one a v2 client's.
  */
 import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
@@ -92,7 +92,7 @@ describe("tools/list with the whole catalog", () => {
   });
   afterAll(async () => stack?.stop());
 
-  it("when a key with every scope lists tools, then the gateway spends under 10 ms per request (the guard; the goal is 2 ms), in both eras", async () => {
+  it("when a key with every scope lists tools, then the gateway spends under 2 ms per request, in both eras", async () => {
     const key = await stack.createKey({ scopes: [...new Set(catalog.map((tool) => tool.scope))].filter((scope) => scope !== "none") });
     // the gateway's own app on a server of our own, so that each request's handling time is read where it arrives
     const handled: number[] = [];
@@ -104,7 +104,7 @@ describe("tools/list with the whole catalog", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
     const calls = 300;
-    const guardMs = 10;
+    const goalMs = 2;
     const busy = Math.max(1, os.loadavg()[0]! / os.cpus().length);
     try {
       for (const era of ["2025-11-25", modernVersion]) {
@@ -122,8 +122,8 @@ describe("tools/list with the whole catalog", () => {
             `(load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores)`,
         );
         expect(handled.length).toBe(calls);
-        expect(cpuMs).toBeLessThan(guardMs * busy);
-        if (busy === 1) expect(p50).toBeLessThan(guardMs);
+        expect(cpuMs).toBeLessThan(goalMs * busy);
+        if (busy === 1) expect(p50).toBeLessThan(goalMs);
       }
     } finally {
       server.closeAllConnections();

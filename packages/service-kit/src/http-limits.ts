@@ -17,6 +17,7 @@ export interface ServerLimits {
 }
 
 export const defaultBodyTimeoutMs = 30_000;
+const keepAliveTimeoutMs = 65_000;
 export const defaultServerLimits: ServerLimits = { maxConnections: 1_024, headersTimeoutMs: 10_000 };
 
 /** An HTTP server for `handler` under these limits (`listen` it as usual). */
@@ -29,6 +30,11 @@ export function createLimitedServer(handler: RequestListener, limits: ServerLimi
     handler,
   );
   server.maxConnections = limits.maxConnections;
+  // An idle keep-alive connection is closed by the client first: clients that ignore the Keep-Alive hint expire
+  // idle connections after about 5 s (httpx, Node's agent), exactly Node's default here, and a request sent on a
+  // connection the server is closing at that moment fails with a reset (seen in bench/README.md#mcp-vs-relay).
+  // 65 s outlasts them and a load balancer's usual 60 s; idle connections still count against maxConnections.
+  server.keepAliveTimeout = keepAliveTimeoutMs;
   return server;
 }
 
