@@ -99,4 +99,26 @@ describe("the connection cap", () => {
     for (const { answer } of held) expect((await answer).closedAfterMs).toBeLessThan(5_000);
     expect((await fetch(`${stack.baseUrl}/healthz`)).status).toBe(200);
   });
+
+  it("when a connection has been idle longer than a client's usual 5 s, then the server still holds it (keep-alive 65 s, announced)", async () => {
+    const request = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    const socket = connect(portOf(stack), "127.0.0.1");
+    socket.once("error", () => {});
+    let text = "";
+    socket.on("data", (chunk: Buffer) => (text += chunk.toString()));
+    const answered = async (count: number) => {
+      while ((text.match(/HTTP\/1\.1 200/g) ?? []).length < count && !socket.destroyed)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    socket.write(request);
+    await answered(1);
+    expect(text).toMatch(/keep-alive: timeout=65/i);
+    // idle past Node's default of 5 s (and past the 2 s header timeout of this stack), then a second request on the same connection
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    expect(socket.destroyed).toBe(false);
+    socket.write(request);
+    await answered(2);
+    expect((text.match(/HTTP\/1\.1 200/g) ?? []).length).toBe(2);
+    socket.destroy();
+  }, 20_000);
 });
