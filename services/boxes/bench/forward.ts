@@ -2,18 +2,22 @@
  * What forwarding a box-bound call to its node costs: `exec true` in a box of node A entering replica A (runs
  * there) against the same call entering replica B (forwarded over NATS to A's node subject, answer relayed back),
  * interleaved in one run so that load hits both alike; p50/p99, the added latency, and throughput with 8 in
- * flight. Both replicas run in this process, each with its own NATS connection, data folder and node name, on one
- * database. The hop from the gateway to the first replica is the same in both cases and is left out.
+ * flight; then the same over REST (`POST /v1/boxes/:id/exec` to replica A's HTTP API, against B's, which relays it to
+ * A: src/http/owner-relay.ts). Both replicas run in this process, each with its own NATS connection, data folder,
+ * node name and HTTP port, on one database. The hop from the gateway to the first replica, and the key's
+ * resolution (here a fixed principal for any key), are the same in both cases and are left out.
  *   npx tsx services/boxes/bench/forward.ts [iterations=200]
  * Needs root, bubblewrap, PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) and NATS
  * (NATS_URL, default nats://127.0.0.1:4222). No gateway: no rate limit applies.
  */
 import { randomBytes } from "node:crypto";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { subjects as makeSubjects } from "@bancada/contracts";
-import { BusKeys, connectNatsBus, createLogger } from "@bancada/service-kit";
+import { BusKeys, connectNatsBus, createLogger, createServiceApp } from "@bancada/service-kit";
 import { freshDatabase } from "@bancada/testkit";
 import { createBoxesService, type BoxesService } from "../src/index.js";
 import { benchPrincipal, loadAverage, stats, tableRow, timed } from "./bench-kit.js";
@@ -28,7 +32,9 @@ const database = await freshDatabase("bancada_bench");
 const subjects = makeSubjects(`bench${randomBytes(4).toString("hex")}`);
 // the keys of a gateway: B signs the calls it forwards, as a process holding the gateway's key does
 const keys = BusKeys.generate();
-const replicas: { service: BoxesService; dataDir: string; close: () => Promise<void> }[] = [];
+// one transfer and relay key for both replicas, as a deployment sets BOXES_SIGNING_KEY
+const signingKey = randomBytes(32).toString("hex");
+const replicas: { service: BoxesService; dataDir: string; url: string; close: () => Promise<void> }[] = [];
 for (const [index, node] of ["bench-node-a", "bench-node-b"].entries()) {
   const dataDir = await mkdtemp(path.join(tmpdir(), `bancada-boxes-bench-${node}-`));
   const bus = await connectNatsBus({ url: natsUrl, name: node, keys });
@@ -41,8 +47,22 @@ for (const [index, node] of ["bench-node-a", "bench-node-b"].entries()) {
     node,
     sshPort: null,
     uidBase: 400_000 + index * 1_000,
+    signingKey,
   });
-  replicas.push({ service, dataDir, close: () => bus.close() });
+  const app = createServiceApp({
+    routes: [service.routes],
+    resolver: { resolve: async () => principal },
+    log,
+    guards: { bindHost: "127.0.0.1", allowedHosts: [], allowedOrigins: [] },
+  });
+  const server: Server = app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const close = async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await bus.close();
+  };
+  replicas.push({ service, dataDir, url, close });
 }
 const [a, b] = replicas as [(typeof replicas)[0], (typeof replicas)[0]];
 const via = (replica: typeof a) => async (tool: string, args: Record<string, unknown>) => {
@@ -52,6 +72,19 @@ const via = (replica: typeof a) => async (tool: string, args: Record<string, unk
 };
 const local = via(a);
 const forwarded = via(b);
+/** The REST mirror of exec on a replica's own HTTP API; any answer but 200 fails the run. */
+const rest = (replica: typeof a) => async (_tool: string, args: Record<string, unknown>) => {
+  const response = await fetch(`${replica.url}/v1/boxes/${String(args.boxId)}/exec`, {
+    method: "POST",
+    headers: { Authorization: "Bearer bench", "Content-Type": "application/json" },
+    body: JSON.stringify({ cmd: args.cmd }),
+  });
+  const body = (await response.json()) as Record<string, unknown>;
+  if (response.status !== 200) throw new Error(`REST exec via ${replica.url}: ${response.status} ${JSON.stringify(body)}`);
+  return body;
+};
+const restLocal = rest(a);
+const restRelayed = rest(b);
 
 try {
   const { box } = (await local("create_box", { name: "bench-forward" })) as { box: { id: string; state: string } };
@@ -60,13 +93,17 @@ try {
     const result = (await call("exec", { boxId: box.id, cmd: "true" })) as { exitCode: number };
     if (result.exitCode !== 0) throw new Error(`exec true answered exit ${result.exitCode}`);
   };
-  for (let i = 0; i < 10; i++) await Promise.all([exec(local)(), exec(forwarded)()]);
+  for (let i = 0; i < 10; i++) await Promise.all([exec(local)(), exec(forwarded)(), exec(restLocal)(), exec(restRelayed)()]);
 
   const here: number[] = [];
   const there: number[] = [];
+  const restHere: number[] = [];
+  const restThere: number[] = [];
   for (let i = 0; i < iterations; i++) {
     here.push(await timed(exec(local)));
     there.push(await timed(exec(forwarded)));
+    restHere.push(await timed(exec(restLocal)));
+    restThere.push(await timed(exec(restRelayed)));
   }
   const throughput = async (call: typeof local) => {
     const total = Math.max(80, iterations);
@@ -81,14 +118,21 @@ try {
   };
   const localRate = await throughput(local);
   const forwardedRate = await throughput(forwarded);
+  const restLocalRate = await throughput(restLocal);
+  const restRelayedRate = await throughput(restRelayed);
 
   const h = stats(here);
   const t = stats(there);
+  const rh = stats(restHere);
+  const rt = stats(restThere);
   console.log(`iterations ${iterations} (interleaved), load average ${loadAverage().join(" ")}`);
   console.log(row(["exec true in a box of node A", "p50 ms", "p99 ms", "calls/s (8)"]));
   console.log(row(["entering A (runs there)", h.p50.toFixed(2), h.p99.toFixed(2), localRate.toFixed(1)]));
   console.log(row(["entering B (forwarded to A)", t.p50.toFixed(2), t.p99.toFixed(2), forwardedRate.toFixed(1)]));
   console.log(row(["added by the forward", (t.p50 - h.p50).toFixed(2), (t.p99 - h.p99).toFixed(2), ""]));
+  console.log(row(["REST entering A (runs there)", rh.p50.toFixed(2), rh.p99.toFixed(2), restLocalRate.toFixed(1)]));
+  console.log(row(["REST entering B (relayed to A)", rt.p50.toFixed(2), rt.p99.toFixed(2), restRelayedRate.toFixed(1)]));
+  console.log(row(["added by the relay", (rt.p50 - rh.p50).toFixed(2), (rt.p99 - rh.p99).toFixed(2), ""]));
 } finally {
   for (const { service, dataDir, close } of replicas) {
     const boxes = await service.db.box.findMany({ where: { state: { not: "deleted" }, node: service.runtime.driver.node } });
