@@ -287,6 +287,19 @@ describeRouting("boxes on more than one node", () => {
     expect(await restB("POST", `${path1}/exec`, {})).toMatchObject({ status: 400, body: { error: { code: "invalid_argument" } } });
     expect(await restB("GET", `${path1}/jobs/${started.body.job.id}/logs?tail=0`)).toMatchObject({ status: 400 });
     expect(relays().length).toBe(count);
+
+    // the byte limits hold across the hop: 1 MiB crosses both ways (in parts, over NATS's max_payload); one byte more is 413
+    const mib = Buffer.alloc(1024 * 1024, 0xff); // not UTF-8: read back as base64
+    const written = await restB("PUT", `${path1}/files`, { path: "big.bin", content: mib.toString("base64"), encoding: "base64" });
+    expect(written).toMatchObject({ status: 200, body: { size: 1024 * 1024 } });
+    const big = await restB<{ content: string; encoding: string }>("GET", `${path1}/files?path=big.bin`);
+    expect(big).toMatchObject({ status: 200, body: { encoding: "base64", size: 1024 * 1024 } });
+    expect(Buffer.from(big.body.content, "base64").equals(mib)).toBe(true);
+    const over = Buffer.alloc(1024 * 1024 + 1, 7).toString("base64");
+    expect(await restB("PUT", `${path1}/files`, { path: "big.bin", content: over, encoding: "base64" })).toMatchObject({
+      status: 413,
+      body: { error: { code: "payload_too_large" } },
+    });
   }, 240_000);
 
   it("when a snapshot of a box on node A is saved, used and deleted through B's REST, then A keeps, copies and removes it", async () => {
