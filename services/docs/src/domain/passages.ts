@@ -103,8 +103,9 @@ export async function headPassages(db: DocsDb, terms: QueryTerm[], least: number
         FROM unnest(${terms.map((term) => anyStem([term]))}::text[], ${terms.map((term) => anyStem([term], "A"))}::text[],
                     ${terms.map((term) => term.weight)}::float8[]) AS t(q, a, w)
     ),
+    -- Titles through their own index (title_tsv): the head's index cannot tell a title from a heading.
     pages AS MATERIALIZED (
-      SELECT d.name, d.head || ''::tsvector AS head FROM documents d WHERE d.head @@ ${anyStem(content, "A")}::tsquery
+      SELECT d.name, d.head || ''::tsvector AS head FROM documents d WHERE d.title_tsv @@ ${anyStem(content)}::tsquery
     ),
     headed AS MATERIALIZED (
       SELECT p.name, p.head, s.covered, s.titled
