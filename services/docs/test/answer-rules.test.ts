@@ -3,7 +3,8 @@
  * (beside part of the fixture corpus, so that word weights mean something):
  * filler weighs little, synonyms documentation uses are found, a stem never passes for a longer word
  * (log ≠ login), a page's title counts more than a mention in a body, no sentence is said twice, each
- * page is cited once, notes do not lead, references point at the section, and what the corpus does not
+ * page is cited once, notes do not lead, references point at the section, a page whose title names the
+ * subject is a candidate even when another page's section holds every word, and what the corpus does not
  * answer gets no reference.
  */
 import { mkdir, writeFile } from "node:fs/promises";
@@ -93,6 +94,28 @@ description: Deprecate a version of a package
 This command updates the registry entry for a package with a deprecation warning for everyone who installs it.
 It works on version ranges as well as on single versions.
 To undo it, give an empty message.
+`,
+  "guides/publishing.md": `---
+title: Publishing
+description: Share your work with others
+---
+
+### Uploads
+
+To share a project, pack it into a tarball and upload the tarball to the registry.
+`,
+  "commands/tool-pack.md": `---
+title: tool-pack
+description: Write an archive of a package
+---
+
+### Tarballs
+
+Each archive holds the files that would be published, and nothing else.
+
+### Projects in workspaces
+
+Give the folder of one member to archive it alone.
 `,
   "guides/best-practices.md": `---
 title: Best practices for naming
@@ -189,6 +212,14 @@ describe("answer_query's rules", () => {
   it("when a page's title names the question's subject, then it answers though its text lacks the question's other (known) words", async () => {
     const answer = await ask("how do I mark a published version as deprecated");
     expect(cited(answer)[0]).toBe(name("commands/tool-deprecate"));
+  });
+
+  it("when a section of another page holds nearly all of the question, then the page whose title names its subject is still cited", async () => {
+    // "Publishing" says every word of the question in one sentence; tool-pack's title says "pack" and its
+    // headings "tarball" and "project", no section of it holding enough alone: only its head finds it.
+    const answer = await ask("how do I pack a project into a tarball and upload it to the registry");
+    expect(cited(answer)).toContain(name("guides/publishing"));
+    expect(cited(answer)).toContain(name("commands/tool-pack"));
   });
 
   it("when a question holds a number, then the number is a detail: its content words find the page, the number alone finds nothing", async () => {

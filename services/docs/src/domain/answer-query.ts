@@ -19,7 +19,6 @@ export const relevanceThreshold = 0.6;
  * about something else.
  */
 export const headThreshold = 0.4;
-const wellCoveredShare = 0.8;
 /** Further pages are cited only when their best passage comes close to the best one. */
 const relativeFloor = 0.6;
 const pagesMax = 3;
@@ -36,12 +35,18 @@ export async function answerQuery(db: DocsDb, input: AnswerQueryInput): Promise<
   return result.references.length ? result : nothingFound(input.query);
 }
 
-/** Passages covering the question, and those of pages whose head names it, ranked on their words. */
+/**
+ * Passages covering the question, and those of pages whose title names it, ranked on their words. The
+ * pages' heads are read even when some section holds nearly all of the question: a section of another
+ * subject often does ("Index-Only Scans and Covering Indexes" for "build an index that only covers some
+ * of the rows"), and the page whose title names the subject ("CREATE INDEX") must still be a candidate.
+ * Both queries run at once; neither needs the other.
+ */
 export async function rankedPassages(db: DocsDb, terms: QueryTerm[], corpusSize: number): Promise<RankedPassage[]> {
-  const covering = await findPassages(db, terms, corpusSize, relevanceThreshold);
-  // A section holding nearly all of the question answers it; the pages' heads are read when none does.
-  const wellCovered = covering.some((passage) => passage.coverage >= wellCoveredShare);
-  const headed = !wellCovered && terms.every((term) => term.documents > 0) ? await headPassages(db, terms, headThreshold) : [];
+  const [covering, headed] = await Promise.all([
+    findPassages(db, terms, corpusSize, relevanceThreshold),
+    terms.every((term) => term.documents > 0) ? headPassages(db, terms, headThreshold) : Promise.resolve([]),
+  ]);
   const seen = new Set(covering.map((passage) => passage.id));
   return rankPassages([...covering, ...headed.filter((passage) => !seen.has(passage.id))], terms);
 }
