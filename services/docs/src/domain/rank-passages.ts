@@ -31,7 +31,7 @@ const stemShare = 0.7;
 /** The most a passage gains for the question's words close together. */
 const closenessShare = 0.3;
 /** The most a passage gains for holding every pair of the question's adjacent words in order. */
-const phraseShare = 0.3;
+const phraseShare = 0.5;
 /** Words between two of the question's adjacent words for them to still be its phrase ("computed from other columns"). */
 const phraseGap = 3;
 /** The most a passage gains for a title made only of the question's words. */
