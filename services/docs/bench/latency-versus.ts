@@ -9,14 +9,18 @@
  * the generated Prisma client, which git does not hold, is copied into it):
  *   mkdir .baseline && (cd ../.. && git archive main services/docs/src) | tar -x -C .baseline --strip-components=3
  *   cp -r src/db/generated .baseline/db/ && BASELINE_SRC=$PWD/.baseline npx tsx bench/latency-versus.ts
- * ROUNDS (default 3) sets how many times each question is asked of each version.
+ * ROUNDS (default 3) sets how many times each question is asked of each version. CORPUS=10k runs on the
+ * generated 10,000-page database instead (made by answers-10k.ts), with its fact questions and the manual's.
  */
+import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { answerQuery } from "../src/domain/answer-query.js";
 import { searchDocuments } from "../src/domain/search-documents.js";
 import type { DocsDb } from "../src/index.js";
+import { benchPages } from "./corpus.js";
 import { openEvalDb, postgresManual } from "./eval-corpus.js";
+import { buildQueries } from "./queries.js";
 import { postgresQuestions, unanswerableQuestions } from "./questions.js";
 
 type Tool = (db: DocsDb, input: { query: string; pageSize?: number }) => Promise<unknown>;
@@ -54,9 +58,16 @@ const measure = async (key: string, call: () => Promise<unknown>) => {
   samples.set(key, entry);
 };
 
-const db = await openEvalDb(postgresManual);
+const generated = process.env.CORPUS === "10k";
+const db = await openEvalDb(
+  generated
+    ? { label: "generated, 10,000 pages", database: "docs_eval_generated_10k", folder: "", baseUri: "https://docs.nimbus.example/bench" }
+    : postgresManual,
+);
 try {
-  const questions = [...postgresQuestions, ...unanswerableQuestions].map((question) => question.question);
+  const manual = [...postgresQuestions, ...unanswerableQuestions].map((question) => question.question);
+  const facts = () => [...new Set(buildQueries(benchPages(10_000).pages).map((query) => query.question))].slice(0, manual.length);
+  const questions = generated ? [...facts(), ...manual] : manual;
   // One warm-up pass of each version, not counted.
   for (const version of [baseline, current])
     for (const query of questions.slice(0, 10)) {
@@ -75,6 +86,12 @@ try {
 } finally {
   await db.$disconnect();
 }
+console.log(
+  `${generated ? "generated 10,000 pages" : "PostgreSQL manual"}; load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}\n`,
+);
 const pct = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))]!.toFixed(1);
 console.log("| tool | version | calls | wall p50 / p99 ms | Node CPU p50 / p99 ms | calls/s |\n| --- | --- | --- | --- | --- | --- |");
