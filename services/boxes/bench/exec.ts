@@ -14,11 +14,12 @@ import { subjects } from "@bancada/contracts";
 import { MemoryBus, createLogger } from "@bancada/service-kit";
 import { freshDatabase } from "@bancada/testkit";
 import { createBoxesService } from "../src/index.js";
+import { createLocalDriver } from "../src/driver/local/local-driver.js";
 import { benchPrincipal, loadAverage, stats, tableRow, timed } from "./bench-kit.js";
 
 const iterations = Number(process.argv[2] ?? 100);
 const log = createLogger("bench", "silent");
-const row = (cells: string[]) => tableRow(cells, 28);
+const row = (cells: string[]) => tableRow(cells, 34);
 const principal = benchPrincipal(["boxes:read", "boxes:write", "boxes:delete", "boxes:exec"]);
 
 const dataDir = await mkdtemp(path.join(tmpdir(), "bancada-boxes-bench-"));
@@ -45,21 +46,23 @@ try {
   }
   const stored = await service.db.box.findUniqueOrThrow({ where: { id: boxId } });
   const handle = { id: stored.id, runtime: stored.runtime };
+  // The same box through a second driver without warm entries: every command joins the box's cgroups as it starts.
+  const cold = await createLocalDriver({ dataDir, log, warm: false });
+  const execRequest = { command: { cmd: "true" }, cwd: "/data/home", env: {}, timeoutMs: 60_000, maxOutputBytes: 1024 };
 
   const host: number[] = [];
   const bareProcess: number[] = [];
   const driver: number[] = [];
+  const coldDriver: number[] = [];
   const tool: number[] = [];
   for (let i = 0; i < iterations; i++) {
     host.push(await timed(() => hostBash(home)));
     bareProcess.push(await timed(() => hostProcess("/bin/true", [])));
-    driver.push(
-      await timed(() =>
-        service.driver.exec(handle, { command: { cmd: "true" }, cwd: "/data/home", env: {}, timeoutMs: 60_000, maxOutputBytes: 1024 }),
-      ),
-    );
+    coldDriver.push(await timed(() => cold.exec(handle, execRequest)));
+    driver.push(await timed(() => service.driver.exec(handle, execRequest)));
     tool.push(await timed(() => call("exec", { boxId, cmd: "true" })));
   }
+  await cold.close();
   const inFlight = 8;
   const total = Math.max(40, iterations);
   const throughputStart = performance.now();
@@ -77,6 +80,7 @@ try {
   console.log(row(["host bash -lc true", hostStats.p50.toFixed(1), hostStats.p99.toFixed(1), "1.00", "1.00"]));
   for (const [label, samples] of [
     ["host /bin/true (1 process)", bareProcess],
+    ["box exec (driver, no warm entry)", coldDriver],
     ["box exec (driver)", driver],
     ["box exec (tool host)", tool],
   ] as const) {

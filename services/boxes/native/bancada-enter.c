@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/capability.h>
+#include <linux/sched.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -114,80 +115,77 @@ static char **program_environment(void) {
   return result;
 }
 
-int main(int argc, char **argv) {
-  if (argc < 7) {
-    fprintf(stderr, "usage: bancada-enter <pid> <startTime> <boxId> <cwd> <cgroup.procs>... -- <program> [args...]\n");
-    return 125;
-  }
-  const char *pid = argv[1], *started = argv[2], *box_id = argv[3], *cwd = argv[4];
-  int index = 5;
+
+/* What one command needs once the box's files are open: they name that process's namespaces from now on. */
+struct box {
+  const char *pid, *started, *box_id;
+  int namespaces[6], user, root;
+  /* The command's own cgroup v2 folder, to start the command in (clone3), or -1. */
+  int group;
+};
+
+static const struct {
+  const char *name;
+  int type;
+} joined[] = {{"mnt", CLONE_NEWNS},   {"uts", CLONE_NEWUTS}, {"ipc", CLONE_NEWIPC},
+              {"net", CLONE_NEWNET}, {"pid", CLONE_NEWPID}, {"cgroup", CLONE_NEWCGROUP}};
+enum { cgroup_namespace = 5 };
+
+/* Writes this process's pid into each cgroup.procs file (the slow part: the kernel waits for an RCU grace period). */
+static void join_cgroups(char **files, int count) {
   char self[32];
   snprintf(self, sizeof self, "%d", (int)getpid());
-  for (; index < argc && strcmp(argv[index], "--") != 0; index++) {
-    int fd = open(argv[index], O_WRONLY | O_CLOEXEC);
-    if (fd < 0 || write(fd, self, strlen(self)) < 0) fail(125, argv[index]);
+  for (int index = 0; index < count; index++) {
+    int fd = open(files[index], O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || write(fd, self, strlen(self)) < 0) fail(125, files[index]);
     close(fd);
   }
-  if (index + 1 >= argc) {
-    fprintf(stderr, "bancada: no program after --\n");
-    return 125;
-  }
-  char **program = argv + index + 1;
+}
 
-  static const struct {
-    const char *name;
-    int type;
-  } others[] = {{"mnt", CLONE_NEWNS},   {"uts", CLONE_NEWUTS}, {"ipc", CLONE_NEWIPC},
-                {"net", CLONE_NEWNET}, {"pid", CLONE_NEWPID}, {"cgroup", CLONE_NEWCGROUP}};
-  int fds[6];
-  for (int n = 0; n < 6; n++) fds[n] = open_namespace(pid, others[n].name);
-  int user = open_namespace(pid, "user");
+static void open_box(struct box *box) {
+  for (int n = 0; n < 6; n++) box->namespaces[n] = open_namespace(box->pid, joined[n].name);
+  box->user = open_namespace(box->pid, "user");
   char root_file[64];
-  snprintf(root_file, sizeof root_file, "/proc/%s/root", pid);
-  int root = open(root_file, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (root < 0) fail(125, "the box is not running (its root is gone)");
-  /* The files are open: they name that process's namespaces even if the pid is reused from now on. */
-  const char *now = start_time(pid);
-  if (!now || strcmp(now, started) != 0) {
-    fprintf(stderr, "bancada: the box is not running\n");
-    return 125;
-  }
-  if (setgroups(0, NULL) != 0) fail(125, "setgroups");
-  for (int n = 0; n < 6; n++)
-    if (setns(fds[n], others[n].type) != 0) fail(125, others[n].name);
-  if (setns(user, CLONE_NEWUSER) != 0) fail(125, "user namespace");
-  if (fchdir(root) != 0 || chroot(".") != 0 || chdir("/") != 0) fail(125, "the box's root");
-  for (int n = 0; n < 6; n++) close(fds[n]);
-  close(user);
-  close(root);
+  snprintf(root_file, sizeof root_file, "/proc/%s/root", box->pid);
+  box->root = open(root_file, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (box->root < 0) fail(125, "the box is not running (its root is gone)");
+}
 
-  pid_t child = fork();
-  if (child < 0) fail(125, "fork");
-  if (child == 0) {
-    drop_privileges();
-    char id[128] = "";
-    int fd = open("/run/bancada/box-id", O_RDONLY | O_CLOEXEC);
-    ssize_t length = fd < 0 ? -1 : read(fd, id, sizeof id - 1);
-    if (fd >= 0) close(fd);
-    if (length > 0) id[strcspn(id, "\n")] = '\0';
-    if (length <= 0 || strcmp(id, box_id) != 0) {
-      fprintf(stderr, "bancada: the box is not running\n");
-      _exit(125);
-    }
-    if (chdir(cwd) != 0) {
-      fprintf(stderr, "bancada: the working directory %s does not exist in the box\n", cwd);
-      _exit(126);
-    }
-    environ = program_environment();
-    if (write(3, "1", 1) < 0) { /* nobody listens for it: fine */
-    }
-    close(3);
-    execvp(program[0], program);
-    int code = errno == ENOENT ? 127 : 126;
-    fprintf(stderr, "bancada: %s: %s\n", program[0], strerror(errno));
-    _exit(code);
+/* The files stay valid only while the box's pid 1 is the process they were opened from (a reused pid is not). */
+static void check_still_running(const struct box *box) {
+  const char *now = start_time(box->pid);
+  if (!now || strcmp(now, box->started) != 0) {
+    fprintf(stderr, "bancada: the box is not running\n");
+    exit(125);
   }
-  close(3);
+}
+
+/*
+ * A child in the command's cgroup v2 group from its first instruction (clone3 CLONE_INTO_CGROUP: no migration, so
+ * none of the grace period a cgroup.procs write waits for), else a plain fork. Must run before the cgroup namespace
+ * is joined: the kernel allows it only between groups inside the caller's cgroup namespace.
+ */
+static pid_t start_child(int group) {
+  if (group >= 0) {
+    struct clone_args args;
+    memset(&args, 0, sizeof args);
+    args.flags = CLONE_INTO_CGROUP;
+    args.exit_signal = SIGCHLD;
+    args.cgroup = (unsigned long long)group;
+    long child = syscall(SYS_clone3, &args, sizeof args);
+    if (child >= 0 || (errno != ENOSYS && errno != E2BIG && errno != EINVAL)) return (pid_t)child;
+    /* An older kernel: join the group the slow way, then fork. */
+    int fd = openat(group, "cgroup.procs", O_WRONLY | O_CLOEXEC);
+    char self[32];
+    snprintf(self, sizeof self, "%d", (int)getpid());
+    if (fd < 0 || write(fd, self, strlen(self)) < 0) fail(125, "the command's cgroup");
+    close(fd);
+  }
+  return fork();
+}
+
+/* Ends as the child ended: the same exit status, or the same signal re-raised. */
+static int wait_for(pid_t child) {
   int status;
   while (waitpid(child, &status, 0) < 0)
     if (errno != EINTR) fail(125, "waitpid");
@@ -202,4 +200,166 @@ int main(int argc, char **argv) {
     return 128 + signal_number;
   }
   return WEXITSTATUS(status);
+}
+
+/*
+ * Enters the box and runs the program; `environment` (NAME=value entries, or NULL) is put on top of the base
+ * environment in the child. `oom_score` is what the command gets back (a warm entry lowered its own).
+ */
+static int enter(struct box *box, const char *cwd, char **program, char **environment, const char *oom_score) {
+  if (setgroups(0, NULL) != 0) fail(125, "setgroups");
+  for (int n = 0; n < cgroup_namespace; n++)
+    if (setns(box->namespaces[n], joined[n].type) != 0) fail(125, joined[n].name);
+  pid_t child = start_child(box->group);
+  if (child < 0) fail(125, "fork");
+  if (child == 0) {
+    if (setns(box->namespaces[cgroup_namespace], CLONE_NEWCGROUP) != 0) fail(125, "cgroup");
+    if (setns(box->user, CLONE_NEWUSER) != 0) fail(125, "user namespace");
+    if (fchdir(box->root) != 0 || chroot(".") != 0 || chdir("/") != 0) fail(125, "the box's root");
+    if (oom_score) {
+      /* The box's own /proc (the child is in its pid namespace); raising the score needs no privilege. */
+      int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+      if (fd < 0 || write(fd, oom_score, strlen(oom_score)) < 0) fail(125, "oom_score_adj");
+      close(fd);
+    }
+    drop_privileges();
+    char id[128] = "";
+    int fd = open("/run/bancada/box-id", O_RDONLY | O_CLOEXEC);
+    ssize_t length = fd < 0 ? -1 : read(fd, id, sizeof id - 1);
+    if (fd >= 0) close(fd);
+    if (length > 0) id[strcspn(id, "\n")] = '\0';
+    if (length <= 0 || strcmp(id, box->box_id) != 0) {
+      fprintf(stderr, "bancada: the box is not running\n");
+      _exit(125);
+    }
+    if (chdir(cwd) != 0) {
+      fprintf(stderr, "bancada: the working directory %s does not exist in the box\n", cwd);
+      _exit(126);
+    }
+    if (environment)
+      for (char **entry = environment; *entry; entry++)
+        if (putenv(*entry) != 0) fail(125, "environment");
+    if (write(3, "1", 1) < 0) { /* nobody listens for it: fine */
+    }
+    close(3);
+    execvp(program[0], program);
+    int code = errno == ENOENT ? 127 : 126;
+    fprintf(stderr, "bancada: %s: %s\n", program[0], strerror(errno));
+    _exit(code);
+  }
+  close(3);
+  return wait_for(child);
+}
+
+/* bancada-enter <pid> <startTime> <boxId> <cwd> <cgroup.procs>... -- <program> [args...] */
+static int enter_now(int argc, char **argv) {
+  struct box box = {.pid = argv[1], .started = argv[2], .box_id = argv[3], .group = -1};
+  const char *cwd = argv[4];
+  int index = 5;
+  while (index < argc && strcmp(argv[index], "--") != 0) index++;
+  if (index + 1 >= argc) {
+    fprintf(stderr, "bancada: no program after --\n");
+    return 125;
+  }
+  join_cgroups(argv + 5, index - 5);
+  open_box(&box);
+  check_still_running(&box);
+  environ = program_environment();
+  return enter(&box, cwd, argv + index + 1, NULL, NULL);
+}
+
+/* Everything on fd 4 up to its end: the request of a warm entry. */
+static char *read_request(size_t *size) {
+  size_t capacity = 64 * 1024, used = 0;
+  const size_t most = 64 * 1024 * 1024;
+  char *text = malloc(capacity);
+  if (!text) fail(125, "memory");
+  for (;;) {
+    if (used == capacity) {
+      if (capacity >= most) {
+        fprintf(stderr, "bancada: the command is too large\n");
+        exit(125);
+      }
+      capacity *= 2;
+      text = realloc(text, capacity);
+      if (!text) fail(125, "memory");
+    }
+    ssize_t length = read(4, text + used, capacity - used);
+    if (length < 0 && errno == EINTR) continue;
+    if (length < 0) fail(125, "reading the command");
+    if (length == 0) break;
+    used += (size_t)length;
+  }
+  close(4);
+  *size = used;
+  return text;
+}
+
+/* The NUL-terminated strings of a request, in order; NULL-terminated. */
+static char **split_request(char *text, size_t size, size_t *count) {
+  size_t strings = 0;
+  for (size_t at = 0; at < size; at++) strings += text[at] == '\0';
+  if (size == 0 || text[size - 1] != '\0') strings = 0;
+  char **fields = calloc(strings + 1, sizeof *fields);
+  if (!fields) fail(125, "memory");
+  for (size_t at = 0, field = 0; field < strings; field++) {
+    fields[field] = text + at;
+    at += strlen(text + at) + 1;
+  }
+  *count = strings;
+  return fields;
+}
+
+/*
+ * bancada-enter --warm <pid> <startTime> <boxId> <cgroup dir or ""> <cgroup.procs>...
+ * A warm entry: joins the box's cgroups and opens its namespaces ahead of time, then waits for one command on fd 4:
+ * "<cwd>\0<n>\0" then n "NAME=value\0" entries, then the program and its arguments, each "\0"-terminated, up to
+ * the end of fd 4. The command starts in the given cgroup v2 folder (clone3) when there is one.
+ */
+static int enter_warm(int argc, char **argv) {
+  struct box box = {.pid = argv[2], .started = argv[3], .box_id = argv[4], .group = -1};
+  /* Dies with the service: an entry nobody can hand a command to must not stay. */
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) fail(125, "parent-death signal");
+  /* It sits in the box's memory group while it waits: the box's own out-of-memory kills must not pick it. */
+  static char oom_score[16] = "";
+  int lowered = 0;
+  int oom = open("/proc/self/oom_score_adj", O_RDWR | O_CLOEXEC);
+  if (oom >= 0) {
+    ssize_t length = read(oom, oom_score, sizeof oom_score - 1);
+    oom_score[length > 0 ? length : 0] = '\0';
+    oom_score[strcspn(oom_score, "\n")] = '\0';
+    /* Where the machine refuses (some sandboxes do), the entry stays killable: the service then uses another. */
+    lowered = length > 0 && write(oom, "-1000", 5) == 5;
+    close(oom);
+  }
+  if (argv[5][0] != '\0') {
+    box.group = open(argv[5], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (box.group < 0) fail(125, argv[5]);
+  }
+  join_cgroups(argv + 6, argc - 6);
+  open_box(&box);
+  check_still_running(&box);
+  size_t size = 0, count = 0;
+  char *request = read_request(&size);
+  char **fields = split_request(request, size, &count);
+  long entries = count >= 2 ? strtol(fields[1], NULL, 10) : -1;
+  if (entries < 0 || (size_t)entries + 3 > count) {
+    fprintf(stderr, "bancada: no command for the warm entry\n");
+    return 125;
+  }
+  /* It may have waited long: the box must still be the one whose files are open. */
+  check_still_running(&box);
+  char **environment = calloc((size_t)entries + 1, sizeof *environment);
+  if (!environment) fail(125, "memory");
+  memcpy(environment, fields + 2, (size_t)entries * sizeof *environment);
+  return enter(&box, fields[0], fields + 2 + entries, environment, lowered ? oom_score : NULL);
+}
+
+int main(int argc, char **argv) {
+  if (argc >= 6 && strcmp(argv[1], "--warm") == 0) return enter_warm(argc, argv);
+  if (argc >= 7) return enter_now(argc, argv);
+  fprintf(stderr,
+          "usage: bancada-enter <pid> <startTime> <boxId> <cwd> <cgroup.procs>... -- <program> [args...]\n"
+          "       bancada-enter --warm <pid> <startTime> <boxId> <cgroup dir or \"\"> <cgroup.procs>...\n");
+  return 125;
 }

@@ -16,6 +16,7 @@
  *   bash -lc CMD, or the argv as given (no shell).
  * Measured on this machine the chain costs a few process starts over a bare `bash -lc` (bench/exec.ts).
  */
+import path from "node:path";
 import { joinCgroupsScript, type LocalRuntime } from "./sandbox.js";
 import { procsFiles } from "./cgroups.js";
 import { loaderArgs, type HostLoader } from "./host-loader.js";
@@ -51,8 +52,39 @@ export interface LaunchOptions {
 }
 
 export function launch(options: LaunchOptions, spec: CommandSpec): Launch {
-  const program = "cmd" in spec.command ? ["/bin/bash", "-lc", spec.command.cmd] : spec.command.argv;
-  return launchProgram(options, spec.cwd, program, spec.env);
+  return launchProgram(options, spec.cwd, programOf(spec), spec.env);
+}
+
+/** What a command runs: `bash -lc` for text, else its argv as given (no shell). */
+export function programOf(spec: CommandSpec): string[] {
+  return "cmd" in spec.command ? ["/bin/bash", "-lc", spec.command.cmd] : spec.command.argv;
+}
+
+/**
+ * A warm entry of the helper (warm-entries.ts): started with the box's base environment only, it joins the box's
+ * limit groups at once and waits on fd 4 for its one command (warmRequest), which it starts straight into the
+ * command's own cgroup v2 group. With a v1 freeze/kill hierarchy it joins the command's group itself, ahead too.
+ */
+export function warmLaunch(options: LaunchOptions & { helper: string }): Launch {
+  const { runtime, group } = options;
+  const tree = runtime.groups.tree;
+  const into = tree?.version === 2 && group ? path.join(tree.path, group) : "";
+  const join = into ? procsFiles({ tree: null, limits: runtime.groups.limits }) : procsFiles(runtime.groups, group);
+  const target = [String(runtime.init.pid), runtime.init.startTime, options.boxId, into];
+  return { file: options.helper, args: ["--warm", ...target, ...join], env: boxEnv(runtime.hostname) };
+}
+
+/**
+ * What a warm entry reads on fd 4: the working directory, the caller's variables (NAME=value, put on top of the
+ * base environment only once every privilege is gone) and the program, each ended by a NUL byte. A NUL inside a
+ * field would shift the ones after it, so none may hold one (the kernel could not pass it to a program anyway).
+ */
+export function warmRequest(cwd: string, program: string[], extra: Record<string, string> = {}): Buffer {
+  const environment = Object.entries(extra).map(([name, value]) => `${name}=${value}`);
+  const fields = [cwd, String(environment.length), ...environment, ...program];
+  if (fields.some((field) => field.includes("\0")))
+    throw new TypeError("a command, its working directory and its environment may not hold NUL bytes");
+  return Buffer.from(fields.map((field) => `${field}\0`).join(""), "utf8");
 }
 
 /**

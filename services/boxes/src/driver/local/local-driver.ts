@@ -56,7 +56,7 @@ import { PortBridges } from "./port-bridges.js";
 import { openShell } from "./box-shell.js";
 import { detectCgroups, type CgroupSupport } from "./cgroup-detect.js";
 import * as cgroups from "./cgroups.js";
-import { launch, launchProgram, type Launch, type LaunchOptions } from "./command.js";
+import { launch, launchProgram, programOf, type LaunchOptions } from "./command.js";
 import {
   copyDiskFiles,
   detectCopyMethod,
@@ -73,7 +73,8 @@ import { buildEnterHelper } from "./enter-helper.js";
 import { hostLoader, type HostLoader } from "./host-loader.js";
 import { jobDirChanged, probeJob, readLog, startWaiter, type JobRuntime } from "./jobs.js";
 import { childPids, continueNamespace, isAlive, isStopped, pidsInProcessGroup, sendSignal, stopNamespace } from "./procfs.js";
-import { runCommand, type RunResult } from "./run-command.js";
+import { runCommand, spawnCommand, type RunResult } from "./run-command.js";
+import { WarmEntries, type EntryCommand } from "./warm-entries.js";
 import { probeSandbox, startSandbox, type LocalRuntime } from "./sandbox.js";
 
 export interface LocalDriverOptions {
@@ -97,6 +98,8 @@ export interface LocalDriverOptions {
   probeUid?: number;
   /** "chain" never builds the one-exec helper (machines without a C compiler; tests of that path). */
   enter?: "auto" | "chain";
+  /** false: no warm entries, every command joins the box's cgroups as it starts (benchmarks of that path). */
+  warm?: boolean;
 }
 
 /** What the driver found out about this machine at start. */
@@ -176,6 +179,8 @@ export class LocalDriver implements BoxDriver {
   readonly #pidsMax: number;
   readonly #sharedEtc = sharedFromHost.filter((name) => existsSync(`/etc/${name}`));
   readonly #bridges: PortBridges;
+  /** With the one-exec helper: each box's next way in, started ahead (warm-entries.ts). */
+  readonly #warm: WarmEntries | null;
 
   constructor(options: LocalDriverOptions, setup: HostSetup, bwrapPath: string, nsenterPath: string) {
     this.#options = options;
@@ -188,6 +193,8 @@ export class LocalDriver implements BoxDriver {
     this.#nsenterPath = nsenterPath;
     this.#pidsMax = options.pidsMax ?? 1024;
     this.#bridges = new PortBridges(path.join(options.dataDir, "ports"), nsenterPath);
+    const helper = setup.helper;
+    this.#warm = helper && options.warm !== false ? new WarmEntries((boxId, runtime, group) => ({ ...this.#launchOptions(boxId, runtime, group), helper })) : null;
   }
 
   enforcement(resources: BoxResources): Enforcement {
@@ -294,7 +301,7 @@ export class LocalDriver implements BoxDriver {
       vcpus: spec.vcpus,
     });
     try {
-      return await startSandbox({
+      const runtime = await startSandbox({
         boxId: spec.id,
         paths,
         hostname: spec.name,
@@ -304,6 +311,8 @@ export class LocalDriver implements BoxDriver {
         sharedEtc: this.#sharedEtc,
         bwrapPath: this.#bwrapPath,
       });
+      this.#warm?.prepare(spec.id, runtime);
+      return runtime;
     } catch (error) {
       await cgroups.removeBoxGroups(groups);
       throw error;
@@ -332,6 +341,7 @@ export class LocalDriver implements BoxDriver {
   async stop(box: BoxHandle): Promise<void> {
     this.#bridges.close(box.id);
     const runtime = asRuntime(box);
+    await this.#warm?.drop(box.id, runtime);
     if (!runtime) return;
     // Thawed first (a frozen task cannot die under cgroup v1), then the namespace's init: the kernel kills
     // every process of the pid namespace with it while the host-side nsenters are still there to reap them.
@@ -354,7 +364,7 @@ export class LocalDriver implements BoxDriver {
   async exec(box: BoxHandle, request: ExecRequest): Promise<ExecOutcome> {
     const groups = this.#live(box).groups;
     const oomBefore = await cgroups.oomKillCount(groups);
-    const result = await this.#run(box, (options) => launch(options, request), {
+    const result = await this.#run(box, { cwd: request.cwd, program: programOf(request), env: request.env }, {
       timeoutMs: request.timeoutMs,
       maxOutputBytes: request.maxOutputBytes,
       ...(request.stdin ? { stdin: request.stdin } : {}),
@@ -413,7 +423,7 @@ export class LocalDriver implements BoxDriver {
   }
 
   async readFile(box: BoxHandle, filePath: string, maxBytes: number): Promise<FileRead> {
-    const result = await this.#run(box, (options) => launchProgram(options, "/", readArgsFor(filePath, maxBytes + 1)), {
+    const result = await this.#run(box, { cwd: "/", program: readArgsFor(filePath, maxBytes + 1) }, {
       timeoutMs: 60_000,
       maxOutputBytes: maxBytes + 1,
     });
@@ -422,7 +432,7 @@ export class LocalDriver implements BoxDriver {
   }
 
   async writeFile(box: BoxHandle, write: FileWrite): Promise<FileWriteOutcome> {
-    const result = await this.#run(box, (options) => launchProgram(options, "/", writeArgs(write)), {
+    const result = await this.#run(box, { cwd: "/", program: writeArgs(write) }, {
       timeoutMs: 60_000,
       maxOutputBytes: 64 * 1024,
       stdin: write.data,
@@ -464,26 +474,38 @@ export class LocalDriver implements BoxDriver {
   /** Removes this service's cgroup parents when no box is left in them (boxes outlive the service). */
   async close(): Promise<void> {
     this.#bridges.closeAll();
+    this.#warm?.closeAll();
     await cgroups.removeBases(this.#support);
   }
 
-  /** Runs one command in its own group: at the deadline the whole group (or process group) is killed. */
+  /**
+   * Runs one command in its own group: at the deadline the whole group (or process group) is killed. With the
+   * helper, through the box's warm entry (warm-entries.ts), and the box gets its next one afterwards.
+   */
   async #run(
     box: BoxHandle,
-    build: (options: LaunchOptions) => Launch,
+    command: EntryCommand,
     run: { timeoutMs: number; maxOutputBytes: number; stdin?: Buffer; signal?: AbortSignal },
   ): Promise<RunResult> {
     const runtime = await this.#alive(box);
+    const killTree = (group: string | undefined) => async (pid: number) => {
+      if (group) await cgroups.killCommandGroup(runtime.groups, group, pid);
+      else for (let round = 0; round < 5 && sendSignal(-pid, "SIGKILL"); round++) await sleep(10);
+    };
+    if (this.#warm) {
+      const entry = await this.#warm.enter(box.id, runtime, command);
+      try {
+        return await runCommand(entry.child, { ...run, killTree: killTree(entry.group) });
+      } finally {
+        if (entry.group) await cgroups.removeCommandGroup(runtime.groups, entry.group);
+        this.#warm.prepare(box.id, runtime);
+      }
+    }
     const group = runtime.groups.tree ? `x-${randomBytes(6).toString("hex")}` : undefined;
     if (group) await cgroups.createCommandGroup(runtime.groups, group);
     try {
-      return await runCommand(build(this.#launchOptions(box.id, runtime, group)), {
-        ...run,
-        killTree: async (pid) => {
-          if (group) await cgroups.killCommandGroup(runtime.groups, group, pid);
-          else for (let round = 0; round < 5 && sendSignal(-pid, "SIGKILL"); round++) await sleep(10);
-        },
-      });
+      const launched = launchProgram(this.#launchOptions(box.id, runtime, group), command.cwd, command.program, command.env);
+      return await runCommand(spawnCommand(launched, { stdin: run.stdin !== undefined }), { ...run, killTree: killTree(group) });
     } finally {
       if (group) await cgroups.removeCommandGroup(runtime.groups, group);
     }

@@ -5,7 +5,7 @@
  * command's main process ends, and then whatever it left running in the background is killed too:
  * an exec never leaves processes behind (a detached fork bomb included). start_job is for those.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import type { Launch } from "./command.js";
 import type { ExecOutcome } from "../box-driver.js";
@@ -29,22 +29,31 @@ const drainMs = 1_000;
 /** How long a killed tree may take to go away before the call answers anyway (a frozen box cannot die). */
 const killGraceMs = 5_000;
 
-export function runCommand(command: Launch, options: RunOptions): Promise<RunResult> {
-  const started = performance.now();
-  const child = spawn(command.file, command.args, {
+/**
+ * A launch started the way runCommand reads it: stdout, stderr and the "started" fd 3 as pipes, in its own process
+ * group; `request` adds fd 4, the pipe a warm entry reads its command from.
+ */
+export function spawnCommand(command: Launch, options: { stdin: boolean; request?: boolean }): ChildProcess {
+  return spawn(command.file, command.args, {
     env: command.env,
     detached: true,
-    stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe", "pipe"],
+    stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe", "pipe", ...(options.request ? (["pipe"] as const) : [])],
   });
+}
+
+/** Runs a started command (spawnCommand, or a warm entry just handed its command) to completion. */
+export function runCommand(child: ChildProcess, options: RunOptions): Promise<RunResult> {
+  const started = performance.now();
   const stdout = new Capture(options.maxOutputBytes);
   const stderr = new Capture(options.maxOutputBytes);
   stdout.attach(child.stdout!);
   stderr.attach(child.stderr!);
   let reachedCommand = false;
   (child.stdio[3] as Readable).on("data", () => (reachedCommand = true)).on("error", () => {});
-  if (options.stdin) {
-    child.stdin!.on("error", () => {});
-    child.stdin!.end(options.stdin);
+  // A warm entry always has a stdin pipe: without input it is ended at once (the command reads end-of-file).
+  if (child.stdin) {
+    child.stdin.on("error", () => {});
+    child.stdin.end(options.stdin);
   }
 
   return new Promise<RunResult>((resolve) => {

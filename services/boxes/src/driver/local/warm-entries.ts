@@ -1,0 +1,130 @@
+/**
+ * Warm entries: for each running box, one helper (native/bancada-enter.c --warm) started ahead of the box's next
+ * command. Most of what entering a box costs is not the namespaces but joining the box's cgroups: each write to a
+ * cgroup.procs file waits for an RCU grace period in the kernel (7–18 ms measured here, more than a whole
+ * `bash -lc true`). A warm entry pays that between commands: it has joined the box's limit groups, opened the box's
+ * namespaces and checked its pid 1, and waits on a pipe only this service holds. The next command is written into
+ * that pipe, and the entry starts it straight into the command's own cgroup v2 group (clone3, no migration); after
+ * each command another entry is started for the box.
+ *
+ * What the box can do to one: nothing. It is a host process outside the box's pid namespace (the box cannot see or
+ * signal it) and its pipe is the service's; it checks the box's pid 1 again when its command comes, so a box that
+ * was stopped or restarted meanwhile is refused, and it dies with the service (parent-death signal). The only trace
+ * in the box is one process counted in its pids limit and a few pages in its memory group while it waits.
+ */
+import type { ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import type { Readable, Writable } from "node:stream";
+import * as cgroups from "./cgroups.js";
+import { warmLaunch, warmRequest, type LaunchOptions } from "./command.js";
+import { sendSignal } from "./procfs.js";
+import { spawnCommand } from "./run-command.js";
+import type { LocalRuntime } from "./sandbox.js";
+
+/** A started helper that waits for its command; `group` is the command's own group in the freeze/kill hierarchy. */
+export interface WarmEntry {
+  child: ChildProcess;
+  group: string | undefined;
+  /** Which run of the box it was made for (its pid 1). */
+  key: string;
+}
+
+export interface EntryCommand {
+  cwd: string;
+  program: string[];
+  env?: Record<string, string>;
+}
+
+type Options = (boxId: string, runtime: LocalRuntime, group: string | undefined) => LaunchOptions & { helper: string };
+
+export class WarmEntries {
+  readonly #options: Options;
+  readonly #ready = new Map<string, WarmEntry>();
+  /** Entries on their way (their command group being made): a command waits for one rather than start another. */
+  readonly #preparing = new Map<string, Promise<void>>();
+
+  constructor(options: Options) {
+    this.#options = options;
+  }
+
+  /** The box's warm entry, or a new one (it then pays the cgroup joins now), handed its command. */
+  async enter(boxId: string, runtime: LocalRuntime, command: EntryCommand): Promise<WarmEntry> {
+    const request = warmRequest(command.cwd, command.program, command.env);
+    await this.#preparing.get(boxId);
+    const entry = this.#take(boxId, runtime) ?? (await this.#start(boxId, runtime));
+    entry.child.ref();
+    for (const stream of entry.child.stdio) (stream as { ref?: () => void } | null)?.ref?.();
+    const input = entry.child.stdio[4] as Writable;
+    input.on("error", () => {});
+    input.end(request);
+    return entry;
+  }
+
+  /** Starts the box's next entry in the background, unless it has one (or one is on its way). */
+  prepare(boxId: string, runtime: LocalRuntime): void {
+    if (this.#ready.has(boxId) || this.#preparing.has(boxId)) return;
+    const preparing = this.#start(boxId, runtime)
+      .then((entry) => {
+        // Idle, it must not keep the service's event loop alive.
+        entry.child.unref();
+        for (const stream of entry.child.stdio) (stream as { unref?: () => void } | null)?.unref?.();
+        const stale = this.#ready.get(boxId);
+        this.#ready.set(boxId, entry);
+        if (stale) void this.#discard(stale, runtime);
+        // Ended while it waited (its box stopped, say): forgotten, with its group. A taken entry is the caller's.
+        entry.child.once("exit", () => {
+          if (this.#ready.get(boxId) !== entry) return;
+          this.#ready.delete(boxId);
+          if (entry.group) void cgroups.removeCommandGroup(runtime.groups, entry.group).catch(() => {});
+        });
+      })
+      .catch(() => {})
+      .finally(() => this.#preparing.delete(boxId));
+    this.#preparing.set(boxId, preparing);
+  }
+
+  /** Ends the box's waiting entry (the box stops or goes away). */
+  async drop(boxId: string, runtime: LocalRuntime | null): Promise<void> {
+    const entry = this.#ready.get(boxId);
+    this.#ready.delete(boxId);
+    if (entry) await this.#discard(entry, runtime);
+  }
+
+  closeAll(): void {
+    for (const entry of this.#ready.values()) if (entry.child.pid !== undefined) sendSignal(entry.child.pid, "SIGKILL");
+    this.#ready.clear();
+  }
+
+  #take(boxId: string, runtime: LocalRuntime): WarmEntry | null {
+    const entry = this.#ready.get(boxId);
+    if (!entry) return null;
+    this.#ready.delete(boxId);
+    const alive = entry.child.exitCode === null && entry.child.signalCode === null;
+    if (alive && entry.key === keyOf(runtime)) return entry;
+    void this.#discard(entry, runtime);
+    return null;
+  }
+
+  async #start(boxId: string, runtime: LocalRuntime): Promise<WarmEntry> {
+    const group = runtime.groups.tree ? `x-${randomBytes(6).toString("hex")}` : undefined;
+    if (group) await cgroups.createCommandGroup(runtime.groups, group);
+    const child = spawnCommand(warmLaunch(this.#options(boxId, runtime, group)), { stdin: true, request: true });
+    child.on("error", () => {});
+    (child.stdio[3] as Readable).on("error", () => {});
+    return { child, group, key: keyOf(runtime) };
+  }
+
+  async #discard(entry: WarmEntry, runtime: LocalRuntime | null): Promise<void> {
+    const done = new Promise<void>((resolve) => {
+      if (entry.child.exitCode !== null || entry.child.signalCode !== null) resolve();
+      else entry.child.once("exit", () => resolve());
+    });
+    if (entry.child.pid !== undefined) sendSignal(entry.child.pid, "SIGKILL");
+    await done;
+    if (runtime && entry.group) await cgroups.removeCommandGroup(runtime.groups, entry.group).catch(() => {});
+  }
+}
+
+function keyOf(runtime: LocalRuntime): string {
+  return `${runtime.init.pid}:${runtime.init.startTime}`;
+}
