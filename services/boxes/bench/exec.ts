@@ -2,12 +2,15 @@
  * exec of `true` in a running local box against a bare `bash -lc true` on the host, in the same run,
  * interleaved (so machine load hits both alike): p50/p99 and their ratio, at the driver and through the
  * service's tool host (validation, Postgres, no gateway); then exec throughput with 8 calls in flight,
- * and create_box → running time.
+ * and create_box → running time. The baseline runs the dotfiles the box's runs: the host's /etc/profile (the
+ * box's /etc/profile is the same file) and a home seeded from /etc/skel, as a box's home is; the row with an
+ * empty home shows what those dotfiles cost. "no warm entry" is the same box through a second driver whose
+ * commands join the box's cgroups as they start (the way before warm entries, docs/boxes.md).
  *   npx tsx services/boxes/bench/exec.ts [iterations=100]
  * Needs root, bubblewrap and PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres).
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { subjects } from "@bancada/contracts";
@@ -18,12 +21,15 @@ import { createLocalDriver } from "../src/driver/local/local-driver.js";
 import { benchPrincipal, loadAverage, stats, tableRow, timed } from "./bench-kit.js";
 
 const iterations = Number(process.argv[2] ?? 100);
+const pauseMs = 50;
 const log = createLogger("bench", "silent");
-const row = (cells: string[]) => tableRow(cells, 34);
+const row = (cells: string[]) => tableRow(cells, 36);
 const principal = benchPrincipal(["boxes:read", "boxes:write", "boxes:delete", "boxes:exec"]);
 
 const dataDir = await mkdtemp(path.join(tmpdir(), "bancada-boxes-bench-"));
 const home = await mkdtemp(path.join(tmpdir(), "bancada-bench-home-"));
+const emptyHome = await mkdtemp(path.join(tmpdir(), "bancada-bench-empty-"));
+await cp("/etc/skel", home, { recursive: true }).catch(() => {});
 const database = await freshDatabase("bancada_bench");
 const bus = new MemoryBus();
 const service = await createBoxesService({ databaseUrl: database.url, bus, subjects: subjects("bench"), log, dataDir });
@@ -51,16 +57,18 @@ try {
   const execRequest = { command: { cmd: "true" }, cwd: "/data/home", env: {}, timeoutMs: 60_000, maxOutputBytes: 1024 };
 
   const host: number[] = [];
+  const hostEmpty: number[] = [];
   const bareProcess: number[] = [];
   const driver: number[] = [];
   const coldDriver: number[] = [];
   const tool: number[] = [];
   for (let i = 0; i < iterations; i++) {
-    host.push(await timed(() => hostBash(home)));
-    bareProcess.push(await timed(() => hostProcess("/bin/true", [])));
-    coldDriver.push(await timed(() => cold.exec(handle, execRequest)));
-    driver.push(await timed(() => service.driver.exec(handle, execRequest)));
-    tool.push(await timed(() => call("exec", { boxId, cmd: "true" })));
+    host.push(await paused(() => hostBash(home)));
+    hostEmpty.push(await paused(() => hostBash(emptyHome)));
+    bareProcess.push(await paused(() => hostProcess("/bin/true", [])));
+    coldDriver.push(await paused(() => cold.exec(handle, execRequest)));
+    driver.push(await paused(() => service.driver.exec(handle, execRequest)));
+    tool.push(await paused(() => call("exec", { boxId, cmd: "true" })));
   }
   await cold.close();
   const inFlight = 8;
@@ -75,10 +83,11 @@ try {
   const perSecond = total / ((performance.now() - throughputStart) / 1000);
 
   const hostStats = stats(host);
-  console.log(`iterations ${iterations} (interleaved), load average ${loadAverage().join(" ")}`);
+  console.log(`iterations ${iterations} (interleaved, ${pauseMs} ms after each call), load average ${loadAverage().join(" ")}`);
   console.log(row(["", "p50 ms", "p99 ms", "ratio p50", "ratio p99"]));
-  console.log(row(["host bash -lc true", hostStats.p50.toFixed(1), hostStats.p99.toFixed(1), "1.00", "1.00"]));
+  console.log(row(["host bash -lc true (box's dotfiles)", hostStats.p50.toFixed(1), hostStats.p99.toFixed(1), "1.00", "1.00"]));
   for (const [label, samples] of [
+    ["host bash -lc true (empty home)", hostEmpty],
     ["host /bin/true (1 process)", bareProcess],
     ["box exec (driver, no warm entry)", coldDriver],
     ["box exec (driver)", driver],
@@ -100,6 +109,17 @@ try {
   await database.drop();
   await rm(dataDir, { recursive: true, force: true });
   await rm(home, { recursive: true, force: true });
+  await rm(emptyHome, { recursive: true, force: true });
+}
+
+/**
+ * Timed, then a pause (every row alike): what a call leaves to do in the background (a box's next warm entry being
+ * started) lands in no other call's time, as with an agent that thinks between calls. The throughput row has no pause.
+ */
+async function paused(work: () => Promise<unknown>): Promise<number> {
+  const took = await timed(work);
+  await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  return took;
 }
 
 function hostBash(homeDir: string): Promise<void> {
@@ -107,7 +127,7 @@ function hostBash(homeDir: string): Promise<void> {
 }
 
 function hostProcess(file: string, args: string[], homeDir = "/nonexistent"): Promise<void> {
-  // The same clean environment a box command gets: no inherited variables, a home without dotfiles.
+  // The same clean environment a box command gets: no inherited variables.
   const env = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", HOME: homeDir, LANG: "C.UTF-8" };
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { env, stdio: ["ignore", "pipe", "pipe"] });

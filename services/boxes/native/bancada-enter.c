@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <poll.h>
 #include <linux/capability.h>
 #include <linux/sched.h>
 #include <sched.h>
@@ -268,6 +269,22 @@ static int enter_now(int argc, char **argv) {
   return enter(&box, cwd, argv + index + 1, NULL, NULL);
 }
 
+/* Until fd 4 has something (or its end), or the box's pid 1 has ended (then there is no box to enter). */
+static void wait_for_request(int init) {
+  struct pollfd waits[2] = {{.fd = 4, .events = POLLIN}, {.fd = init, .events = POLLIN}};
+  for (;;) {
+    int ready = poll(waits, init >= 0 ? 2 : 1, -1);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready < 0) fail(125, "waiting for the command");
+    if (waits[0].revents) break;
+    if (waits[1].revents) {
+      fprintf(stderr, "bancada: the box is not running\n");
+      exit(125);
+    }
+  }
+  if (init >= 0) close(init);
+}
+
 /* Everything on fd 4 up to its end: the request of a warm entry. */
 static char *read_request(size_t *size) {
   size_t capacity = 64 * 1024, used = 0;
@@ -338,7 +355,10 @@ static int enter_warm(int argc, char **argv) {
   }
   join_cgroups(argv + 6, argc - 6);
   open_box(&box);
+  /* The box's pid 1, watched while the entry waits: an entry never outlives the run of the box it holds open. */
+  int init = (int)syscall(SYS_pidfd_open, atoi(box.pid), 0);
   check_still_running(&box);
+  wait_for_request(init);
   size_t size = 0, count = 0;
   char *request = read_request(&size);
   char **fields = split_request(request, size, &count);

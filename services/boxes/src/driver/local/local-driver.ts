@@ -341,7 +341,7 @@ export class LocalDriver implements BoxDriver {
   async stop(box: BoxHandle): Promise<void> {
     this.#bridges.close(box.id);
     const runtime = asRuntime(box);
-    await this.#warm?.drop(box.id, runtime);
+    await this.#warm?.drop(box.id);
     if (!runtime) return;
     // Thawed first (a frozen task cannot die under cgroup v1), then the namespace's init: the kernel kills
     // every process of the pid namespace with it while the host-side nsenters are still there to reap them.
@@ -474,7 +474,7 @@ export class LocalDriver implements BoxDriver {
   /** Removes this service's cgroup parents when no box is left in them (boxes outlive the service). */
   async close(): Promise<void> {
     this.#bridges.closeAll();
-    this.#warm?.closeAll();
+    await this.#warm?.closeAll();
     await cgroups.removeBases(this.#support);
   }
 

@@ -15,6 +15,7 @@
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
 import * as cgroups from "./cgroups.js";
 import { warmLaunch, warmRequest, type LaunchOptions } from "./command.js";
 import { sendSignal } from "./procfs.js";
@@ -25,6 +26,8 @@ import type { LocalRuntime } from "./sandbox.js";
 export interface WarmEntry {
   child: ChildProcess;
   group: string | undefined;
+  /** The box's groups, where `group` is. */
+  groups: cgroups.BoxGroups;
   /** Which run of the box it was made for (its pid 1). */
   key: string;
 }
@@ -70,12 +73,12 @@ export class WarmEntries {
         for (const stream of entry.child.stdio) (stream as { unref?: () => void } | null)?.unref?.();
         const stale = this.#ready.get(boxId);
         this.#ready.set(boxId, entry);
-        if (stale) void this.#discard(stale, runtime);
+        if (stale) void this.#discard(stale);
         // Ended while it waited (its box stopped, say): forgotten, with its group. A taken entry is the caller's.
         entry.child.once("exit", () => {
           if (this.#ready.get(boxId) !== entry) return;
           this.#ready.delete(boxId);
-          if (entry.group) void cgroups.removeCommandGroup(runtime.groups, entry.group).catch(() => {});
+          if (entry.group) void cgroups.removeCommandGroup(entry.groups, entry.group).catch(() => {});
         });
       })
       .catch(() => {})
@@ -84,15 +87,19 @@ export class WarmEntries {
   }
 
   /** Ends the box's waiting entry (the box stops or goes away). */
-  async drop(boxId: string, runtime: LocalRuntime | null): Promise<void> {
+  async drop(boxId: string): Promise<void> {
+    await this.#preparing.get(boxId);
     const entry = this.#ready.get(boxId);
     this.#ready.delete(boxId);
-    if (entry) await this.#discard(entry, runtime);
+    if (entry) await this.#discard(entry);
   }
 
-  closeAll(): void {
-    for (const entry of this.#ready.values()) if (entry.child.pid !== undefined) sendSignal(entry.child.pid, "SIGKILL");
+  /** Ends every waiting entry (the driver closes); their groups are empty (only a command would be in one). */
+  async closeAll(): Promise<void> {
+    await Promise.all(this.#preparing.values());
+    const entries = [...this.#ready.values()];
     this.#ready.clear();
+    await Promise.all(entries.map((entry) => this.#discard(entry)));
   }
 
   #take(boxId: string, runtime: LocalRuntime): WarmEntry | null {
@@ -101,7 +108,7 @@ export class WarmEntries {
     this.#ready.delete(boxId);
     const alive = entry.child.exitCode === null && entry.child.signalCode === null;
     if (alive && entry.key === keyOf(runtime)) return entry;
-    void this.#discard(entry, runtime);
+    void this.#discard(entry);
     return null;
   }
 
@@ -111,17 +118,18 @@ export class WarmEntries {
     const child = spawnCommand(warmLaunch(this.#options(boxId, runtime, group)), { stdin: true, request: true });
     child.on("error", () => {});
     (child.stdio[3] as Readable).on("error", () => {});
-    return { child, group, key: keyOf(runtime) };
+    return { child, group, groups: runtime.groups, key: keyOf(runtime) };
   }
 
-  async #discard(entry: WarmEntry, runtime: LocalRuntime | null): Promise<void> {
+  async #discard(entry: WarmEntry): Promise<void> {
     const done = new Promise<void>((resolve) => {
       if (entry.child.exitCode !== null || entry.child.signalCode !== null) resolve();
       else entry.child.once("exit", () => resolve());
     });
     if (entry.child.pid !== undefined) sendSignal(entry.child.pid, "SIGKILL");
-    await done;
-    if (runtime && entry.group) await cgroups.removeCommandGroup(runtime.groups, entry.group).catch(() => {});
+    // A v1 freezer may hold it (its group is the command's, inside a suspended box): its kill then waits for the thaw.
+    await Promise.race([done, sleep(2_000)]);
+    if (entry.group) await cgroups.removeCommandGroup(entry.groups, entry.group).catch(() => {});
   }
 }
 
