@@ -70,17 +70,24 @@ try {
     driver.push(await paused(() => service.driver.exec(handle, execRequest)));
     tool.push(await paused(() => call("exec", { boxId, cmd: "true" })));
   }
-  await cold.close();
   const inFlight = 8;
   const total = Math.max(40, iterations);
-  const throughputStart = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (next++ < total) await call("exec", { boxId, cmd: "true" });
-    }),
-  );
-  const perSecond = total / ((performance.now() - throughputStart) / 1000);
+  const throughput = async (work: () => Promise<unknown>) => {
+    const started = performance.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: inFlight }, async () => {
+        while (next++ < total) await work();
+      }),
+    );
+    return total / ((performance.now() - started) / 1000);
+  };
+  const perSecond = {
+    cold: await throughput(() => cold.exec(handle, execRequest)),
+    driver: await throughput(() => service.driver.exec(handle, execRequest)),
+    tool: await throughput(() => call("exec", { boxId, cmd: "true" })),
+  };
+  await cold.close();
 
   const hostStats = stats(host);
   console.log(`iterations ${iterations} (interleaved, ${pauseMs} ms after each call), load average ${loadAverage().join(" ")}`);
@@ -96,7 +103,10 @@ try {
     const s = stats(samples);
     console.log(row([label, s.p50.toFixed(1), s.p99.toFixed(1), (s.p50 / hostStats.p50).toFixed(2), (s.p99 / hostStats.p99).toFixed(2)]));
   }
-  console.log(`exec throughput, ${inFlight} in flight: ${perSecond.toFixed(1)} calls/s`);
+  console.log(
+    `exec throughput, ${inFlight} in flight, calls/s: driver without warm entries ${perSecond.cold.toFixed(1)}, ` +
+      `driver ${perSecond.driver.toFixed(1)}, tool host ${perSecond.tool.toFixed(1)}`,
+  );
   const createStats = stats(creates);
   console.log(
     `create_box → running (tool host, wait: true): p50 ${createStats.p50.toFixed(1)} ms, max ${Math.max(...creates).toFixed(1)} ms (n=5)`,

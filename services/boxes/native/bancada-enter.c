@@ -2,19 +2,25 @@
  * bancada-enter: how a command enters a running local box, in one exec (see src/driver/local/enter-helper.ts).
  *
  *   bancada-enter <pid> <startTime> <boxId> <cwd> <cgroup.procs>... -- <program> [args...]
+ *   bancada-enter --warm <pid> <startTime> <boxId> <cgroup dir or ""> <cgroup.procs>...   (the command comes on fd 4)
  *
  * As host root, on the host: joins each cgroup.procs given (its own pid), opens the namespaces, root and
  * identity of <pid> (the box's pid 1), checks that <pid> is still the process started at <startTime> (field 22
  * of /proc/<pid>/stat) once the namespace files are open (so a reused pid cannot hand it the host's), drops its
- * supplementary groups, then joins the box's mount, uts, ipc, net, pid and cgroup namespaces and last its user
- * namespace, and changes root to the box's. It forks (a pid namespace holds only children) and waits for the
- * child, ending as the child ended (the same exit status, or the same signal re-raised).
- * The child becomes root OF THE BOX'S user namespace (the box's unprivileged host uid), drops every capability
+ * supplementary groups, then joins the box's mount, uts, ipc, net and pid namespaces. It forks (a pid namespace
+ * holds only children) and waits for the child, ending as the child ended (the same exit status, or the same
+ * signal re-raised). The child joins the box's cgroup namespace and last its user namespace, changes root to the
+ * box's, and becomes root OF THE BOX'S user namespace (the box's unprivileged host uid), drops every capability
  * for good (bounding set, ambient, inheritable, permitted, effective) with no_new_privs, and only then reads the
  * box's id file (/run/bancada/box-id, read-only, only in that box), changes to <cwd>, reports "started" on fd 3
  * and execs the program with its environment: the variables given as BANCADA_ENV_<name> become <name>, so no
  * variable of the caller (LD_PRELOAD...) ever reaches this program while it is privileged, as it is loaded.
  * Nothing of the box's files is run or loaded before every privilege is gone.
+ *
+ * A warm entry (src/driver/local/warm-entries.ts) does the same in two halves: the cgroup joins, the opening and
+ * the check ahead of time; then, once its command arrives on fd 4 (see enter_warm), the check again and the rest.
+ * Its caller's variables come in that request and are set only in the child, after the privileges are gone; the
+ * child starts in the command's own cgroup v2 folder (clone3 CLONE_INTO_CGROUP) instead of the parent joining it.
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,8 +1,9 @@
 /**
  * How a command enters a running box. Where the machine has a C compiler, one exec: the helper
  * (native/bancada-enter.c, built by enter-helper.ts) joins the cgroups, namespaces and root, drops every
- * privilege and execs the command; the steps are those of the chain below, in one process. Otherwise the
- * chain of execs, each one small:
+ * privilege and execs the command; the steps are those of the chain below, in one process. exec, read_file and
+ * write_file find it already started and in the box's cgroups (a warm entry: warmLaunch, warm-entries.ts).
+ * Otherwise the chain of execs, each one small:
  *   sh (host)   writes its pid into the box's cgroups (and the command's own group), then execs
  *   nsenter     (host program, host root) joins the box's mount, uts, ipc, net, pid and cgroup namespaces,
  *               then its user namespace, its root and its working directory, and becomes root OF THAT

@@ -194,7 +194,10 @@ export class LocalDriver implements BoxDriver {
     this.#pidsMax = options.pidsMax ?? 1024;
     this.#bridges = new PortBridges(path.join(options.dataDir, "ports"), nsenterPath);
     const helper = setup.helper;
-    this.#warm = helper && options.warm !== false ? new WarmEntries((boxId, runtime, group) => ({ ...this.#launchOptions(boxId, runtime, group), helper })) : null;
+    this.#warm =
+      helper && options.warm !== false
+        ? new WarmEntries((boxId, runtime, group) => ({ ...this.#launchOptions(boxId, runtime, group), helper }))
+        : null;
   }
 
   enforcement(resources: BoxResources): Enforcement {
@@ -364,12 +367,16 @@ export class LocalDriver implements BoxDriver {
   async exec(box: BoxHandle, request: ExecRequest): Promise<ExecOutcome> {
     const groups = this.#live(box).groups;
     const oomBefore = await cgroups.oomKillCount(groups);
-    const result = await this.#run(box, { cwd: request.cwd, program: programOf(request), env: request.env }, {
-      timeoutMs: request.timeoutMs,
-      maxOutputBytes: request.maxOutputBytes,
-      ...(request.stdin ? { stdin: request.stdin } : {}),
-      ...(request.signal ? { signal: request.signal } : {}),
-    });
+    const result = await this.#run(
+      box,
+      { cwd: request.cwd, program: programOf(request), env: request.env },
+      {
+        timeoutMs: request.timeoutMs,
+        maxOutputBytes: request.maxOutputBytes,
+        ...(request.stdin ? { stdin: request.stdin } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
+      },
+    );
     if (!result.started && !result.timedOut && !result.cancelled) throw launchError(result);
     const { started: _started, ...outcome } = result;
     const oomKilled = !outcome.timedOut && !outcome.cancelled && killedBySigkill(outcome) && (await oomKillsSince(groups, oomBefore));
@@ -423,20 +430,28 @@ export class LocalDriver implements BoxDriver {
   }
 
   async readFile(box: BoxHandle, filePath: string, maxBytes: number): Promise<FileRead> {
-    const result = await this.#run(box, { cwd: "/", program: readArgsFor(filePath, maxBytes + 1) }, {
-      timeoutMs: 60_000,
-      maxOutputBytes: maxBytes + 1,
-    });
+    const result = await this.#run(
+      box,
+      { cwd: "/", program: readArgsFor(filePath, maxBytes + 1) },
+      {
+        timeoutMs: 60_000,
+        maxOutputBytes: maxBytes + 1,
+      },
+    );
     if (!result.started) throw launchError(result);
     return readOutcome(result, maxBytes);
   }
 
   async writeFile(box: BoxHandle, write: FileWrite): Promise<FileWriteOutcome> {
-    const result = await this.#run(box, { cwd: "/", program: writeArgs(write) }, {
-      timeoutMs: 60_000,
-      maxOutputBytes: 64 * 1024,
-      stdin: write.data,
-    });
+    const result = await this.#run(
+      box,
+      { cwd: "/", program: writeArgs(write) },
+      {
+        timeoutMs: 60_000,
+        maxOutputBytes: 64 * 1024,
+        stdin: write.data,
+      },
+    );
     if (!result.started) throw launchError(result);
     return writeOutcome(result);
   }
