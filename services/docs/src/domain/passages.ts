@@ -116,10 +116,13 @@ export async function headPassages(db: DocsDb, terms: QueryTerm[], least: number
     ),
     -- The terms in the title count twice: the page is about them.
     best AS (SELECT name, head FROM headed WHERE covered > 0 ORDER BY covered + titled DESC, name LIMIT ${headPagesMax * 2}),
-    sections AS (
+    -- Materialized, and each chunk's vector detoasted once: the window below sorts on covered, and
+    -- unmaterialized the planner computed it twice, reading the vector again for every term.
+    sections AS MATERIALIZED (
       SELECT c.id, c.document_name, c.ordinal,
-             (SELECT coalesce(sum(t.w), 0) FROM terms t WHERE c.tsv @@ t.q OR b.head @@ t.q)::float8 AS covered
+             (SELECT coalesce(sum(t.w), 0) FROM terms t WHERE x.v @@ t.q OR b.head @@ t.q)::float8 AS covered
         FROM best b JOIN chunks c ON c.document_name = b.name
+       CROSS JOIN LATERAL (SELECT c.tsv || ''::tsvector AS v OFFSET 0) x
     ),
     ranked AS (
       SELECT id, document_name, covered, row_number() OVER (PARTITION BY document_name ORDER BY covered DESC, ordinal) AS n,
