@@ -48,6 +48,8 @@ export interface GatewayOptions {
   stdioLaunch?: StdioLaunch;
   /** Tests only: false sends every MCP request through the SDK, to compare it with the fast path (docs/gateway.md#speed). */
   fastPath?: boolean;
+  /** How often an SSE answer carries a keep-alive comment while its call runs (default 15 s). */
+  sseKeepAliveMs?: number;
 }
 
 export interface Gateway {
@@ -118,6 +120,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
     ...(options.stdioLaunch ? { stdioLaunch: options.stdioLaunch } : {}),
     ...(options.fastPath !== undefined ? { fastPath: options.fastPath } : {}),
+    ...(options.sseKeepAliveMs !== undefined ? { sseKeepAliveMs: options.sseKeepAliveMs } : {}),
   });
   return {
     app,

@@ -30,9 +30,13 @@ interface Case {
   eras?: Era[];
   /** The JSON-RPC id (else a random integer). */
   id?: string | number;
+  /** The call outlasts the keep-alive interval: a 2025-era stream carries keep-alive comments on both paths. */
+  keepAlive?: true;
 }
 
 const missingId = "0b6f3c55-6c5b-4a8e-9d3c-5d9a6c0e2f10";
+/** The stacks' SSE keep-alive interval, short so that a call can outlast it. */
+const keepAliveMs = 200;
 const modernOnly: Era[] = [modernVersion];
 const legacyOnly: Era[] = eras.filter((era) => era !== modernVersion);
 
@@ -88,6 +92,13 @@ const cases: Case[] = [
     method: "tools/call",
     params: { name: "echo", arguments: { message: "traced" } },
     headers: { traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" },
+    fast: true,
+  },
+  {
+    name: "a call that outlasts the keep-alive interval",
+    method: "tools/call",
+    params: { name: "wait", arguments: { ms: 5 * keepAliveMs } },
+    keepAlive: true,
     fast: true,
   },
   {
@@ -182,6 +193,8 @@ interface Answer {
   message: unknown;
   /** How the body was framed: JSON, or SSE events. */
   framing: "json" | "sse" | "empty";
+  /** Whether the stream carried keep-alive comments. */
+  keptAlive: boolean;
 }
 
 /** The headers a client or proxy reads; transfer framing (content-length, chunked) is not compared. */
@@ -196,7 +209,10 @@ describe("the fast path answers as the SDK does", () => {
 
   beforeAll(async () => {
     for (const which of ["fast", "sdk"] as const) {
-      const stack = await startStack({ services: { scripts: scriptsFactory, echo: echoFactory }, gateway: { fastPath: which === "fast" } });
+      const stack = await startStack({
+        services: { scripts: scriptsFactory, echo: echoFactory },
+        gateway: { fastPath: which === "fast", sseKeepAliveMs: keepAliveMs },
+      });
       stacks[which] = stack;
       keys[which] = {
         wide: await stack.createKey({ scopes: ["scripts:read", "scripts:write", "docs:read"] }),
@@ -242,13 +258,14 @@ describe("the fast path answers as the SDK does", () => {
     const { url, headers, body } = requestFor(which, era, testCase, id);
     const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
     const text = await response.text();
-    const framing = text === "" ? "empty" : text.startsWith("event:") || text.startsWith("data:") ? "sse" : "json";
+    const framing = text === "" ? "empty" : /^(event|data)?:/.test(text) ? "sse" : "json";
     const data = framing === "sse" ? text.split("\n").filter((line) => line.startsWith("data: ")) : [text];
     return {
       status: response.status,
       headers: Object.fromEntries(comparedHeaders.map((name) => [name, response.headers.get(name)])),
       message: framing === "empty" ? null : data.map((line) => JSON.parse(line.replace(/^data: /, "")) as unknown),
       framing,
+      keptAlive: text.includes(": keepalive\n\n"),
     };
   }
 
@@ -263,6 +280,7 @@ describe("the fast path answers as the SDK does", () => {
           message: sdk.message,
           framing: sdk.framing,
         });
+        if (testCase.keepAlive) expect([fast.keptAlive, sdk.keptAlive]).toEqual(era === modernVersion ? [false, false] : [true, true]);
         const { headers, body } = requestFor("fast", era, testCase, id);
         expect(fastRequestOf(headers, body) !== undefined, "taken by the fast path").toBe(testCase.fast);
       });

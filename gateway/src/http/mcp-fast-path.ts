@@ -100,6 +100,8 @@ export interface FastAnswers {
   answers: ToolAnswers;
   /** The gateway's version, for the `_meta.serverInfo` of 2026-07-28 results. */
   version: string;
+  /** The interval of a 2025-era answer stream's keep-alive comments while a call runs (the SDK's option of the same name). */
+  keepAliveMs: number;
 }
 
 /** Answers a request `fastRequestOf` took. A client that leaves before its answer is written cancels its call. */
@@ -114,13 +116,19 @@ export async function serveFast(fast: FastAnswers, caller: Caller, request: Fast
       if (!res.writableFinished) aborted.abort();
     });
     const traceparent = traceparentFrom(request.meta?.[TRACEPARENT_META_KEY], header(req.headers, "traceparent"));
-    const called = await answers.call(caller, request.name, request.args, {
-      transport: caller.transport,
-      signal: aborted.signal,
-      requestId: request.id,
-      ...(traceparent ? { traceparent } : {}),
-    });
-    result = JSON.stringify(request.modern ? { ...called, ...modernResultFields(fast.version) } : called);
+    // a 2025-era answer is a stream: while the call runs, a comment every keepAliveMs keeps proxies from cutting it, as the SDK's does
+    const keepAlive = request.modern ? undefined : setInterval(() => keepStreamAlive(res), fast.keepAliveMs).unref();
+    try {
+      const called = await answers.call(caller, request.name, request.args, {
+        transport: caller.transport,
+        signal: aborted.signal,
+        requestId: request.id,
+        ...(traceparent ? { traceparent } : {}),
+      });
+      result = JSON.stringify(request.modern ? { ...called, ...modernResultFields(fast.version) } : called);
+    } finally {
+      clearInterval(keepAlive);
+    }
   }
   if (res.destroyed) return;
   const json = `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(request.id)}}`;
@@ -128,7 +136,14 @@ export async function serveFast(fast: FastAnswers, caller: Caller, request: Fast
     res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(json) }).end(json);
     return;
   }
-  res.writeHead(200, sseHeaders).end(`event: message\ndata: ${json}\n\n`);
+  if (!res.headersSent) res.writeHead(200, sseHeaders);
+  res.end(`event: message\ndata: ${json}\n\n`);
+}
+
+function keepStreamAlive(res: Response): void {
+  if (res.destroyed) return;
+  if (!res.headersSent) res.writeHead(200, sseHeaders);
+  res.write(": keepalive\n\n");
 }
 
 /** 2026-07-28 results say they are complete (no input is required) and who answered, as the SDK's do. */

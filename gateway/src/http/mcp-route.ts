@@ -23,9 +23,13 @@ export interface McpRouteOptions extends McpServerOptions {
   bodyLimit: string;
   /** Answer single tools/call and tools/list without the SDK (default); false only in tests that compare both. */
   fastPath?: boolean;
+  /** How often an SSE answer carries a keep-alive comment while its call runs (default 15 s, the SDK's), on both paths. */
+  sseKeepAliveMs?: number;
 }
 
 const views: readonly View[] = ["core", "full", "search"];
+/** The SDK's own default interval of SSE keep-alive comments. */
+const defaultSseKeepAliveMs = 15_000;
 const callers = new WeakMap<Request, Caller>();
 
 export function mcpRoute(options: McpRouteOptions): Router {
@@ -33,15 +37,17 @@ export function mcpRoute(options: McpRouteOptions): Router {
   const log = options.log.child({ route: "/mcp" });
   const answers = new ToolAnswers(options);
   const fastPath = options.fastPath ?? true;
+  const keepAliveMs = options.sseKeepAliveMs ?? defaultSseKeepAliveMs;
   const handler = createMcpHandler(mcpServerFactory(options, undefined, answers), {
     legacy: "stateless",
+    keepAliveMs,
     onerror: (error) => log.debug({ err: error }, "MCP request refused by the SDK"),
   });
   router.post(
     "/mcp",
     authenticateKey(options.keys),
     express.raw({ type: () => true, limit: options.bodyLimit }),
-    (req, res) => void serve(handler, fastPath ? { answers, version: options.version } : undefined, req, res, log),
+    (req, res) => void serve(handler, fastPath ? { answers, version: options.version, keepAliveMs } : undefined, req, res, log),
   );
   const notAllowed: RequestHandler = (_req, res) => {
     res.setHeader("Allow", "POST").status(405).json(jsonRpcError(-32000, "Method not allowed: this server is stateless; use POST /mcp."));
