@@ -109,7 +109,7 @@ title: tool-pack
 description: Write an archive of a package
 ---
 
-### Tarballs
+### Projects as tarballs
 
 Each archive holds the files that would be published, and nothing else.
 
