@@ -42,6 +42,25 @@ describeBoxes("warm entries", () => {
     expect(again.stdout.toString().split("\n")[0]).toBe(box.id);
   }, 90_000);
 
+  it("when 8 commands come at once, then each gets an entry of its own: its own environment, output and exit code", async () => {
+    const { driver, box } = await localBox("many");
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        driver.exec(box, {
+          command: { cmd: 'echo "$N"; exit "$N"' },
+          cwd: "/data/home",
+          env: { N: String(index) },
+          timeoutMs: 30_000,
+          maxOutputBytes: 1024,
+        }),
+      ),
+    );
+    expect(results.map((result) => [result.stdout.toString().trim(), result.exitCode])).toEqual(
+      Array.from({ length: 8 }, (_, index) => [String(index), index]),
+    );
+    expect(await waitForEntries(box.id, 1)).toHaveLength(1);
+  }, 60_000);
+
   it("when a warm entry's box stops before its command comes, then the entry ends by itself and runs nothing", async () => {
     const { driver, box } = await localBox("stale");
     const helper = (await buildEnterHelper()).path;

@@ -43,8 +43,11 @@ type Options = (boxId: string, runtime: LocalRuntime, group: string | undefined)
 export class WarmEntries {
   readonly #options: Options;
   readonly #ready = new Map<string, WarmEntry>();
-  /** Entries on their way (their command group being made): a command waits for one rather than start another. */
-  readonly #preparing = new Map<string, Promise<void>>();
+  /**
+   * Entries on their way (their group being made, the helper started): one command waits for it rather than start
+   * another (`claimed`); commands that come at the same time start their own at once.
+   */
+  readonly #preparing = new Map<string, { done: Promise<void>; claimed: boolean }>();
 
   constructor(options: Options) {
     this.#options = options;
@@ -53,7 +56,11 @@ export class WarmEntries {
   /** The box's warm entry, or a new one (it then pays the cgroup joins now), handed its command. */
   async enter(boxId: string, runtime: LocalRuntime, command: EntryCommand): Promise<WarmEntry> {
     const request = warmRequest(command.cwd, command.program, command.env);
-    await this.#preparing.get(boxId);
+    const pending = this.#preparing.get(boxId);
+    if (pending && !pending.claimed) {
+      pending.claimed = true;
+      await pending.done;
+    }
     const entry = this.#take(boxId, runtime) ?? (await this.#start(boxId, runtime));
     entry.child.ref();
     for (const stream of entry.child.stdio) (stream as { ref?: () => void } | null)?.ref?.();
@@ -66,7 +73,7 @@ export class WarmEntries {
   /** Starts the box's next entry in the background, unless it has one (or one is on its way). */
   prepare(boxId: string, runtime: LocalRuntime): void {
     if (this.#ready.has(boxId) || this.#preparing.has(boxId)) return;
-    const preparing = this.#start(boxId, runtime)
+    const done = this.#start(boxId, runtime)
       .then((entry) => {
         // Idle, it must not keep the service's event loop alive.
         entry.child.unref();
@@ -83,12 +90,12 @@ export class WarmEntries {
       })
       .catch(() => {})
       .finally(() => this.#preparing.delete(boxId));
-    this.#preparing.set(boxId, preparing);
+    this.#preparing.set(boxId, { done, claimed: false });
   }
 
   /** Ends the box's waiting entry (the box stops or goes away). */
   async drop(boxId: string): Promise<void> {
-    await this.#preparing.get(boxId);
+    await this.#preparing.get(boxId)?.done;
     const entry = this.#ready.get(boxId);
     this.#ready.delete(boxId);
     if (entry) await this.#discard(entry);
@@ -96,7 +103,7 @@ export class WarmEntries {
 
   /** Ends every waiting entry (the driver closes); their groups are empty (only a command would be in one). */
   async closeAll(): Promise<void> {
-    await Promise.all(this.#preparing.values());
+    await Promise.all([...this.#preparing.values()].map((pending) => pending.done));
     const entries = [...this.#ready.values()];
     this.#ready.clear();
     await Promise.all(entries.map((entry) => this.#discard(entry)));
