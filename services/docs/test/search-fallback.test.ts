@@ -1,6 +1,7 @@
 /**
  * search_documents when matching every word finds too little: a short first page is filled with the pages
- * answer_query's ranking finds for the query read as a question, after the pages that match every word,
+ * answer_query's ranking finds for the query read as a question, after the pages that match every word
+ * (for keywords; a query worded as a sentence is led by that ranking, see search-question.test.ts),
  * never twice, never past the page size, and only on the first page (on a small corpus written here, beside
  * part of the fixture corpus so that word weights mean something).
  */

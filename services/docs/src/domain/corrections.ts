@@ -80,3 +80,12 @@ export async function correctQuery(db: DocsDb, query: string): Promise<{ query: 
   }
   return { query: out + query.slice(at), corrections };
 }
+
+/** `query` with the corrections made to it (or to a reading of it) applied, each word as a whole word. */
+export function withCorrections(query: string, corrections: Correction[]): string {
+  return corrections.reduce(
+    (text, { from, to }) =>
+      text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${from.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "gu"), to),
+    query,
+  );
+}

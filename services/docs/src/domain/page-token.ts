@@ -1,19 +1,22 @@
 /**
  * Search page tokens: where the previous page ended (tier, score and document name: the sort key) and how
- * the query was read (as typed, corrected, or fuzzy titles), bound to the query by a hash. Keyset
+ * the query was read (as typed, corrected, fuzzy titles, or as a question), bound to the query by a hash. Keyset
  * paging: a page boundary does not move when documents are added or removed elsewhere in the ranking.
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { invalidArgument } from "@bancada/contracts";
 
-export const SearchMode = { typed: "t", corrected: "c", fuzzy: "f" } as const;
+export const SearchMode = { typed: "t", corrected: "c", fuzzy: "f", question: "q" } as const;
 export type SearchMode = (typeof SearchMode)[keyof typeof SearchMode];
 
 export interface PageCursor {
   mode: SearchMode;
-  /** 1: head matches, 2: body matches (see search-sql.ts). */
-  tier: 1 | 2;
+  /**
+   * 1: head matches, 2: body matches (see search-sql.ts); 0: a place in the question ranking (mode `q`),
+   * where `score` counts the pages of that ranking already shown.
+   */
+  tier: 0 | 1 | 2;
   score: string;
   name: string;
 }
@@ -21,8 +24,8 @@ export interface PageCursor {
 const tokenBody = z.object({
   v: z.literal(1),
   q: z.string(),
-  m: z.enum(["t", "c", "f"]),
-  t: z.union([z.literal(1), z.literal(2)]),
+  m: z.enum(["t", "c", "f", "q"]),
+  t: z.union([z.literal(0), z.literal(1), z.literal(2)]),
   s: z.string().regex(/^-?[0-9.e+-]+$/),
   n: z.string(),
 });

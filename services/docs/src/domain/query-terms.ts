@@ -8,7 +8,7 @@
  *   stems), and an inverse document frequency: rare words weigh more; a word no document holds weighs most.
  */
 import type { DocsDb } from "../db/client.js";
-import { correctQuery } from "./corrections.js";
+import { correctQuery, type Correction } from "./corrections.js";
 import { isFiller, joinPhrases, synonymsOf } from "./question-words.js";
 import { plainWords, wordsOf } from "./words.js";
 
@@ -29,16 +29,29 @@ export interface QueryTerm {
 export const fillerShare = 0.15;
 const parts = new Set(["blank", "hword_part", "hword_asciipart", "hword_numpart"]);
 
-export async function queryTerms(db: DocsDb, question: string): Promise<{ terms: QueryTerm[]; corpusSize: number }> {
+export interface QueryReading {
+  terms: QueryTerm[];
+  corpusSize: number;
+  /**
+   * The query is worded as a sentence, not as keywords: it holds a stop word of either language ("how",
+   * "the", "para") or filler ("way", "preciso"). search_documents leads such a query with the question ranking.
+   */
+  phrased: boolean;
+  /** The misspelt words the reading corrected (see corrections.ts). */
+  corrections: Correction[];
+}
+
+export async function queryTerms(db: DocsDb, question: string): Promise<QueryReading> {
   const joined = joinPhrases(question);
-  const text = (await correctQuery(db, joined))?.query ?? joined;
-  const tokens = await db.$queryRaw<{ token: string; alias: string; en: string[] | null; pt: string[] | null }[]>`
-    SELECT en.token, en.alias, en.lexemes AS en, pt.lexemes AS pt
-      FROM ts_debug('docs.docs_en', ${text}) WITH ORDINALITY AS en(alias, description, token, dictionaries, dictionary, lexemes, i)
-      JOIN ts_debug('docs.docs_pt', ${text}) WITH ORDINALITY AS pt(alias, description, token, dictionaries, dictionary, lexemes, i) USING (i)`;
+  // Most questions have nothing to correct: their words are parsed while the lexicon is asked, and parsed
+  // again only when a word was corrected (one round trip less for most questions).
+  const [corrected, asTyped] = await Promise.all([correctQuery(db, joined), tokensOf(db, joined)]);
+  const tokens = corrected ? await tokensOf(db, corrected.query) : asTyped;
   const content = new Map<string, { words: string; stems: string[] }>();
+  let stopWords = 0;
   for (const token of tokens) {
     const words = plainWords(token.token);
+    if (!parts.has(token.alias) && words && (token.en?.length === 0 || token.pt?.length === 0)) stopWords++;
     if (parts.has(token.alias) || !token.en?.length || !token.pt?.length || !words) continue;
     const entry = content.get(words) ?? { words, stems: [] };
     entry.stems = [...new Set([...entry.stems, ...token.en, ...token.pt])];
@@ -75,7 +88,16 @@ export async function queryTerms(db: DocsDb, question: string): Promise<{ terms:
     const stems = absent ? [] : term.stems;
     return { ...term, stems, synonyms: absent ? [] : alternatives, documents, idf, weight: filler ? idf * fillerShare : idf, filler };
   });
-  return { terms, corpusSize };
+  const phrased = stopWords > 0 || terms.some((term) => isFiller(term.words));
+  return { terms, corpusSize, phrased, corrections: corrected?.corrections ?? [] };
+}
+
+/** The parser's tokens of a text, with their lexemes in each language (null: not a word; empty: a stop word). */
+function tokensOf(db: DocsDb, text: string) {
+  return db.$queryRaw<{ token: string; alias: string; en: string[] | null; pt: string[] | null }[]>`
+    SELECT en.token, en.alias, en.lexemes AS en, pt.lexemes AS pt
+      FROM ts_debug('docs.docs_en', ${text}) WITH ORDINALITY AS en(alias, description, token, dictionaries, dictionary, lexemes, i)
+      JOIN ts_debug('docs.docs_pt', ${text}) WITH ORDINALITY AS pt(alias, description, token, dictionaries, dictionary, lexemes, i) USING (i)`;
 }
 
 /** A tsquery matching any stem of the terms (and of their synonyms); stems are single lexemes, quoted for tsquery syntax. */

@@ -40,7 +40,12 @@ function notVetoed(column: Prisma.Sql, query: string): Prisma.Sql {
     : Prisma.empty;
 }
 
-export function headHits(db: DocsDb, query: string, cursor: PageCursor | undefined, limit: number): Promise<Hit[]> {
+/** Pages already listed by the question ranking (see search-documents.ts); no clause at all when there are none. */
+function notListed(column: Prisma.Sql, listed: string[]): Prisma.Sql {
+  return listed.length ? Prisma.sql`AND NOT (${column} = ANY(${listed}::text[]))` : Prisma.empty;
+}
+
+export function headHits(db: DocsDb, query: string, cursor: PageCursor | undefined, limit: number, listed: string[] = []): Promise<Hit[]> {
   return db.$queryRaw<Hit[]>`
     WITH ${readQuery(query)},
     scored AS (
@@ -48,13 +53,13 @@ export function headHits(db: DocsDb, query: string, cursor: PageCursor | undefin
              (ts_rank_cd('{0.1, 0.2, 0.4, 1.0}', d.head, q.tsq) + CASE WHEN docs.fold(d.title) = q.folded THEN 10 ELSE 0 END
                + similarity(docs.fold(d.title), q.folded))::float8 AS score
         FROM documents d, q
-       WHERE d.head @@ q.tsq ${notVetoed(Prisma.sql`d.name`, query)}
+       WHERE d.head @@ q.tsq ${notVetoed(Prisma.sql`d.name`, query)} ${notListed(Prisma.sql`d.name`, listed)}
     )
     SELECT 1 AS tier, name, NULL::text AS chunk, score::text AS score_text FROM scored
      WHERE ${after(cursor)} ORDER BY score DESC, name LIMIT ${limit}`;
 }
 
-export function bodyHits(db: DocsDb, query: string, cursor: PageCursor | undefined, limit: number): Promise<Hit[]> {
+export function bodyHits(db: DocsDb, query: string, cursor: PageCursor | undefined, limit: number, listed: string[] = []): Promise<Hit[]> {
   // Pages first (the bitmap alone, no ranking), head matches dropped, then only their sections ranked.
   // The head test is a subquery per matched page (its primary key): as an anti-join the planner scanned
   // every document's head instead.
@@ -64,6 +69,7 @@ export function bodyHits(db: DocsDb, query: string, cursor: PageCursor | undefin
     body_only AS MATERIALIZED (
       SELECT m.name FROM matched m, q
        WHERE NOT (SELECT d.head @@ q.tsq FROM documents d WHERE d.name = m.name) ${notVetoed(Prisma.sql`m.name`, query)}
+             ${notListed(Prisma.sql`m.name`, listed)}
     ),
     hits AS (
       SELECT c.id, c.document_name, ts_rank('{0.1, 0.2, 0.4, 1.0}', c.tsv, q.tsq) AS r
