@@ -137,7 +137,7 @@ function startFork(ctx: BoxesContext, source: BoxRow, copies: BoxRow[]): void {
         : `the disk could not be copied: ${(error as Error).message}`;
     } finally {
       copied(disk);
-      await releaseOperation(ctx, source.id, owned);
+      await releaseOperation(ctx.db, source.id, owned);
     }
     await Promise.all(copies.map((copy) => (disk ? startCopy(ctx, copy, source, disk) : giveUpCopy(ctx, copy, failure!))));
   });

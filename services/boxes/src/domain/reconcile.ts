@@ -69,7 +69,7 @@ async function releaseCopy(rt: BoxesRuntime, box: BoxRow): Promise<void> {
   const liveness = box.state === "stopped" ? "gone" : await rt.driver.inspect(boxHandle(box));
   const wantsFrozen = box.state === "suspended" || box.state === "sleeping";
   if (!wantsFrozen && liveness === "frozen") await rt.driver.resume(boxHandle(box));
-  await releaseOperation(rt, box.id, operationOf(box)!);
+  await releaseOperation(rt.db, box.id, operationOf(box)!);
   rt.log.info({ boxId: box.id, operation: operationOf(box)!.kind }, "interrupted disk copy released after restart");
 }
 

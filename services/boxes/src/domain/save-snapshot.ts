@@ -5,6 +5,7 @@
  * fork_box) and the snapshot is `ready` (or `failed`, with the reason). The call waits up to 60 s by default.
  */
 import type { BoxRow } from "../db/client.js";
+import type { Prisma } from "../db/generated/client.js";
 import { operationOf } from "./box-view.js";
 import { admit } from "./capacity.js";
 import type { BoxesContext } from "./context.js";
@@ -54,14 +55,16 @@ export async function saveSnapshot(ctx: BoxesContext, input: SaveSnapshotInput, 
   return toSnapshotView(await ctx.db.snapshot.findUniqueOrThrow({ where: { id: snapshot.id } }));
 }
 
+/**
+ * The snapshot's outcome and the end of the box's `snapshot` operation are written in one transaction: a caller who
+ * sees the snapshot `ready` (or `failed`) can act on the box at once, and is never told it is still busy.
+ */
 async function takeSnapshot(ctx: BoxesContext, box: BoxRow, snapshot: SnapshotRow, signal: AbortSignal): Promise<void> {
   const owned = operationOf(box)!;
+  let outcome: Prisma.SnapshotUpdateInput;
   try {
     const copy = await ctx.driver.copyDisk(boxHandle(box), [{ kind: "snapshot", snapshot: snapshotHandle(snapshot) }], signal);
-    await ctx.db.snapshot.update({
-      where: { id: snapshot.id },
-      data: { state: "ready", sizeBytes: copy.bytes, copyMethod: copy.method, durationMs: copy.durationMs, readyAt: new Date() },
-    });
+    outcome = { state: "ready", sizeBytes: copy.bytes, copyMethod: copy.method, durationMs: copy.durationMs, readyAt: new Date() };
     ctx.log.info({ boxId: box.id, snapshotId: snapshot.id, ...copy }, "box disk saved as a snapshot");
   } catch (error) {
     ctx.log.warn({ err: error, boxId: box.id, snapshotId: snapshot.id }, "snapshot failed");
@@ -69,8 +72,16 @@ async function takeSnapshot(ctx: BoxesContext, box: BoxRow, snapshot: SnapshotRo
     const reason = signal.aborted
       ? "the box was deleted while its disk was being saved"
       : `the disk could not be saved: ${(error as Error).message}`;
-    await ctx.db.snapshot.update({ where: { id: snapshot.id }, data: { state: "failed", stateReason: reason } });
-  } finally {
-    await releaseOperation(ctx, box.id, owned);
+    outcome = { state: "failed", stateReason: reason };
+  }
+  try {
+    await ctx.db.$transaction(async (tx) => {
+      await tx.snapshot.update({ where: { id: snapshot.id }, data: outcome });
+      await releaseOperation(tx, box.id, owned);
+    });
+  } catch (error) {
+    // The box must not stay busy because its snapshot's row could not be written.
+    await releaseOperation(ctx.db, box.id, owned);
+    throw error;
   }
 }

@@ -85,9 +85,12 @@ export async function changeOwnState(rt: BoxesRuntime, boxId: string, owned: Ope
   });
 }
 
-/** Ends `owned` without changing the box's state (fork and snapshot leave their source as it was). */
-export async function releaseOperation(rt: BoxesRuntime, boxId: string, owned: Operation): Promise<void> {
-  await rt.db.$executeRaw`
+/**
+ * Ends `owned` without changing the box's state (fork and snapshot leave their source as it was). `db` may be a
+ * transaction, so that the end of the operation becomes visible together with its outcome.
+ */
+export async function releaseOperation(db: BoxesTx, boxId: string, owned: Operation): Promise<void> {
+  await db.$executeRaw`
     UPDATE boxes SET operation = NULL, version = version + 1, updated_at = now()
      WHERE id = ${boxId} AND operation->>'kind' = ${owned.kind} AND operation->>'startedAt' = ${owned.startedAt}
        AND operation->>'instance' = ${owned.instance}`;
