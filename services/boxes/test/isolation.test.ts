@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient, startStack, type Stack } from "@bancada/e2e";
 import { boxesTestStack, cleanupAfterTest, type BoxesTestStack, describeBoxes } from "./stack.js";
-import { allScopes, fails, ok, run, type Box } from "./helpers.js";
+import { allScopes, fails, ok, run, until, type Box } from "./helpers.js";
 
 describeBoxes("box isolation", () => {
   let boxes: BoxesTestStack;
@@ -195,8 +195,10 @@ describeBoxes("local driver without cgroups (signals only) and without disk imag
     expect(readFileSync(path.join(dataDir, "mnt/bx_signals/home/count"), "utf8")).toBe(frozen);
     await driver.resume(box);
     expect(await driver.inspect(box)).toBe("running");
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(Number(readFileSync(path.join(dataDir, "mnt/bx_signals/home/count"), "utf8"))).toBeGreaterThan(Number(frozen));
+    // Polled, not read once: `echo > count` empties the file before it writes, and on a busy host disk that write
+    // can wait hundreds of ms (the counter sits in disk sleep), so one read may find the file empty.
+    const counted = async () => Number(readFileSync(path.join(dataDir, "mnt/bx_signals/home/count"), "utf8"));
+    expect(await until(counted, (count) => count > Number(frozen), 10_000)).toBeGreaterThan(Number(frozen));
     const runaway = await exec("sleep 300 & while :; do :; done", 1_000);
     expect(runaway).toMatchObject({ timedOut: true, signal: "SIGKILL" });
     expect((await exec("ps -eo args --no-headers")).stdout.toString()).not.toContain("sleep 300");
