@@ -12,8 +12,9 @@ import { preconditionError } from "./transitions.js";
 
 const activityResolutionMs = 10_000;
 
-export async function awakeBox(ctx: BoxesContext, ref: string, action: string): Promise<BoxRow> {
-  let box = await findBox(ctx, ref);
+/** `row`: the box as this call has just read it (exec's owner lookup), else it is read here. */
+export async function awakeBox(ctx: BoxesContext, ref: string, action: string, row?: BoxRow): Promise<BoxRow> {
+  let box = row ?? (await findBox(ctx, ref));
   if (box.state === "sleeping" && !operationOf(box)) box = await wakeBox(ctx, box);
   if (box.state !== "running" || operationOf(box)) throw preconditionError(box, action);
   // Activity keeps a box from idling to sleep (the auto-suspend policy, reaper.ts); recorded at most every 10 s,

@@ -4,6 +4,7 @@
  * account (or none) has no owner here, so the replica that received the call answers not_found itself, and
  * nothing of another account is ever forwarded.
  */
+import type { BoxRow } from "../db/client.js";
 import type { BoxesRuntime } from "./context.js";
 
 export interface Owner {
@@ -11,11 +12,18 @@ export interface Owner {
   what: string;
 }
 
-export async function ownerOfBox(rt: BoxesRuntime, accountId: string, ref: string): Promise<Owner | null> {
+/**
+ * With `handOver`, the whole row is read (it costs the same round trip) and, when the call runs here, kept for the
+ * call's handler (just-read-boxes.ts): exec then reads its box once.
+ */
+export async function ownerOfBox(rt: BoxesRuntime, accountId: string, ref: string, handOver = false): Promise<Owner | null> {
   const where = ref.startsWith("bx_") ? { id: ref, accountId } : { liveName: ref, accountId };
-  const row = await rt.db.box.findFirst({ where, select: { id: true, node: true, driver: true, state: true } });
+  const row = handOver
+    ? await rt.db.box.findFirst({ where })
+    : await rt.db.box.findFirst({ where, select: { id: true, node: true, driver: true, state: true } });
   // a deleted box is rows only: any replica answers for it
   if (!row || row.state === "deleted" || row.driver !== rt.driver.kind) return null;
+  if (handOver && row.node === rt.driver.node) rt.justRead.put(accountId, ref, row as BoxRow);
   return { node: row.node, what: `box ${row.id}` };
 }
 

@@ -27,8 +27,10 @@ export async function execCommand(
   signal?: AbortSignal,
   progress?: (update: ProgressUpdate) => void,
 ): Promise<ExecResult> {
+  // Taken first, so that a call refused below leaves no row behind.
+  const justRead = ctx.justRead.take(ctx.accountId, input.boxId);
   const stdin = input.stdin === undefined ? undefined : decodePayload(input.stdin, input.stdinEncoding, "stdin", limits.stdinBytes);
-  const box = await awakeBox(ctx, input.boxId, "exec");
+  const box = await awakeBox(ctx, input.boxId, "exec", justRead);
   // The call's own env wins over a secret of the same name: it is what this caller asked for.
   const env = { ...(await secretEnv(ctx, box)), ...input.env };
   const started = Date.now();

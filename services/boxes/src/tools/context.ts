@@ -7,9 +7,14 @@ export function boxesContext(rt: BoxesRuntime, ctx: Pick<ToolContext, "principal
   return { ...rt, accountId: ctx.principal.accountId, personId: ctx.principal.personId, agentId: ctx.principal.agentId };
 }
 
-/** A box-bound tool's `owner`: the node of the caller's box the input names (domain/box-owner.ts). */
-export const boxOwner = (rt: BoxesRuntime) => (principal: Principal, input: { boxId: string }) =>
-  ownerOfBox(rt, principal.accountId, input.boxId);
+/**
+ * A box-bound tool's `owner`: the node of the caller's box the input names (domain/box-owner.ts). `handOver`: the row
+ * read is kept for the handler (exec, domain/just-read-boxes.ts).
+ */
+export const boxOwner =
+  (rt: BoxesRuntime, handOver = false) =>
+  (principal: Principal, input: { boxId: string }) =>
+    ownerOfBox(rt, principal.accountId, input.boxId, handOver);
 
 /** Seed labels: "só lê" (reads only), "cria ou muda" (creates or changes), "muda ou apaga" (changes or deletes). */
 export const readsOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;

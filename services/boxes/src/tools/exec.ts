@@ -20,6 +20,6 @@ export const execTool = (rt: BoxesRuntime) =>
     scope: "boxes:exec",
     profile: "core",
     maxDurationMs: 620_000,
-    owner: boxOwner(rt),
+    owner: boxOwner(rt, true),
     handler: (ctx, input) => execCommand(boxesContext(rt, ctx), input, ctx.signal, ctx.progress),
   });
