@@ -30,13 +30,15 @@ export async function bringUp(
   const owned = operationOf(box)!;
   let running: BoxRow | null;
   let runtime: unknown;
+  // With nothing to run first, the box is running as soon as it has started: one write, not two.
+  const ready = !steps.setup && !steps.task;
   try {
     runtime = await makeBox(boxSpec(box));
     running = await changeOwnState(ctx, box.id, owned, {
-      state: "creating",
-      reason: steps.setup ? "running setup" : null,
+      state: ready ? "running" : "creating",
+      reason: ready ? (steps.note ?? null) : steps.setup ? "running setup" : null,
       runtime,
-      endOperation: false,
+      endOperation: ready,
     });
   } catch (error) {
     ctx.log.warn({ err: error, boxId: box.id }, "box could not start");
@@ -45,6 +47,7 @@ export async function bringUp(
   }
   // Taken over by delete_box: what was made here goes (the delete removes the rest).
   if (!running) return void (await ctx.driver.destroy({ id: box.id, runtime }));
+  if (ready) return;
   const notes: string[] = steps.note ? [steps.note] : [];
   const setupOk = steps.setup ? await runSetup(ctx, running, steps.setup, notes, signal) : true;
   if (signal?.aborted) return;

@@ -112,17 +112,22 @@ const copiedFromHost = [
  * then hands all of it to the box's host user. Runs before the box ever started, so nothing on it is the box's doing.
  */
 export async function makeDisk(paths: BoxPaths, hostname: string, uid: number): Promise<void> {
-  for (const [dir] of diskMounts) await mkdir(path.join(paths.disk, dir), { recursive: true });
-  for (const dir of ["var/tmp", "var/log", "var/cache", "var/lib", "etc/ssl/certs"])
-    await mkdir(path.join(paths.disk, dir), { recursive: true });
+  // The folders, then the copies side by side: one after another they were the slowest part of create_box
+  // (about 200 ms of small file system calls, each waiting on the last).
+  const folders = [...diskMounts.map(([dir]) => dir), "var/tmp", "var/log", "var/cache", "var/lib", "etc/ssl/certs"];
+  await Promise.all(folders.map((dir) => mkdir(path.join(paths.disk, dir), { recursive: true })));
   const etc = path.join(paths.disk, "etc");
-  for (const name of copiedFromHost) {
-    const source = path.join("/etc", name);
-    if (!(await exists(source))) continue;
-    await cp(source, path.join(etc, name), { recursive: true, verbatimSymlinks: true, dereference: false }).catch(() => {});
-  }
-  await writeEtc(etc, hostname);
-  if (await exists("/etc/skel")) await cp("/etc/skel", paths.home, { recursive: true, verbatimSymlinks: true }).catch(() => {});
+  await Promise.all([
+    ...copiedFromHost.map(async (name) => {
+      const source = path.join("/etc", name);
+      if (!(await exists(source))) return;
+      await cp(source, path.join(etc, name), { recursive: true, verbatimSymlinks: true, dereference: false }).catch(() => {});
+    }),
+    writeEtc(etc, hostname),
+    (async () => {
+      if (await exists("/etc/skel")) await cp("/etc/skel", paths.home, { recursive: true, verbatimSymlinks: true }).catch(() => {});
+    })(),
+  ]);
   await rm(path.join(paths.disk, "lost+found"), { recursive: true, force: true });
   // -h: a symbolic link is changed itself, never what it points to.
   await run("chown", ["-hR", `${uid}:${uid}`, paths.disk]);
@@ -179,10 +184,12 @@ async function writeEtc(etc: string, hostname: string): Promise<void> {
     ["resolv.conf", "# This box has no network beyond its own loopback.\n", 0o644],
     ...ownEtcFiles(hostname),
   ];
-  for (const [name, content, mode] of files) {
-    await rm(path.join(etc, name), { force: true });
-    await writeFile(path.join(etc, name), content, { mode });
-  }
+  await Promise.all(
+    files.map(async ([name, content, mode]) => {
+      await rm(path.join(etc, name), { force: true });
+      await writeFile(path.join(etc, name), content, { mode });
+    }),
+  );
 }
 
 /** The files of /etc that are each box's own: its name and its machine id. */
