@@ -80,6 +80,9 @@ export async function upload(spawnInBox: InBoxSpawner, request: UploadRequest): 
     commit.end(failure ? "" : "COMMIT\n");
     const [words, code] = await Promise.all([status, exited(child)]);
     const word = words.trim();
+    // The box's side may answer before it has read the body (a folder it cannot make, a folder at the path): it then
+    // closes its input, so sending fails too, but what the caller needs is the box's answer, not "broke off".
+    if (failure?.kind === "interrupted" && word !== "" && word !== "ABORTED" && word !== "WRITTEN") failure = null;
     if (failure) return failure;
     if (word === "WRITTEN" && code === 0) return { kind: "written", size: counter.bytes };
     if (word === "DIRECTORY") return { kind: "directory" };
