@@ -23,6 +23,7 @@ import {
   signatureLifetimeMs,
   type Bus,
 } from "../src/index.js";
+import { checkBusSignatureOffLoop } from "../src/bus/bus-signature.js";
 
 const subject = "t.scripts.call";
 const principal = {
@@ -63,6 +64,28 @@ describe("a bus signature", () => {
     const { [Header.signature]: _signature, ...unsigned } = headers;
     expect(checkBusSignature(keys, subject, { headers: unsigned, data: body })).toBe("unsigned");
     expect(checkBusSignature(BusKeys.generate(), subject, { headers, data: body })).toBe("bad_signature");
+  });
+
+  it("when checked off the event loop (the tool host's check), then every verdict is the one checkBusSignature gives", async () => {
+    const headers = signBusMessage(keys, subject, plain(), body);
+    const old = signBusMessage(keys, subject, plain(), body, { now: Date.now() - 2 * signatureLifetimeMs });
+    const { [Header.signature]: _signature, ...unsigned } = headers;
+    const cases: [string, BusKeys, string, { headers: Record<string, string>; data: Uint8Array }][] = [
+      ["intact", keys, subject, { headers, data: body }],
+      ["another subject", keys, "t.boxes.call", { headers, data: body }],
+      ["another body", keys, subject, { headers, data: encodeJson({ kind: "tool", tool: "echo", args: { message: "ho" } }) }],
+      ["another principal", keys, subject, { headers: { ...headers, [Header.principal]: "{}" }, data: body }],
+      ["unsigned", keys, subject, { headers: unsigned, data: body }],
+      ["not base64", keys, subject, { headers: { ...headers, [Header.signature]: "%%%" }, data: body }],
+      ["another key", BusKeys.generate(), subject, { headers, data: body }],
+      ["expired", keys, subject, { headers: old, data: body }],
+    ];
+    for (const [name, checkKeys, checkSubject, message] of cases)
+      expect(await checkBusSignatureOffLoop(checkKeys, checkSubject, message), name).toBe(
+        checkBusSignature(checkKeys, checkSubject, message),
+      );
+    expect(await checkBusSignatureOffLoop(keys, subject, { headers, data: body })).toBeUndefined();
+    expect(await checkBusSignatureOffLoop(keys, subject, { headers: old, data: body })).toBe("expired");
   });
 
   it("when a reply is checked against another request than the one it answers, then it does not check", () => {

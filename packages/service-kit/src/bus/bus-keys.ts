@@ -59,6 +59,17 @@ export class BusKeys {
     }
   }
 
+  /** `verify` on libuv's thread pool: the event loop goes on serving while the curve arithmetic runs. */
+  verifyOffLoop(data: Uint8Array, signature: string): Promise<boolean> {
+    return new Promise((resolve) => {
+      try {
+        verify(null, data, this.#verifying, Buffer.from(signature, "base64"), (error, valid) => resolve(!error && valid));
+      } catch {
+        resolve(false);
+      }
+    });
+  }
+
   /** Both halves as one-line base64 DER (the signing half only when held). */
   export(): { signingKey?: string; verifyKey: string } {
     const verifyKey = this.#verifying.export({ format: "der", type: "spki" }).toString("base64");
