@@ -15,6 +15,8 @@ export interface ToolContext {
   log: Logger;
   /** Reports progress of a long call; a no-op unless the client asked for progress. */
   progress: (update: ProgressUpdate) => void;
+  /** The tool's owner lookup for this call, when it ran on this node before the handler (ToolOwner.found). */
+  owner?: ToolOwner;
 }
 
 export interface ToolDefinition<I extends z.ZodType, O extends z.ZodType> {
@@ -47,6 +49,11 @@ export interface ToolDefinition<I extends z.ZodType, O extends z.ZodType> {
 export interface ToolOwner {
   node: string;
   what: string;
+  /**
+   * What the lookup read to find the node (a box's row), handed to the handler as `ctx.owner` when the call runs
+   * where it was looked up: a handler that needs the same row then reads it once. Absent on a forwarded call.
+   */
+  found?: unknown;
 }
 
 export interface Tool extends ToolDefinition<z.ZodType, z.ZodType> {

@@ -94,7 +94,7 @@ export function hostTools(options: ToolHostOptions): ToolHost {
 
   const principals = new PrincipalMemo();
 
-  async function run(message: BusMessage, span?: Span): Promise<CallReply> {
+  async function run(message: BusMessage, span?: Span, owner?: ToolOwner): Promise<CallReply> {
     const callId = message.headers[Header.callId] ?? randomUUID();
     const controller = new AbortController();
     running.set(callId, controller);
@@ -114,6 +114,7 @@ export function hostTools(options: ToolHostOptions): ToolHost {
         signal: controller.signal,
         log: log.child({ callId }),
         progress: wantsProgress ? (update) => bus.publish(subjects.progress(callId), encodeJson(update)) : () => {},
+        ...(owner ? { owner } : {}),
       };
       label = request.kind === "tool" ? request.tool : `prompt:${request.prompt}`;
       span?.updateName(`${service} ${label}`).setAttribute("bancada.tool", label);
@@ -176,25 +177,26 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     return withSpan(`process ${subject}`, { kind: SpanKind.SERVER, headers: message.headers, attributes }, async (span) => {
       // the Ed25519 check is the costliest step of taking a call (~0.1 ms): on libuv's pool it runs beside the event loop
       const problem = refusal(subject, message, await checkBusSignatureOffLoop(bus.keys, subject, message), true);
-      const relayed = problem || owned ? undefined : await forwarded(message, span);
-      if (relayed) return relayed;
-      const reply = problem ? { ok: false as const, error: refusedCall(problem).toBody() } : await run(message, span);
+      const routed = problem || owned ? undefined : await forwarded(message, span);
+      if (routed?.reply) return routed.reply;
+      const reply = problem ? { ok: false as const, error: refusedCall(problem).toBody() } : await run(message, span, routed?.owner);
       setOutcome(span, reply.ok ? "ok" : reply.error.code);
       return replyOf(reply);
     });
   }
 
-  /** The owner's answer when the call belongs to another node; undefined when it runs here. */
-  async function forwarded(message: BusMessage, span: Span): Promise<BusMessage | undefined> {
+  /** The owner's answer when the call belongs to another node; when it runs here, the owner found here (if any). */
+  async function forwarded(message: BusMessage, span: Span): Promise<{ reply?: BusMessage; owner?: ToolOwner } | undefined> {
     if (node === undefined) return undefined;
     const callId = message.headers[Header.callId] ?? "";
     try {
       const owner = await ownerOfCall(tools, message);
-      if (!owner || owner.node === node) return undefined;
+      if (!owner) return undefined;
+      if (owner.node === node) return { owner };
       span.setAttribute("bancada.forwarded_to", owner.node);
-      return await forwardTo(owner, message);
+      return { reply: await forwardTo(owner, message) };
     } catch (error) {
-      return replyOf({ ok: false, error: toErrorBody(error, log, callId) });
+      return { reply: replyOf({ ok: false, error: toErrorBody(error, log, callId) }) };
     }
   }
 
@@ -216,7 +218,7 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     const data = encodeJson({ kind: "tool", tool, args });
     const headers: Record<string, string> = { [Header.principal]: JSON.stringify(principal), [Header.callId]: randomUUID() };
     const owner = node === undefined ? null : await ownerOfCall(tools, { data, headers }).catch(() => null);
-    if (!owner || owner.node === node) return run({ data, headers });
+    if (!owner || owner.node === node) return run({ data, headers }, undefined, owner ?? undefined);
     if (!bus.keys.canSign) {
       const error = new DomainError(
         ErrorCode.unavailable,

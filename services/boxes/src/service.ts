@@ -23,7 +23,6 @@ import { PortProxy } from "./http/port-proxy.js";
 import { startSshServer, type SshEndpoint } from "./ssh/ssh-server.js";
 import { recordSshEndpoint } from "./domain/ssh/ssh-command.js";
 import { servePublishedPorts, unpublishDeletedBoxes } from "./domain/ports/publish-port.js";
-import { JustReadBoxes } from "./domain/just-read-boxes.js";
 import { boxesInstructions, boxesTools } from "./tools/index.js";
 
 export interface BoxesServiceOptions extends ServiceOptions, BoxesConfigOptions {
@@ -95,7 +94,6 @@ export const boxesService = defineService<BoxesServiceOptions>()({
       prices: config.prices,
       secretsKey: config.secretsKey,
       now: options.clock ?? (() => new Date()),
-      justRead: new JustReadBoxes(),
       inFlight: { exec: 0, jobWait: 0 },
       transfers: {
         publicUrl: config.publicUrl,

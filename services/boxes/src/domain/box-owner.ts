@@ -13,8 +13,8 @@ export interface Owner {
 }
 
 /**
- * With `handOver`, the whole row is read (it costs the same round trip) and, when the call runs here, kept for the
- * call's handler (just-read-boxes.ts): exec then reads its box once.
+ * With `handOver`, the whole row is read (it costs the same round trip) and, when the box lives here, handed to the
+ * call's handler as `found` (service-kit ToolOwner, `ctx.owner`): exec then reads its box once.
  */
 export async function ownerOfBox(rt: BoxesRuntime, accountId: string, ref: string, handOver = false): Promise<Owner | null> {
   const where = ref.startsWith("bx_") ? { id: ref, accountId } : { liveName: ref, accountId };
@@ -23,8 +23,7 @@ export async function ownerOfBox(rt: BoxesRuntime, accountId: string, ref: strin
     : await rt.db.box.findFirst({ where, select: { id: true, node: true, driver: true, state: true } });
   // a deleted box is rows only: any replica answers for it
   if (!row || row.state === "deleted" || row.driver !== rt.driver.kind) return null;
-  if (handOver && row.node === rt.driver.node) rt.justRead.put(accountId, ref, row as BoxRow);
-  return { node: row.node, what: `box ${row.id}` };
+  return { node: row.node, what: `box ${row.id}`, ...(handOver && row.node === rt.driver.node ? { found: row as BoxRow } : {}) };
 }
 
 export async function ownerOfSnapshot(rt: BoxesRuntime, accountId: string, id: string | undefined): Promise<Owner | null> {

@@ -3,7 +3,6 @@ import type { HostCapacity, UidRange } from "../config.js";
 import type { BoxesDb } from "../db/client.js";
 import type { BoxDriver } from "../driver/box-driver.js";
 import type { Background } from "./background.js";
-import type { JustReadBoxes } from "./just-read-boxes.js";
 import type { PlanName } from "./plans.js";
 import type { SecretsKey } from "./secrets/sealing.js";
 import type { PriceTable } from "./usage/prices.js";
@@ -43,8 +42,6 @@ export interface BoxesRuntime {
   portSettings: PortSettings;
   /** The SSH endpoint (port null until it listens, or when it is off). */
   ssh: SshSettings;
-  /** Box rows an exec's owner lookup just read, for its handler (just-read-boxes.ts). */
-  justRead: JustReadBoxes;
   /** Calls waiting right now (exec, job_wait), for tests and metrics. */
   inFlight: { exec: number; jobWait: number };
 }

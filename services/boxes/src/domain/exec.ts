@@ -5,6 +5,7 @@
  * every 5 s, so that clients which reset their timeout on progress keep waiting.
  */
 import { DomainError, ErrorCode, type ProgressUpdate } from "@bancada/contracts";
+import type { BoxRow } from "../db/client.js";
 import type { ExecOutcome } from "../driver/box-driver.js";
 import { activityIsStale, awakeBox, recordActivity } from "./awake.js";
 import type { BoxesContext } from "./context.js";
@@ -26,11 +27,11 @@ export async function execCommand(
   input: ExecInput,
   signal?: AbortSignal,
   progress?: (update: ProgressUpdate) => void,
+  /** The box's row as this call's owner lookup just read it (for the caller's account), so it is not read twice. */
+  found?: BoxRow,
 ): Promise<ExecResult> {
-  // Taken first, so that a call refused below leaves no row behind.
-  const justRead = ctx.justRead.take(ctx.accountId, input.boxId);
   const stdin = input.stdin === undefined ? undefined : decodePayload(input.stdin, input.stdinEncoding, "stdin", limits.stdinBytes);
-  const box = await awakeBox(ctx, input.boxId, "exec", justRead);
+  const box = await awakeBox(ctx, input.boxId, "exec", found);
   // The call's own env wins over a secret of the same name: it is what this caller asked for.
   const env = { ...(await secretEnv(ctx, box)), ...input.env };
   const started = Date.now();

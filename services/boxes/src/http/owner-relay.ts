@@ -115,8 +115,23 @@ export function ownerRelay(rt: BoxesRuntime, bus: Bus, subjects: Subjects): Owne
     return execute(principal, op, op.input.parse(raw), callId, signal);
   }
 
-  function execute(principal: Principal, op: BoxOperation, input: unknown, callId: string, signal: AbortSignal): Promise<unknown> {
-    const ctx: ToolContext = { principal, callId, transport: "http", signal, log: rt.log.child({ callId }), progress: () => {} };
+  function execute(
+    principal: Principal,
+    op: BoxOperation,
+    input: unknown,
+    callId: string,
+    signal: AbortSignal,
+    owner?: ToolOwner,
+  ): Promise<unknown> {
+    const ctx: ToolContext = {
+      principal,
+      callId,
+      transport: "http",
+      signal,
+      log: rt.log.child({ callId }),
+      progress: () => {},
+      ...(owner ? { owner } : {}),
+    };
     return op.handler(ctx, input as never);
   }
 
@@ -206,7 +221,7 @@ export function ownerRelay(rt: BoxesRuntime, bus: Bus, subjects: Subjects): Owne
       const input: unknown = op.input.parse(raw);
       const owner = await op.owner(principal, input as never);
       const signal = cancelledWith(res);
-      if (!owner || owner.node === node) return execute(principal, op, input, randomUUID(), signal);
+      if (!owner || owner.node === node) return execute(principal, op, input, randomUUID(), signal, owner ?? undefined);
       return relayed(principal, op, raw, owner, signal);
     },
     stop: () => subscriptions.forEach((subscription) => subscription.unsubscribe()),

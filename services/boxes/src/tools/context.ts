@@ -9,7 +9,7 @@ export function boxesContext(rt: BoxesRuntime, ctx: Pick<ToolContext, "principal
 
 /**
  * A box-bound tool's `owner`: the node of the caller's box the input names (domain/box-owner.ts). `handOver`: the row
- * read is kept for the handler (exec, domain/just-read-boxes.ts).
+ * read is handed to the handler as `ctx.owner.found` (exec).
  */
 export const boxOwner =
   (rt: BoxesRuntime, handOver = false) =>

@@ -1,4 +1,5 @@
 import { defineTool } from "@bancada/service-kit";
+import type { BoxRow } from "../db/client.js";
 import type { BoxesRuntime } from "../domain/context.js";
 import { execCommand } from "../domain/exec.js";
 import { execInput, execResult } from "../domain/schemas/exec.js";
@@ -20,6 +21,7 @@ export const execTool = (rt: BoxesRuntime) =>
     scope: "boxes:exec",
     profile: "core",
     maxDurationMs: 620_000,
+    // the owner lookup reads the whole row, and the handler acts on it: one read of the box per exec
     owner: boxOwner(rt, true),
-    handler: (ctx, input) => execCommand(boxesContext(rt, ctx), input, ctx.signal, ctx.progress),
+    handler: (ctx, input) => execCommand(boxesContext(rt, ctx), input, ctx.signal, ctx.progress, ctx.owner?.found as BoxRow | undefined),
   });
