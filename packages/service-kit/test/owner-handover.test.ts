@@ -5,10 +5,10 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Header, subjects as makeSubjects, type CallReply } from "@bancada/contracts";
+import { Header, subjects as makeSubjects, type CallReply, type Principal } from "@bancada/contracts";
 import { MemoryBus, createLogger, decodeJson, defineTool, encodeJson, hostTools, signBusMessage } from "../src/index.js";
 
-const principal = {
+const principal: Principal = {
   keyId: "k",
   accountId: "acct-1",
   personId: "p",
