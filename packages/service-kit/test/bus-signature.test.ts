@@ -24,18 +24,10 @@ import {
   type Bus,
 } from "../src/index.js";
 import { checkBusSignatureOffLoop } from "../src/bus/bus-signature.js";
+import { docsReader } from "./principal.js";
 
 const subject = "t.scripts.call";
-const principal = {
-  keyId: "k",
-  accountId: "a",
-  personId: "p",
-  agentId: "g",
-  scopes: ["docs:read"],
-  allowWrites: false,
-  allowedBoardIds: null,
-  profile: "full",
-};
+const principal = docsReader;
 const plain = () => ({
   [Header.principal]: JSON.stringify(principal),
   [Header.callId]: randomUUID(),

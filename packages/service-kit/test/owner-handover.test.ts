@@ -5,19 +5,11 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Header, subjects as makeSubjects, type CallReply, type Principal } from "@bancada/contracts";
+import { Header, subjects as makeSubjects, type CallReply } from "@bancada/contracts";
 import { MemoryBus, createLogger, decodeJson, defineTool, encodeJson, hostTools, signBusMessage } from "../src/index.js";
+import { docsReader } from "./principal.js";
 
-const principal: Principal = {
-  keyId: "k",
-  accountId: "acct-1",
-  personId: "p",
-  agentId: "g",
-  scopes: ["docs:read"],
-  allowWrites: false,
-  allowedBoardIds: null,
-  profile: "full",
-};
+const principal = docsReader;
 
 /** `where` names the node that owns the thing; the lookup "reads" a row of the caller's account. */
 const probe = defineTool({
@@ -61,7 +53,7 @@ describe("the owner lookup's find, handed to the call", () => {
     // in-process calls on node-1: its own thing comes with the row; node-2's is forwarded and runs there without one
     expect(await one.call("probe", { where: "node-1" }, principal)).toEqual({
       ok: true,
-      result: { ranOn: "node-1", found: { row: "t1", accountId: "acct-1" } },
+      result: { ranOn: "node-1", found: { row: "t1", accountId: "a" } },
     });
     expect(await one.call("probe", { where: "node-2" }, principal)).toEqual({ ok: true, result: { ranOn: "node-2", found: null } });
     expect(await one.call("probe", { where: "anywhere" }, principal)).toEqual({ ok: true, result: { ranOn: "node-1", found: null } });
@@ -72,7 +64,7 @@ describe("the owner lookup's find, handed to the call", () => {
       expect(reply).toMatchObject({ ok: true, result: { ranOn: "node-2" } });
       const { found } = (reply as { result: { found: unknown } }).result;
       // taken by node-2 itself: found there; taken by node-1 and forwarded: node-2 looked nothing up
-      expect([null, { row: "t1", accountId: "acct-1" }]).toContainEqual(found);
+      expect([null, { row: "t1", accountId: "a" }]).toContainEqual(found);
     }
     // straight on node-2's own subject (as a forward arrives): no lookup, nothing handed over
     expect(await viaBus("node-2", root.nodeCall("probe", "node-2"))).toEqual({ ok: true, result: { ranOn: "node-2", found: null } });

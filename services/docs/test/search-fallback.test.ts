@@ -13,7 +13,7 @@ import { connectClient } from "@bancada/testkit";
 import { ingestFolder } from "../src/index.js";
 import { fixtureCorpus, writeCorpus } from "./fixtures/corpus.js";
 import { search } from "./helpers.js";
-import { readerKey, startDocsStack, tempFolder, type DocsStack } from "./stack.js";
+import { allWordsPages, type DocsStack, readerKey, startDocsStack, tempFolder } from "./stack.js";
 
 const base = "https://docs.tables.example/manual";
 const name = (page: string) => `documents/docs.tables.example/manual/${page}`;
@@ -54,12 +54,7 @@ A view is a query stored under a name; it is computed from its tables each time 
 describe("search_documents filled by the question ranking", () => {
   let docs: DocsStack;
   let client: Client;
-  /** The pages holding every word of the query, as the all-words search reads it. */
-  const allWords = async (query: string) =>
-    (
-      await docs.service().db.$queryRaw<{ name: string }[]>`
-        SELECT DISTINCT document_name AS name FROM chunks WHERE tsv @@ docs.web_query(${query}) AND starts_with(document_name, ${name("")})`
-    ).map((row) => row.name);
+  const allWords = (query: string) => allWordsPages(docs, query, name(""));
 
   beforeAll(async () => {
     docs = await startDocsStack();

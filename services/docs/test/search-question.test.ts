@@ -14,7 +14,7 @@ import { connectClient } from "@bancada/testkit";
 import { ingestFolder } from "../src/index.js";
 import { fixtureCorpus, writeCorpus } from "./fixtures/corpus.js";
 import { ok, search, type Answer, type SearchPage } from "./helpers.js";
-import { readerKey, startDocsStack, tempFolder, type DocsStack } from "./stack.js";
+import { allWordsPages, type DocsStack, readerKey, startDocsStack, tempFolder } from "./stack.js";
 
 const base = "https://docs.shelves.example/manual";
 const name = (page: string) => `documents/docs.shelves.example/manual/${page}`;
@@ -42,12 +42,7 @@ A view is a query stored under a name; it is computed from its tables each time 
 describe("search_documents for a query worded as a sentence", () => {
   let docs: DocsStack;
   let client: Client;
-  /** The pages holding every word of the query, as the all-words search reads it. */
-  const allWords = async (query: string) =>
-    (
-      await docs.service().db.$queryRaw<{ name: string }[]>`
-        SELECT DISTINCT document_name AS name FROM chunks WHERE tsv @@ docs.web_query(${query}) AND starts_with(document_name, ${name("")})`
-    ).map((row) => row.name);
+  const allWords = (query: string) => allWordsPages(docs, query, name(""));
   /** Every page of a query, walked with its tokens; the tier each token resumes in (0: the question ranking). */
   const walk = async (query: string, pageSize: number) => {
     const pages: SearchPage[] = [];

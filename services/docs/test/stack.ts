@@ -32,3 +32,10 @@ export async function tempFolder(): Promise<{ path: string; remove(): Promise<vo
   const folder = await mkdtemp(path.join(tmpdir(), "bancada-docs-"));
   return { path: folder, remove: () => rm(folder, { recursive: true, force: true }) };
 }
+
+/** The pages under `prefix` that hold every word of `query`, as the all-words search reads it (straight from SQL). */
+export async function allWordsPages(docs: DocsStack, query: string, prefix: string): Promise<string[]> {
+  const rows = await docs.service().db.$queryRaw<{ name: string }[]>`
+    SELECT DISTINCT document_name AS name FROM chunks WHERE tsv @@ docs.web_query(${query}) AND starts_with(document_name, ${prefix})`;
+  return rows.map((row) => row.name);
+}
