@@ -4,9 +4,11 @@
  * answers it is the first / among the first three results of search_documents and of answer_query's
  * references; for questions the corpus cannot answer, how often answer_query still cites something;
  * repeated sentences inside answers; p50/p99 latency of both tools at the service (SQL + composition).
- * Run: npx tsx services/docs/bench/answers.ts   (VERBOSE=1 prints every answer that misses)
+ * Run: npx tsx services/docs/bench/answers.ts   (VERBOSE=1 prints every answer that misses; DUMP=file writes each
+ * question's first three references and search results, one JSON line each, to compare two versions)
  * Each corpus has its own database beside DATABASE_URL's (docs_eval_*), kept between runs; ingestion is incremental.
  */
+import { writeFileSync } from "node:fs";
 import { answerQuery } from "../src/domain/answer-query.js";
 import { searchDocuments } from "../src/domain/search-documents.js";
 import type { DocsDb } from "../src/index.js";
@@ -14,6 +16,7 @@ import { ingestEvalCorpus, npmDocs, openEvalDb, postgresManual, type EvalCorpus 
 import { npmQuestions, postgresQuestions, unanswerableQuestions, type EvalQuestion } from "./questions.js";
 
 const verbose = process.env.VERBOSE === "1";
+const dump: string[] = [];
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 const lines: string[] = [];
@@ -31,6 +34,7 @@ for (const [corpus, answerable, unanswerable] of [
   }
 }
 process.stdout.write(`${lines.join("\n")}\n`);
+if (process.env.DUMP) writeFileSync(process.env.DUMP, dump.join("\n") + "\n");
 
 async function warm(db: DocsDb): Promise<void> {
   await db.$executeRaw`VACUUM ANALYZE documents`;
@@ -68,6 +72,10 @@ async function evaluate(
     tally.repeats += repeated;
     if (repeated) tally.answersWithRepeats++;
     const cited = answer.references.map((reference) => reference.name);
+    const short = (names: string[]) => names.slice(0, 3).map((name) => name.slice(prefix.length));
+    dump.push(
+      JSON.stringify({ question: question.question, answer: short(cited), search: short(found.results.map((result) => result.parent)) }),
+    );
     if (!question.pages.length) {
       if (cited.length) {
         tally.falseAnswers++;

@@ -75,4 +75,20 @@ describe("rankPassages", () => {
     const mentioned = passage({ text: "Run vacuum how often you like." });
     expect(order([mentioned, titled], terms)[0]).toBe(titled.id);
   });
+
+  it("when a title is a command's name made of the question's words, then it counts as holding them; a name with another part does not", () => {
+    const database = { ...term("database", ["databas"]), synonyms: [{ words: "db", stems: ["db"] }] };
+    const terms = [term("vacuum", ["vacuum"], 3), term("every", ["everi"], 0.3), database, term("shell", ["shell"], 3)];
+    const body = "Runs from the shell and processes every database of the cluster, one after the other.";
+    const named = passage({ title: "vacuumdb", text: body });
+    const other = passage({ title: "Reference", text: body });
+    expect(order([other, named], terms)[0]).toBe(named.id);
+
+    const logTerms = [term("log", ["log"]), term("file", ["file"])];
+    const [login, plain] = rankPassages(
+      [passage({ title: "login", text: "A file per day." }), passage({ title: "Reference", text: "A file per day." })],
+      logTerms,
+    );
+    expect(login!.score).toBe(plain!.score);
+  });
 });

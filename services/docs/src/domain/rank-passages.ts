@@ -11,7 +11,10 @@
  *   columns") found in that order a few words apart, in any field, count again (a sequential-dependence
  *   bonus): a passage saying the question's phrase beats one holding its words apart;
  * - a title made of the question's words ("CREATE USER" for "create a user that …") is about exactly
- *   that, above a longer title that only mentions one of them.
+ *   that, above a longer title that only mentions one of them;
+ * - a command's or function's name written as one word ("vacuumdb", "createuser", "getDocuments") holds
+ *   the question's words it is made of, in a title or a heading, when every part is one of them (or a
+ *   synonym: "db" for "database"): "log" never finds "login", whose other part is no word of the question.
  * The score is the weighted share of the question's terms, each counted by its best place, plus the
  * closeness, phrase and title bonuses.
  */
@@ -36,6 +39,10 @@ const phraseShare = 0.5;
 const phraseGap = 3;
 /** The most a passage gains for a title made only of the question's words. */
 const titleShare = 0.25;
+/** A word of a name made of two of the question's words ("vacuumdb"): a little under the word itself. */
+const compoundShare = 0.85;
+/** Names are compounds in titles and headings (command and function names); body text is read word by word. */
+const namedFields = new Set<Place>(["title", "heading"]);
 
 const suffixes = new Set(
   (
@@ -64,7 +71,7 @@ export function rankPassages(passages: Passage[], terms: QueryTerm[]): RankedPas
         words[field] = plainWords(texts[field]).split(" ").filter(Boolean);
         positions[field] = [];
         strengths[field] = terms.map(() => 0);
-        matchField(words[field], lookup, strengths[field], positions[field]);
+        matchField(words[field], namedFields.has(field) ? lookup.withCompounds : lookup, strengths[field], positions[field]);
       }
       let held = 0;
       terms.forEach((term, index) => {
@@ -153,7 +160,9 @@ interface WordMatch {
  * A word's matches, each distinct word tested once per question (passages share most of their words):
  * the cost is one lookup per word of the passages, whatever the number of terms.
  */
-function wordMatcherOf(terms: QueryTerm[]): (word: string) => WordMatch[] {
+type WordLookup = (word: string) => WordMatch[];
+
+function wordMatcherOf(terms: QueryTerm[]): WordLookup & { withCompounds: WordLookup } {
   const byFirst = new Map<string, WordMatch[]>();
   const stems = terms.map((term, index) => {
     for (const form of [
@@ -168,7 +177,7 @@ function wordMatcherOf(terms: QueryTerm[]): (word: string) => WordMatch[] {
     );
   });
   const known = new Map<string, WordMatch[]>();
-  return (word) => {
+  const lookup: WordLookup = (word) => {
     let matches = known.get(word);
     if (!matches) {
       matches = [...(byFirst.get(word) ?? [])];
@@ -179,10 +188,37 @@ function wordMatcherOf(terms: QueryTerm[]): (word: string) => WordMatch[] {
     }
     return matches;
   };
+  const compounds = new Map<string, WordMatch[]>();
+  const withCompounds: WordLookup = (word) => {
+    const matches = lookup(word);
+    if (matches.length) return matches;
+    let parts = compounds.get(word);
+    if (!parts) compounds.set(word, (parts = compoundOf(word, byFirst)));
+    return parts;
+  };
+  return Object.assign(lookup, { withCompounds });
+}
+
+/**
+ * A word made of two single words of the question (or their synonyms), each of at least two letters and
+ * each a different term: both terms at `compoundShare` of the strength they have on their own.
+ */
+function compoundOf(word: string, byFirst: Map<string, WordMatch[]>): WordMatch[] {
+  if (word.length < 4) return [];
+  const single = (part: string) => (byFirst.get(part) ?? []).filter((match) => !match.words);
+  for (const [first, matches] of byFirst) {
+    if (first.length < 2 || word.length - first.length < 2 || !word.startsWith(first)) continue;
+    const right = single(word.slice(first.length));
+    for (const left of matches.filter((match) => !match.words)) {
+      const second = right.find((match) => match.term !== left.term);
+      if (second) return [left, second].map((match) => ({ ...match, strength: match.strength * compoundShare }));
+    }
+  }
+  return [];
 }
 
 /** Each term's best strength in the field, and every place a term is found. */
-function matchField(words: string[], lookup: (word: string) => WordMatch[], strengths: number[], positions: Position[]): void {
+function matchField(words: string[], lookup: WordLookup, strengths: number[], positions: Position[]): void {
   words.forEach((word, at) => {
     for (const match of lookup(word)) {
       if (match.words && !match.words.every((part, offset) => words[at + offset] === part)) continue;
