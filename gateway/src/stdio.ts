@@ -15,7 +15,8 @@ import type { Profile } from "@bancada/contracts";
 import type { Gateway } from "./gateway.js";
 import { gatewayVersion } from "./gateway.js";
 import { messageProblem, requestIdOf, type ShapeProblem } from "./mcp/request-shape.js";
-import { mcpServerFactory, type View } from "./mcp/server.js";
+import type { View } from "./mcp/caller.js";
+import { mcpServerFactory } from "./mcp/server.js";
 
 export async function serveStdio(
   gateway: Gateway,

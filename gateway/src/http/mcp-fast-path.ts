@@ -22,7 +22,8 @@ import {
   isJsonContentType,
   type Tool,
 } from "@modelcontextprotocol/server";
-import { serverInfo, traceparentFrom, type Caller } from "../mcp/server.js";
+import type { Caller } from "../mcp/caller.js";
+import { serverInfo, traceparentFrom } from "../mcp/server.js";
 import { toolsListCacheHint, type ToolAnswers } from "../mcp/tool-answers.js";
 
 /** The revision served here; a request naming another one goes to the SDK, which answers -32022. */

@@ -6,7 +6,7 @@
 import type { Tool } from "@modelcontextprotocol/server";
 import type { Catalog, CatalogTool } from "../catalog.js";
 import { isListed } from "../visibility.js";
-import type { Caller } from "./server.js";
+import type { Caller } from "./caller.js";
 
 export class ListedTools {
   readonly #catalog: Catalog;

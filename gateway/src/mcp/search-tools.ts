@@ -7,7 +7,7 @@
 import type { Tool } from "@modelcontextprotocol/server";
 import { invalidArgument, permits, type ErrorBody, type ToolDescriptor, type ValidationIssue } from "@bancada/contracts";
 import type { Catalog, CatalogTool } from "../catalog.js";
-import type { Caller } from "./server.js";
+import type { Caller } from "./caller.js";
 import { ToolRanking } from "./tool-ranking.js";
 
 const defaultLimit = 5;

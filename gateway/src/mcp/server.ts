@@ -8,9 +8,10 @@
  */
 import { ProtocolError, Server, TRACEPARENT_META_KEY, type McpRequestContext, type ServerContext } from "@modelcontextprotocol/server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
-import { ErrorCode, permits, type ErrorBody, type Principal, type ProgressUpdate, type Transport } from "@bancada/contracts";
+import { ErrorCode, permits, type ErrorBody, type ProgressUpdate } from "@bancada/contracts";
 import type { CallOptions, CallRouter } from "../call-router.js";
 import type { Catalog } from "../catalog.js";
+import type { Caller } from "./caller.js";
 import { invalidParams } from "./request-shape.js";
 import { ToolAnswers, toolsListCacheHint } from "./tool-answers.js";
 
@@ -20,16 +21,6 @@ export interface McpServerOptions {
   /** Advertise output schemas (SOSOAPI_OUTPUT_SCHEMAS=1, docs/gateway.md#catalog). */
   outputSchemas: boolean;
   version: string;
-}
-
-/** What a client sees: `core`/`full` narrow tools/list; `search` lists only search_tools and call_tool. */
-export type View = "core" | "full" | "search";
-
-/** Who is asking, from where, with which view: fixed for a stdio process, from the key per HTTP request. */
-export interface Caller {
-  principal: Principal;
-  view: View;
-  transport: Transport;
 }
 
 /** How the HTTP route hands the caller to the factory (the SDK passes `authInfo` through untouched). */

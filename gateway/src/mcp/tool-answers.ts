@@ -9,7 +9,7 @@ import type { CallOptions, CallRouter } from "../call-router.js";
 import type { Catalog } from "../catalog.js";
 import { ListedTools } from "./listed-tools.js";
 import { SearchTools } from "./search-tools.js";
-import type { Caller } from "./server.js";
+import type { Caller } from "./caller.js";
 
 export interface ToolAnswersOptions {
   catalog: Catalog;

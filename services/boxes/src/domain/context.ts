@@ -10,7 +10,7 @@ import type { TransferSettings } from "./transfers/settings.js";
 import type { RunningOperations } from "./running-operations.js";
 import type { PortListeners } from "./ports/port-listeners.js";
 import type { PortSettings } from "./ports/port-settings.js";
-import type { SshSettings } from "./ssh/ssh-command.js";
+import type { SshSettings } from "./ssh/ssh-settings.js";
 
 /** What every use case of this service instance shares. */
 export interface BoxesRuntime {

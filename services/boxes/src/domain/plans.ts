@@ -7,7 +7,7 @@
  * `allowanceCentavos` is what the plan includes each month (get_usage shows it beside the spend).
  * Disk is capped apart (maxTotalDataGiB): the dataGiB of every box not deleted, in any state, and of every snapshot.
  */
-import type { BoxesContext } from "./context.js";
+import type { BoxesDb } from "../db/client.js";
 
 export const plans = {
   free: {
@@ -41,7 +41,8 @@ export const plans = {
 export type PlanName = keyof typeof plans;
 export type Plan = (typeof plans)[PlanName] & { name: PlanName };
 
-export async function planOf(ctx: BoxesContext): Promise<Plan> {
+/** The plan of the context's account (a use case's context, or anything holding what the lookup needs). */
+export async function planOf(ctx: { db: BoxesDb; accountId: string; defaultPlan: PlanName }): Promise<Plan> {
   const row = await ctx.db.accountPlan.findUnique({ where: { accountId: ctx.accountId } });
   const name = row && row.plan in plans ? (row.plan as PlanName) : ctx.defaultPlan;
   return { name, ...plans[name] };

@@ -5,14 +5,7 @@
  */
 import type { BoxRow } from "../../db/client.js";
 import type { BoxesRuntime } from "../context.js";
-
-/** Where the SSH endpoint listens (ssh/ssh-server.ts); port null: no SSH on this service. */
-export interface SshSettings {
-  port: number | null;
-  host: string;
-  /** Why the endpoint is not listening when it was asked for (the listen or host-key error, in one line). */
-  failure?: string;
-}
+import type { SshSettings } from "./ssh-settings.js";
 
 /** The SSH endpoint of each node of these boxes (a node that never recorded one has none). */
 export async function sshEndpoints(rt: BoxesRuntime, rows: Pick<BoxRow, "node">[]): Promise<Map<string, SshSettings>> {

@@ -1,0 +1,12 @@
+/** Who calls the gateway's MCP surface: what the transports hand to the server and its answers. */
+import type { Principal, Transport } from "@bancada/contracts";
+
+/** What a client sees: `core`/`full` narrow tools/list; `search` lists only search_tools and call_tool. */
+export type View = "core" | "full" | "search";
+
+/** Who is asking, from where, with which view: fixed for a stdio process, from the key per HTTP request. */
+export interface Caller {
+  principal: Principal;
+  view: View;
+  transport: Transport;
+}
