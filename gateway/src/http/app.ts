@@ -55,6 +55,10 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", "loopback");
+  // /mcp first: the hot route's requests meet no other route's path test on their way (about 10 µs a call)
+  const bodyGuards = [bodyTimeout(options.bodyTimeoutMs ?? defaultBodyTimeoutMs), utf8BodyGuard()];
+  app.use("/mcp", hostGuard(options), originGuard(options), ...bodyGuards);
+  app.use(mcpRoute(options));
   app.use(["/v1", "/admin"], requestLog(options.log));
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
   app.get("/readyz", readiness(options.catalog));
@@ -78,9 +82,8 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   // one document for all this port serves: the gateway's routes and, in one process, the services' (`extra`)
   const sources = () => routeSources(app, options.extra);
   restRoutes(app).get(openApiPath, openApiDeclaration, openApiRoute({ title: "Bancada REST API", version: "1" }, sources));
-  app.use(["/mcp", "/admin"], hostGuard(options), originGuard(options));
-  app.use(["/mcp", "/v1", "/admin"], bodyTimeout(options.bodyTimeoutMs ?? defaultBodyTimeoutMs), utf8BodyGuard());
-  app.use(mcpRoute(options));
+  app.use("/admin", hostGuard(options), originGuard(options));
+  app.use(["/v1", "/admin"], ...bodyGuards);
   app.use(adminRoutes(options.keys, options.adminToken));
   app.use(
     "/v1/audit",

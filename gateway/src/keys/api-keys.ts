@@ -5,6 +5,9 @@
  * (`resolveDigest`). Rows from before this scheme hold SHA-256(pepper || key), which SHA-256(key) cannot
  * reach: such a key is rehashed the first time the gateway sees it in clear (`resolve`: MCP, stdio).
  * Resolutions are cached for a few seconds: a revoked key stops working within that time on every replica.
+ * The cache is keyed by SHA-256(key), which a request computes anyway, so a cached key costs no HMAC; the
+ * principal it resolves to is built once per profile and shared (frozen) by every call of that key until the
+ * entry expires. The key itself is never kept.
  */
 import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import { apiKeyDigest } from "@bancada/service-kit";
@@ -65,7 +68,8 @@ export class KeyStore {
   readonly #db: GatewayDb;
   readonly #pepper: string;
   readonly #cacheMs: number;
-  readonly #cache = new Map<string, { record: ApiKey | null; until: number }>();
+  /** By SHA-256(key): the row (null: no such key) until `until`, and its principal per profile once built. */
+  readonly #cache = new Map<string, { record: ApiKey | null; until: number; principals: Partial<Record<Profile, Principal>> }>();
   readonly #lastTouched = new Map<string, number>();
 
   constructor(db: GatewayDb, options: KeyStoreOptions) {
@@ -130,8 +134,8 @@ export class KeyStore {
   async resolve(token: string, profile: Profile = "full"): Promise<Principal | null> {
     if (!token.startsWith("bnc_") || token.length > 200) return null;
     const digest = apiKeyDigest(token);
-    const record = await this.#lookup(digest);
-    return record ? this.#principal(record, profile) : this.#upgrade(token, digest, profile);
+    const hit = await this.#lookup(digest);
+    return hit.record ? this.#principal(hit, profile) : this.#upgrade(token, digest, profile);
   }
 
   /** A key known only by its SHA-256 (hex), as the services send it for REST callers. */
@@ -140,17 +144,16 @@ export class KeyStore {
     return this.#principal(await this.#lookup(digest), profile);
   }
 
-  async #lookup(digest: string): Promise<ApiKey | null> {
-    const hash = this.#hash(digest);
+  async #lookup(digest: string) {
     const now = Date.now();
-    let hit = this.#cache.get(hash);
+    let hit = this.#cache.get(digest);
     if (!hit || hit.until <= now) {
-      const record = await this.#db.apiKey.findUnique({ where: { keyHash: hash } });
-      hit = { record, until: now + this.#cacheMs };
+      const record = await this.#db.apiKey.findUnique({ where: { keyHash: this.#hash(digest) } });
+      hit = { record, until: now + this.#cacheMs, principals: {} };
       if (this.#cache.size > 50_000) this.#cache.clear();
-      this.#cache.set(hash, hit);
+      this.#cache.set(digest, hit);
     }
-    return hit.record;
+    return hit;
   }
 
   async #upgrade(token: string, digest: string, profile: Profile): Promise<Principal | null> {
@@ -160,24 +163,25 @@ export class KeyStore {
       data: { keyHash: this.#hash(digest), hashScheme: currentScheme },
     });
     if (count === 0) return null;
-    this.#cache.delete(this.#hash(digest));
+    this.#cache.delete(digest);
     return this.resolveDigest(digest, profile);
   }
 
-  #principal(record: ApiKey | null, profile: Profile): Principal | null {
+  #principal(hit: { record: ApiKey | null; principals: Partial<Record<Profile, Principal>> }, profile: Profile): Principal | null {
+    const { record } = hit;
     const now = Date.now();
     if (!record || record.revokedAt || (record.expiresAt && record.expiresAt.getTime() <= now)) return null;
     this.#touch(record.id, now);
-    return {
+    return (hit.principals[profile] ??= Object.freeze({
       keyId: record.id,
       accountId: record.accountId,
       personId: record.personId,
       agentId: record.agentId,
-      scopes: record.scopes,
+      scopes: Object.freeze([...record.scopes]) as string[],
       allowWrites: record.allowWrites,
-      allowedBoardIds: record.restrictBoards ? record.allowedBoardIds : null,
+      allowedBoardIds: record.restrictBoards ? (Object.freeze([...record.allowedBoardIds]) as string[]) : null,
       profile,
-    };
+    }));
   }
 
   #hash(digest: string): string {
