@@ -5,7 +5,7 @@ export { NatsAuthError, NatsBus, connectNatsBus, natsReconnect, natsServers } fr
 export { natsLiveness } from "./bus/nats-requests.js";
 export type { NatsLiveness } from "./bus/nats-requests.js";
 export { BusMetrics } from "./bus/bus-metrics.js";
-export { BusKeys, BusKeyError } from "./bus/bus-keys.js";
+export { BusKey, BusKeys, BusKeyError, gatewayKeyScope } from "./bus/bus-keys.js";
 export type { BusKeySource } from "./bus/bus-keys.js";
 export {
   signBusMessage,

@@ -3,14 +3,15 @@
  * a few seconds only: a revoked key stops working everywhere within that time.
  *
  * The key itself never crosses the bus: the service sends its SHA-256 (`apiKeyDigest`), from which the key
- * cannot be recovered, and the gateway looks that up. The answer counts only when the gateway signed it for
- * this very request (a fresh call id and the request's digest), so nothing else on the bus can answer with a
- * principal of its choosing.
+ * cannot be recovered, and the gateway looks that up. The request names the asking service and is tagged with
+ * that service's bus key, and the gateway tags its answer with the same key for this very request (a fresh call
+ * id and the request's digest): nothing else on the bus can answer with a principal of its choosing, and no
+ * service can get an answer tagged with another service's key by asking in its name.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { DomainError, ErrorCode, Header, principalSchema, type Principal, type Subjects } from "@bancada/contracts";
 import { decodeJson, encodeJson, type Bus } from "./bus/bus.js";
-import { bodyDigest, checkBusSignature } from "./bus/bus-signature.js";
+import { bodyDigest, checkBusSignature, signBusMessage } from "./bus/bus-signature.js";
 import type { Logger } from "./logger.js";
 
 export interface KeyResolver {
@@ -20,6 +21,8 @@ export interface KeyResolver {
 /** The body of an auth.resolve request. */
 export interface AuthResolveRequest {
   keyDigest: string;
+  /** The asking service, whose bus key tags the request and the answer. */
+  service: string;
 }
 
 export interface AuthResolveReply {
@@ -31,7 +34,9 @@ export function apiKeyDigest(key: string): string {
   return createHash("sha256").update(key).digest("hex");
 }
 
-export function busKeyResolver(bus: Bus, subjects: Subjects, cacheMs = 5_000, log?: Logger): KeyResolver {
+/** Resolves keys as `service` (a service this process runs: its bus key tags the requests). */
+export function busKeyResolver(bus: Bus, subjects: Subjects, service: string, cacheMs = 5_000, log?: Logger): KeyResolver {
+  const key = bus.keys.for(service);
   const cache = new Map<string, { principal: Principal | null; until: number }>();
   return {
     async resolve(token) {
@@ -39,12 +44,13 @@ export function busKeyResolver(bus: Bus, subjects: Subjects, cacheMs = 5_000, lo
       const hit = cache.get(keyDigest);
       if (hit && hit.until > Date.now()) return hit.principal;
       const callId = randomUUID();
-      const request = encodeJson({ keyDigest } satisfies AuthResolveRequest);
-      const reply = await bus.request(subjects.authResolve, request, { timeoutMs: 5_000, headers: { [Header.callId]: callId } });
+      const request = encodeJson({ keyDigest, service } satisfies AuthResolveRequest);
+      const headers = signBusMessage(key, subjects.authResolve, { [Header.callId]: callId }, request);
+      const reply = await bus.request(subjects.authResolve, request, { timeoutMs: 5_000, headers });
       const problem =
         reply.headers[Header.callId] !== callId
           ? "bad_signature"
-          : checkBusSignature(bus.keys, subjects.authResolve, reply, { answers: bodyDigest(request) });
+          : checkBusSignature(key, subjects.authResolve, reply, { answers: bodyDigest(request) });
       if (problem) {
         log?.warn({ subject: subjects.authResolve, reason: problem }, "refused a key resolution not signed by the gateway");
         throw new DomainError(ErrorCode.unavailable, "The key service's answer was not signed by the gateway; retry shortly.");

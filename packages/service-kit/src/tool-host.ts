@@ -3,7 +3,7 @@
  * `<root>.<svc>.catalog`, and `<root>.<svc>.cancel` (fan-out: the replica running the call aborts it); with a
  * node, also `<root>.<svc>.node.<node>.call`, where calls owned by this node arrive from other replicas
  * (owner-route.ts).
- * A call runs only when the gateway signed it (bus-signature.ts): anything else that reaches the bus is refused
+ * A call runs only when the gateway tagged it with this service's key (bus-signature.ts): anything else that reaches the bus is refused
  * with `unauthenticated` and logged. Every call is authorized again here (`authorize`, the gateway's own rule)
  * whatever the gateway did: defence in depth.
  */
@@ -23,14 +23,7 @@ import {
   type ServiceCatalog,
 } from "@bancada/contracts";
 import { decodeJson, encodeJson, type Bus, type BusMessage, type BusSubscription } from "./bus/bus.js";
-import {
-  ReplayGuard,
-  checkBusSignature,
-  checkBusSignatureOffLoop,
-  refusedCall,
-  signBusMessage,
-  type SignatureProblem,
-} from "./bus/bus-signature.js";
+import { ReplayGuard, checkBusSignature, refusedCall, signBusMessage, type SignatureProblem } from "./bus/bus-signature.js";
 import { describeTool, type Tool, type ToolContext, type ToolOwner } from "./define-tool.js";
 import { forwardCall, ownerOfCall } from "./owner-route.js";
 import { toErrorBody } from "./error-body.js";
@@ -64,8 +57,8 @@ export interface ToolHost {
   catalog: ServiceCatalog;
   /**
    * Runs one call as the bus would once its signature is checked, for trusted in-process callers (benchmarks,
-   * tests). A call owned by another node is forwarded like a bus call, signed here: only a process holding the
-   * gateway's signing key can (the single-process mode, tests, benchmarks).
+   * tests, the service's own REST routes). A call owned by another node is forwarded like a bus call, tagged here
+   * with this service's key.
    */
   call(tool: string, args: unknown, principal: Principal): Promise<CallReply>;
   /** Stops taking new calls; in-flight calls finish. */
@@ -74,6 +67,8 @@ export interface ToolHost {
 
 export function hostTools(options: ToolHostOptions): ToolHost {
   const { bus, subjects, service, log, node } = options;
+  // the key of this service's calls: a process that runs the service holds it (or the master it derives from)
+  const key = bus.keys.for(service);
   const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
   const longestCallMs = Math.max(0, ...options.tools.map((tool) => tool.maxDurationMs));
   const prompts = new Map((options.prompts ?? []).map((prompt) => [prompt.name, prompt]));
@@ -175,8 +170,7 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     const callId = message.headers[Header.callId] ?? "";
     const attributes = { ...busSpanAttributes(subject, callId), "bancada.service": service };
     return withSpan(`process ${subject}`, { kind: SpanKind.SERVER, headers: message.headers, attributes }, async (span) => {
-      // the Ed25519 check is the costliest step of taking a call (~0.1 ms): on libuv's pool it runs beside the event loop
-      const problem = refusal(subject, message, await checkBusSignatureOffLoop(bus.keys, subject, message), true);
+      const problem = refusal(subject, message, checkBusSignature(key, subject, message), true);
       const routed = problem || owned ? undefined : await forwarded(message, span);
       if (routed?.reply) return routed.reply;
       const reply = problem ? { ok: false as const, error: refusedCall(problem).toBody() } : await run(message, span, routed?.owner);
@@ -219,17 +213,10 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     const headers: Record<string, string> = { [Header.principal]: JSON.stringify(principal), [Header.callId]: randomUUID() };
     const owner = node === undefined ? null : await ownerOfCall(tools, { data, headers }).catch(() => null);
     if (!owner || owner.node === node) return run({ data, headers }, undefined, owner ?? undefined);
-    if (!bus.keys.canSign) {
-      const error = new DomainError(
-        ErrorCode.unavailable,
-        `The ${owner.what} lives on node ${owner.node}: an in-process call reaches another node only where the gateway's signing key is held.`,
-        { node: owner.node },
-      );
-      return { ok: false, error: error.toBody() };
-    }
     const deadline = Date.now() + (tools.get(tool)?.maxDurationMs ?? longestCallMs);
     const plain = { ...headers, [Header.deadline]: String(deadline), [Header.transport]: "http" };
-    const signed = signBusMessage(bus.keys, subjects.call(service), plain, data, { notAfter: deadline });
+    // this process holds the service's key, so it may tag a call to another replica of it (never to another service)
+    const signed = signBusMessage(key, subjects.call(service), plain, data, { notAfter: deadline });
     return decodeJson((await forwardTo(owner, { data, headers: signed })).data) as CallReply;
   }
 
@@ -245,7 +232,7 @@ export function hostTools(options: ToolHostOptions): ToolHost {
       const callId = message.headers[Header.callId];
       // a forged cancellation would abort another caller's call; a repeat of a genuine one changes nothing
       const subject = subjects.cancel(service);
-      if (callId && running.has(callId) && !refusal(subject, message, checkBusSignature(bus.keys, subject, message), false))
+      if (callId && running.has(callId) && !refusal(subject, message, checkBusSignature(key, subject, message), false))
         running.get(callId)?.abort();
     }),
   ];

@@ -1,8 +1,9 @@
 /**
- * Signed bus messages: what a signature covers, how long it lives, that a service runs a call once, and that
- * the in-process bus goes through the same checks as NATS (over NATS also with a body sent in parts).
+ * Tagged bus messages: what a tag covers, how long it lives, that a tag made with one service's key is no good
+ * to another, that a service runs a call once, and that the in-process bus goes through the same checks as NATS
+ * (over NATS also with a body sent in parts).
  */
-import { generateKeyPairSync, randomUUID } from "node:crypto";
+import { generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Header, subjects as makeSubjects, type CallReply } from "@bancada/contracts";
@@ -13,6 +14,7 @@ import {
   ReplayGuard,
   busKeyResolver,
   checkBusSignature,
+  gatewayKeyScope,
   connectNatsBus,
   createLogger,
   decodeJson,
@@ -23,7 +25,6 @@ import {
   signatureLifetimeMs,
   type Bus,
 } from "../src/index.js";
-import { checkBusSignatureOffLoop } from "../src/bus/bus-signature.js";
 import { docsReader } from "./principal.js";
 
 const subject = "t.scripts.call";
@@ -38,64 +39,77 @@ const body = encodeJson({ kind: "tool", tool: "echo", args: { message: "hi" } })
 
 describe("a bus signature", () => {
   const keys = BusKeys.generate();
+  const scripts = keys.for("scripts");
 
   it("when nothing was changed, then it checks; when any covered part was, then it does not", () => {
-    const headers = signBusMessage(keys, subject, plain(), body);
-    expect(checkBusSignature(keys, subject, { headers, data: body })).toBeUndefined();
-    expect(checkBusSignature(keys, "t.boxes.call", { headers, data: body })).toBe("bad_signature");
-    expect(checkBusSignature(keys, subject, { headers, data: encodeJson({ kind: "tool", tool: "echo", args: { message: "ho" } }) })).toBe(
-      "bad_signature",
-    );
+    const headers = signBusMessage(scripts, subject, plain(), body);
+    expect(checkBusSignature(scripts, subject, { headers, data: body })).toBeUndefined();
+    expect(checkBusSignature(scripts, "t.boxes.call", { headers, data: body })).toBe("bad_signature");
+    expect(
+      checkBusSignature(scripts, subject, { headers, data: encodeJson({ kind: "tool", tool: "echo", args: { message: "ho" } }) }),
+    ).toBe("bad_signature");
     for (const name of [Header.principal, Header.callId, Header.deadline, Header.transport, Header.expires]) {
-      expect(checkBusSignature(keys, subject, { headers: { ...headers, [name]: `${headers[name]}x` }, data: body }), name).toBe(
+      expect(checkBusSignature(scripts, subject, { headers: { ...headers, [name]: `${headers[name]}x` }, data: body }), name).toBe(
         "bad_signature",
       );
     }
-    expect(checkBusSignature(keys, subject, { headers: { ...headers, [Header.progress]: "1" }, data: body })).toBe("bad_signature");
-    expect(checkBusSignature(keys, subject, { headers: { ...headers, [Header.traceparent]: "00-x" }, data: body })).toBeUndefined();
+    expect(checkBusSignature(scripts, subject, { headers: { ...headers, [Header.progress]: "1" }, data: body })).toBe("bad_signature");
+    expect(checkBusSignature(scripts, subject, { headers: { ...headers, [Header.traceparent]: "00-x" }, data: body })).toBeUndefined();
     const { [Header.signature]: _signature, ...unsigned } = headers;
-    expect(checkBusSignature(keys, subject, { headers: unsigned, data: body })).toBe("unsigned");
-    expect(checkBusSignature(BusKeys.generate(), subject, { headers, data: body })).toBe("bad_signature");
+    expect(checkBusSignature(scripts, subject, { headers: unsigned, data: body })).toBe("unsigned");
+    for (const tag of ["%%%", headers[Header.signature]!.slice(0, 20), `${headers[Header.signature]}AAAA`])
+      expect(checkBusSignature(scripts, subject, { headers: { ...headers, [Header.signature]: tag }, data: body }), tag).toBe(
+        "bad_signature",
+      );
+    expect(checkBusSignature(BusKeys.generate().for("scripts"), subject, { headers, data: body })).toBe("bad_signature");
   });
 
-  it("when checked off the event loop (the tool host's check), then every verdict is the one checkBusSignature gives", async () => {
-    const headers = signBusMessage(keys, subject, plain(), body);
-    const old = signBusMessage(keys, subject, plain(), body, { now: Date.now() - 2 * signatureLifetimeMs });
-    const { [Header.signature]: _signature, ...unsigned } = headers;
-    const cases: [string, BusKeys, string, { headers: Record<string, string>; data: Uint8Array }][] = [
-      ["intact", keys, subject, { headers, data: body }],
-      ["another subject", keys, "t.boxes.call", { headers, data: body }],
-      ["another body", keys, subject, { headers, data: encodeJson({ kind: "tool", tool: "echo", args: { message: "ho" } }) }],
-      ["another principal", keys, subject, { headers: { ...headers, [Header.principal]: "{}" }, data: body }],
-      ["unsigned", keys, subject, { headers: unsigned, data: body }],
-      ["not base64", keys, subject, { headers: { ...headers, [Header.signature]: "%%%" }, data: body }],
-      ["another key", BusKeys.generate(), subject, { headers, data: body }],
-      ["expired", keys, subject, { headers: old, data: body }],
-    ];
-    for (const [name, checkKeys, checkSubject, message] of cases)
-      expect(await checkBusSignatureOffLoop(checkKeys, checkSubject, message), name).toBe(
-        checkBusSignature(checkKeys, checkSubject, message),
-      );
-    expect(await checkBusSignatureOffLoop(keys, subject, { headers, data: body })).toBeUndefined();
-    expect(await checkBusSignatureOffLoop(keys, subject, { headers: old, data: body })).toBe("expired");
+  it("when a message is tagged with one service's key, then another service refuses it, whatever subject it names; a service's keys derive no other", () => {
+    const boards = keys.for("boards");
+    // what a compromised boards process could make: a call to scripts tagged with the key it holds
+    const forged = signBusMessage(boards, subject, plain(), body);
+    expect(checkBusSignature(scripts, subject, { headers: forged, data: body })).toBe("bad_signature");
+    // and a genuine call to scripts is no good to boards, even moved onto its subject
+    const genuine = signBusMessage(scripts, subject, plain(), body);
+    expect(checkBusSignature(boards, "t.boards.call", { headers: genuine, data: body })).toBe("bad_signature");
+    expect(checkBusSignature(boards, subject, { headers: genuine, data: body })).toBe("bad_signature");
+    // a process given only the boards key checks boards' calls and can make no key for scripts or the gateways
+    const boardsProcess = BusKeys.from({ verifyKey: keys.only(["boards"]).export().verifyKey });
+    expect(boardsProcess.holdsMaster).toBe(false);
+    expect(boardsProcess.scopes).toEqual(["boards"]);
+    expect(
+      checkBusSignature(boardsProcess.for("boards"), "t.boards.call", {
+        headers: signBusMessage(boards, "t.boards.call", plain(), body),
+        data: body,
+      }),
+    ).toBeUndefined();
+    expect(() => boardsProcess.for("scripts")).toThrow(BusKeyError);
+    expect(() => boardsProcess.for(gatewayKeyScope)).toThrow(/holds no bus key for 'gateway'/);
+    expect(boardsProcess.export()).toEqual({ verifyKey: keys.only(["boards"]).export().verifyKey });
+    expect(keys.for("boards").export()).not.toBe(keys.for("scripts").export());
+    expect(keys.for("boards").export()).not.toBe(BusKeys.generate().for("boards").export());
   });
 
   it("when a reply is checked against another request than the one it answers, then it does not check", () => {
-    const headers = signBusMessage(keys, subject, { [Header.callId]: "c" }, body, { answers: "request-1" });
-    expect(checkBusSignature(keys, subject, { headers, data: body }, { answers: "request-1" })).toBeUndefined();
-    expect(checkBusSignature(keys, subject, { headers, data: body }, { answers: "request-2" })).toBe("bad_signature");
+    const headers = signBusMessage(scripts, subject, { [Header.callId]: "c" }, body, { answers: "request-1" });
+    expect(checkBusSignature(scripts, subject, { headers, data: body }, { answers: "request-1" })).toBeUndefined();
+    expect(checkBusSignature(scripts, subject, { headers, data: body }, { answers: "request-2" })).toBe("bad_signature");
+    // a request's tag is no reply's, nor the other way round
+    expect(checkBusSignature(scripts, subject, { headers, data: body })).toBe("bad_signature");
+    const request = signBusMessage(scripts, subject, { [Header.callId]: "c" }, body);
+    expect(checkBusSignature(scripts, subject, { headers: request, data: body }, { answers: "request-1" })).toBe("bad_signature");
   });
 
   it("when it is older than its lifetime (plus the clock skew), then it has expired; a deadline sooner than the lifetime ends it sooner", () => {
     const now = Date.now();
-    const headers = signBusMessage(keys, subject, plain(), body, { now });
+    const headers = signBusMessage(scripts, subject, plain(), body, { now });
     expect(Number(headers[Header.expires])).toBe(now + signatureLifetimeMs);
-    expect(checkBusSignature(keys, subject, { headers, data: body }, { now: now + signatureLifetimeMs + 4_000 })).toBeUndefined();
-    expect(checkBusSignature(keys, subject, { headers, data: body }, { now: now + signatureLifetimeMs + 6_000 })).toBe("expired");
-    const soon = signBusMessage(keys, subject, plain(), body, { now, notAfter: now + 1_000 });
-    expect(checkBusSignature(keys, subject, { headers: soon, data: body }, { now: now + 7_000 })).toBe("expired");
-    const ahead = signBusMessage(keys, subject, plain(), body, { now: now + 60_000 });
-    expect(checkBusSignature(keys, subject, { headers: ahead, data: body }, { now })).toBe("clock_skew");
+    expect(checkBusSignature(scripts, subject, { headers, data: body }, { now: now + signatureLifetimeMs + 4_000 })).toBeUndefined();
+    expect(checkBusSignature(scripts, subject, { headers, data: body }, { now: now + signatureLifetimeMs + 6_000 })).toBe("expired");
+    const soon = signBusMessage(scripts, subject, plain(), body, { now, notAfter: now + 1_000 });
+    expect(checkBusSignature(scripts, subject, { headers: soon, data: body }, { now: now + 7_000 })).toBe("expired");
+    const ahead = signBusMessage(scripts, subject, plain(), body, { now: now + 60_000 });
+    expect(checkBusSignature(scripts, subject, { headers: ahead, data: body }, { now })).toBe("clock_skew");
   });
 
   it("when a call id is offered twice within its lifetime, then the second is a repeat; expired ids are forgotten", () => {
@@ -109,24 +123,40 @@ describe("a bus signature", () => {
 });
 
 describe("bus keys", () => {
-  it("when given as PEM or base64 DER, then both halves read; a verify-only set cannot sign; a mismatched or non-Ed25519 key is refused", () => {
-    const { privateKey, publicKey } = generateKeyPairSync("ed25519");
-    const pem = BusKeys.from({
-      signingKey: privateKey.export({ format: "pem", type: "pkcs8" }).toString(),
-      verifyKey: publicKey.export({ format: "pem", type: "spki" }).toString(),
-    });
-    const verifyOnly = BusKeys.from({ verifyKey: pem.export().verifyKey });
-    const data = new TextEncoder().encode("x");
-    expect(verifyOnly.verify(data, pem.sign(data))).toBe(true);
-    expect(verifyOnly.canSign).toBe(false);
-    expect(() => verifyOnly.sign(data)).toThrow(/only the gateway signs/);
-    expect(BusKeys.from({ signingKey: pem.export().signingKey }).canSign).toBe(true);
-    expect(() => BusKeys.from({ signingKey: pem.export().signingKey, verifyKey: BusKeys.generate().export().verifyKey })).toThrow(
-      /not one pair/,
+  it("when given as the environment takes them, then the master derives every service's key and a service's line reads back the same key", () => {
+    const master = BusKeys.generate();
+    const { signingKey } = master.export();
+    expect(signingKey).toHaveLength(44);
+    const gateway = BusKeys.from({ signingKey });
+    expect(gateway.holdsMaster).toBe(true);
+    expect(gateway.for("scripts").export()).toBe(master.for("scripts").export());
+    const line = master.only(["scripts", "boards"]).export().verifyKey!;
+    expect(line).toMatch(/^scripts:[A-Za-z0-9+/]{43}=,boards:[A-Za-z0-9+/]{43}=$/);
+    const service = BusKeys.from({ verifyKey: line });
+    expect(service.scopes).toEqual(["scripts", "boards"]);
+    expect(service.for("boards").export()).toBe(master.for("boards").export());
+    // with both, each service key must be the master's
+    expect(BusKeys.from({ signingKey, verifyKey: line }).holdsMaster).toBe(true);
+    expect(() => BusKeys.from({ signingKey, verifyKey: BusKeys.generate().only(["scripts"]).export().verifyKey })).toThrow(
+      /service 'scripts' is not derived from this master secret/,
     );
-    const rsa = generateKeyPairSync("rsa", { modulusLength: 1024 }).publicKey.export({ format: "pem", type: "spki" }).toString();
-    expect(() => BusKeys.from({ verifyKey: rsa })).toThrow(BusKeyError);
-    expect(() => BusKeys.from({ verifyKey: "not a key" })).toThrow(/cannot be read/);
+  });
+
+  it("when a key is an old Ed25519 one, malformed, the wrong size or the gateways' own, then it is refused with what to do", () => {
+    const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+    const old = [
+      { signingKey: privateKey.export({ format: "pem", type: "pkcs8" }).toString() },
+      { signingKey: privateKey.export({ format: "der", type: "pkcs8" }).toString("base64") },
+      { verifyKey: publicKey.export({ format: "pem", type: "spki" }).toString() },
+      { verifyKey: publicKey.export({ format: "der", type: "spki" }).toString("base64") },
+    ];
+    for (const source of old) expect(() => BusKeys.from(source)).toThrow(/old Ed25519 key: .*run 'pnpm bancada bus-keys create'/);
+    expect(() => BusKeys.from({})).toThrow(/No bus key given/);
+    expect(() => BusKeys.from({ signingKey: "not a key" })).toThrow(/not base64/);
+    expect(() => BusKeys.from({ signingKey: randomBytes(16).toString("base64") })).toThrow(/must be 32 random bytes/);
+    expect(() => BusKeys.from({ verifyKey: randomBytes(32).toString("base64") })).toThrow(/'service:<key>' entries/);
+    expect(() => BusKeys.from({ verifyKey: `scripts:${randomBytes(31).toString("base64")}` })).toThrow(/'scripts'.*must be 32 bytes/);
+    expect(() => BusKeys.from({ verifyKey: `gateway:${randomBytes(32).toString("base64")}` })).toThrow(BusKeyError);
   });
 });
 
@@ -166,9 +196,12 @@ describe.each(makers)("the tool host on the %s bus", (_name, makeBus) => {
     const ask = async (headers: Record<string, string>, data = body) =>
       decodeJson((await bus.request(root.call("echo"), data, { timeoutMs: 5_000, headers })).data) as CallReply;
     expect(await ask(plain())).toMatchObject({ ok: false, error: { code: "unauthenticated", details: { reason: "unsigned" } } });
-    const signed = signBusMessage(bus.keys, root.call("echo"), plain(), body);
+    const signed = signBusMessage(bus.keys.for("echo"), root.call("echo"), plain(), body);
     expect(await ask(signed)).toEqual({ ok: true, result: { message: "hi" } });
     expect(await ask(signed)).toMatchObject({ ok: false, error: { details: { reason: "replayed" } } });
+    // tagged for another service: refused, the same as a forgery
+    const otherService = signBusMessage(bus.keys.for("boards"), root.call("echo"), plain(), body);
+    expect(await ask(otherService)).toMatchObject({ ok: false, error: { code: "unauthenticated", details: { reason: "bad_signature" } } });
     host.stop();
     await bus.close();
   });
@@ -179,12 +212,12 @@ describe.each(makers)("the tool host on the %s bus", (_name, makeBus) => {
     const big = (letter: string) => encodeJson({ kind: "tool", tool: "echo", args: { message: letter.repeat(2_500_000) } });
     const ask = async (data: Uint8Array, headers: Record<string, string>) =>
       decodeJson((await bus.request(root.call("echo"), data, { timeoutMs: 20_000, headers })).data) as CallReply;
-    const reply = await ask(big("a"), signBusMessage(bus.keys, root.call("echo"), plain(), big("a")));
+    const reply = await ask(big("a"), signBusMessage(bus.keys.for("echo"), root.call("echo"), plain(), big("a")));
     expect(reply.ok).toBe(true);
     // the same length, one byte changed at the end: only a digest of the whole body tells them apart
     const tampered = big("a");
     tampered[tampered.length - 4] = "b".charCodeAt(0);
-    expect(await ask(tampered, signBusMessage(bus.keys, root.call("echo"), plain(), big("a")))).toMatchObject({
+    expect(await ask(tampered, signBusMessage(bus.keys.for("echo"), root.call("echo"), plain(), big("a")))).toMatchObject({
       ok: false,
       error: { details: { reason: "bad_signature" } },
     });
@@ -196,7 +229,7 @@ describe.each(makers)("the tool host on the %s bus", (_name, makeBus) => {
     const bus = await makeBus();
     const root = makeSubjects(`sig${randomUUID().slice(0, 8)}`);
     const rogue = bus.serve(root.authResolve, async () => ({ data: encodeJson({ principal }), headers: {} }));
-    const resolver = busKeyResolver(bus, root, 0);
+    const resolver = busKeyResolver(bus, root, "echo", 0);
     await expect(resolver.resolve("bnc_anything")).rejects.toThrow(/not signed by the gateway/);
     rogue.unsubscribe();
     await bus.close();

@@ -178,7 +178,7 @@ describe.skipIf(!present)(`the NATS bus on a three-node cluster (skipped without
     const service = await connectNatsBus({
       url,
       name: "svc",
-      keys: BusKeys.from({ verifyKey: keys.export().verifyKey }),
+      keys: BusKeys.from({ verifyKey: keys.only(["echo"]).export().verifyKey }),
       user,
       password,
       log: serviceLog,
@@ -224,7 +224,7 @@ describe.skipIf(!present)(`the NATS bus on a three-node cluster (skipped without
         [Header.deadline]: String(deadline),
         [Header.transport]: "http",
       };
-      const headers = signBusMessage(keys, subjects.call("echo"), plain, data, { notAfter: deadline });
+      const headers = signBusMessage(keys.for("echo"), subjects.call("echo"), plain, data, { notAfter: deadline });
       const at = Date.now();
       const outcome = await outcomeOf(gateway.request(subjects.call("echo"), data, { timeoutMs, headers }));
       results.push({ at, end: Date.now(), outcome });

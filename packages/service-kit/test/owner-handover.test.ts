@@ -46,7 +46,7 @@ describe("the owner lookup's find, handed to the call", () => {
     const viaBus = async (where: string, subject = root.call("probe")) => {
       const data = encodeJson({ kind: "tool", tool: "probe", args: { where } });
       const plain = { [Header.principal]: JSON.stringify(principal), [Header.callId]: randomUUID(), [Header.transport]: "http" };
-      const headers = signBusMessage(bus.keys, root.call("probe"), plain, data);
+      const headers = signBusMessage(bus.keys.for("probe"), root.call("probe"), plain, data);
       return decodeJson((await bus.request(subject, data, { timeoutMs: 5_000, headers })).data) as CallReply;
     };
 

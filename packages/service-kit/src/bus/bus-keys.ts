@@ -1,97 +1,179 @@
 /**
- * The keys that make the bus trustworthy. The gateway signs what it puts on the bus with an Ed25519 private
- * key; a service holds only the public key, so a compromised service can check calls but never forge one to
- * another service. A key is given as PEM (PKCS8 private, SPKI public) or as the base64 of that DER, which fits
- * on one line of an environment variable.
+ * The keys that make the bus trustworthy: one HMAC-SHA256 key per service, derived from a master secret only the
+ * gateway holds (`K_s = HMAC-SHA256(master, "bancada bus key v1\0" + s)`). The gateway tags what it sends to
+ * service `s` with `K_s`; a process running `s` holds `K_s` and nothing else, so it can check calls to `s` (and
+ * make them: it already runs `s`) but can tag nothing another service accepts, as no key derives from another.
+ * The gateway's own messages to the other gateway replicas (client cancellations) use the key of the reserved
+ * name `gateway`, which no service is given.
+ *
+ * Configuration: the master as base64 of 32 bytes (`BANCADA_BUS_SIGNING_KEY`), or a service process's keys as
+ * `service:base64[,service:base64]` (`BANCADA_BUS_VERIFY_KEY`). `pnpm bancada bus-keys create` prints both.
  */
-import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from "node:crypto";
+import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from "node:crypto";
 
 export interface BusKeySource {
-  /** The gateway's private key: only the process that runs the gateway needs it. */
+  /** The master secret: only the process that runs the gateway needs it. */
   signingKey?: string | undefined;
-  /** The public half; derived from the signing key when only that is given. */
+  /** A service process's keys, `service:base64[,service:base64]`; with the master, each must be derived from it. */
   verifyKey?: string | undefined;
 }
 
 /** A key that cannot be used, with a message the operator can act on. */
 export class BusKeyError extends Error {}
 
-export class BusKeys {
-  readonly #signing: KeyObject | undefined;
-  readonly #verifying: KeyObject;
+/** The scope of the gateway's messages to its own replicas; never a service's name. */
+export const gatewayKeyScope = "gateway";
 
-  private constructor(signing: KeyObject | undefined, verifying: KeyObject) {
-    this.#signing = signing;
-    this.#verifying = verifying;
+const keyBytes = 32;
+const createHint = "run 'pnpm bancada bus-keys create' and set its lines";
+const oldKeyMessage = (variable: string) =>
+  `${variable} holds an old Ed25519 key: the bus uses per-service HMAC keys now; ${createHint} (the master on the gateway, each service's key on its processes).`;
+
+/** One scope's key: tags and checks the messages of one service (or of the gateways among themselves). */
+export class BusKey {
+  readonly scope: string;
+  readonly #secret: KeyObject;
+
+  constructor(scope: string, secret: KeyObject) {
+    this.scope = scope;
+    this.#secret = secret;
   }
 
-  /** A fresh pair (the in-process bus, development modes, tests). */
-  static generate(): BusKeys {
-    const { privateKey, publicKey } = generateKeyPairSync("ed25519");
-    return new BusKeys(privateKey, publicKey);
+  tag(data: Uint8Array): string {
+    return createHmac("sha256", this.#secret).update(data).digest("base64url");
   }
 
-  /** Parses configured keys; with both given, they must be one pair. */
-  static from(source: BusKeySource): BusKeys {
-    const signing = source.signingKey ? parseKey(source.signingKey, "private") : undefined;
-    const verifying = source.verifyKey ? parseKey(source.verifyKey, "public") : signing ? createPublicKey(signing) : undefined;
-    if (!verifying) throw new BusKeyError("No bus key given: set the verify key (services) or the signing key (gateway).");
-    if (signing && !createPublicKey(signing).equals(verifying)) {
-      throw new BusKeyError("The bus signing key and verify key are not one pair: create a new pair and set both halves.");
-    }
-    return new BusKeys(signing, verifying);
+  /** In constant time: a wrong tag says nothing about how much of it was right. */
+  matches(data: Uint8Array, tag: string): boolean {
+    const given = Buffer.from(tag, "base64url");
+    const expected = createHmac("sha256", this.#secret).update(data).digest();
+    return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
-  get canSign(): boolean {
-    return this.#signing !== undefined;
-  }
-
-  sign(data: Uint8Array): string {
-    if (!this.#signing) throw new BusKeyError("This process holds no bus signing key: only the gateway signs bus messages.");
-    return sign(null, data, this.#signing).toString("base64");
-  }
-
-  verify(data: Uint8Array, signature: string): boolean {
-    try {
-      return verify(null, data, this.#verifying, Buffer.from(signature, "base64"));
-    } catch {
-      return false;
-    }
-  }
-
-  /** `verify` on libuv's thread pool: the event loop goes on serving while the curve arithmetic runs. */
-  verifyOffLoop(data: Uint8Array, signature: string): Promise<boolean> {
-    return new Promise((resolve) => {
-      try {
-        verify(null, data, this.#verifying, Buffer.from(signature, "base64"), (error, valid) => resolve(!error && valid));
-      } catch {
-        resolve(false);
-      }
-    });
-  }
-
-  /** Both halves as one-line base64 DER (the signing half only when held). */
-  export(): { signingKey?: string; verifyKey: string } {
-    const verifyKey = this.#verifying.export({ format: "der", type: "spki" }).toString("base64");
-    if (!this.#signing) return { verifyKey };
-    return { signingKey: this.#signing.export({ format: "der", type: "pkcs8" }).toString("base64"), verifyKey };
+  export(): string {
+    return this.#secret.export().toString("base64");
   }
 }
 
-function parseKey(text: string, kind: "private" | "public"): KeyObject {
-  const trimmed = text.trim();
-  let key: KeyObject;
-  try {
-    const pem = trimmed.includes("-----BEGIN");
-    const der = Buffer.from(trimmed, "base64");
-    if (kind === "private") key = createPrivateKey(pem ? trimmed : { key: der, format: "der", type: "pkcs8" });
-    else key = createPublicKey(pem ? trimmed : { key: der, format: "der", type: "spki" });
-  } catch (error) {
-    throw new BusKeyError(
-      `The bus ${kind === "private" ? "signing" : "verify"} key cannot be read (${(error as Error).message}); expected ${kind === "private" ? "PKCS8" : "SPKI"} PEM or its base64 DER.`,
+export class BusKeys {
+  readonly #master: Buffer | undefined;
+  readonly #keys = new Map<string, BusKey>();
+
+  private constructor(master: Buffer | undefined, keys: Iterable<BusKey> = []) {
+    this.#master = master;
+    for (const key of keys) this.#keys.set(key.scope, key);
+  }
+
+  /** A fresh master (the in-process bus, development modes, tests). */
+  static generate(): BusKeys {
+    return new BusKeys(randomBytes(keyBytes));
+  }
+
+  /** Parses configured keys; with both given, every service key must be the one the master derives. */
+  static from(source: BusKeySource): BusKeys {
+    const master = source.signingKey ? parseMaster(source.signingKey) : undefined;
+    const keys = source.verifyKey ? parseServiceKeys(source.verifyKey) : [];
+    if (!master && keys.length === 0) throw new BusKeyError(`No bus key given: ${createHint}.`);
+    const keySet = new BusKeys(master, keys);
+    if (master)
+      for (const key of keys)
+        if (derive(master, key.scope).export() !== key.export())
+          throw new BusKeyError(
+            `The bus key of service '${key.scope}' is not derived from this master secret: ${createHint} again and set all of them.`,
+          );
+    return keySet;
+  }
+
+  /** True where the master is held (the gateway's process): every scope's key can be derived. */
+  get holdsMaster(): boolean {
+    return this.#master !== undefined;
+  }
+
+  /** The services (and scopes) whose keys are held, besides what the master derives. */
+  get scopes(): string[] {
+    return [...this.#keys.keys()];
+  }
+
+  /** The key of one service's messages; derived once from the master, or one of the keys given. */
+  for(scope: string): BusKey {
+    let key = this.#keys.get(scope);
+    if (!key) {
+      if (!this.#master)
+        throw new BusKeyError(
+          `This process holds no bus key for '${scope}': set BANCADA_BUS_VERIFY_KEY with '${scope}:<key>' (${createHint}).`,
+        );
+      key = derive(this.#master, scope);
+      this.#keys.set(scope, key);
+    }
+    return key;
+  }
+
+  /** The keys of these services only, without the master: what a process running just them may hold. */
+  only(scopes: string[]): BusKeys {
+    return new BusKeys(
+      undefined,
+      scopes.map((scope) => this.for(scope)),
     );
   }
-  if (key.asymmetricKeyType !== "ed25519")
-    throw new BusKeyError(`The bus ${kind === "private" ? "signing" : "verify"} key must be Ed25519, not ${key.asymmetricKeyType}.`);
-  return key;
+
+  /** As the environment takes them: the master when held, the service keys held apart from it. */
+  export(): { signingKey?: string; verifyKey?: string } {
+    const verifyKey = this.#master ? undefined : [...this.#keys.values()].map((key) => `${key.scope}:${key.export()}`).join(",");
+    return {
+      ...(this.#master ? { signingKey: this.#master.toString("base64") } : {}),
+      ...(verifyKey ? { verifyKey } : {}),
+    };
+  }
+}
+
+function derive(master: Buffer, scope: string): BusKey {
+  const secret = createHmac("sha256", master).update(`bancada bus key v1\0${scope}`).digest();
+  return new BusKey(scope, createSecretKey(secret));
+}
+
+function parseMaster(text: string): Buffer {
+  const bytes = decodeKey(text, "BANCADA_BUS_SIGNING_KEY");
+  if (bytes.length !== keyBytes)
+    throw new BusKeyError(`BANCADA_BUS_SIGNING_KEY must be ${keyBytes} random bytes as base64 (44 characters): ${createHint}.`);
+  return bytes;
+}
+
+function parseServiceKeys(text: string): BusKey[] {
+  const keys = new Map<string, BusKey>();
+  for (const entry of text
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const colon = entry.indexOf(":");
+    if (colon <= 0) {
+      if (looksLikeEd25519(entry)) throw new BusKeyError(oldKeyMessage("BANCADA_BUS_VERIFY_KEY"));
+      throw new BusKeyError(`BANCADA_BUS_VERIFY_KEY takes 'service:<key>' entries separated by commas: ${createHint}.`);
+    }
+    const scope = entry.slice(0, colon).trim();
+    if (scope === gatewayKeyScope)
+      throw new BusKeyError(
+        "BANCADA_BUS_VERIFY_KEY names 'gateway': the gateway derives its own key from the master; give it BANCADA_BUS_SIGNING_KEY.",
+      );
+    const bytes = decodeKey(entry.slice(colon + 1), "BANCADA_BUS_VERIFY_KEY");
+    if (bytes.length !== keyBytes)
+      throw new BusKeyError(
+        `The bus key of service '${scope}' in BANCADA_BUS_VERIFY_KEY must be ${keyBytes} bytes as base64: ${createHint}.`,
+      );
+    keys.set(scope, new BusKey(scope, createSecretKey(bytes)));
+  }
+  return [...keys.values()];
+}
+
+function decodeKey(text: string, variable: string): Buffer {
+  const trimmed = text.trim();
+  if (looksLikeEd25519(trimmed)) throw new BusKeyError(oldKeyMessage(variable));
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed)) throw new BusKeyError(`${variable} is not base64: ${createHint}.`);
+  return Buffer.from(trimmed, "base64");
+}
+
+/** A PEM, or the base64 DER of an Ed25519 PKCS8/SPKI key (both start with a SEQUENCE and the Ed25519 OID). */
+function looksLikeEd25519(text: string): boolean {
+  if (text.includes("-----BEGIN")) return true;
+  const der = Buffer.from(text, "base64");
+  return der.length > keyBytes && der[0] === 0x30 && der.includes(Buffer.from([0x06, 0x03, 0x2b, 0x65, 0x70]));
 }

@@ -1,17 +1,19 @@
 /**
- * Signatures of what the gateway puts on the bus. Anything that can reach NATS could otherwise send a call
- * with any principal: a service runs only calls signed by the gateway's key, within a short lifetime, once.
+ * Authentication tags on what the gateway puts on the bus. Anything that can reach NATS could otherwise send a
+ * call with any principal: a service runs only calls tagged with its own key (bus-keys.ts: HMAC-SHA256 with a
+ * key the gateway derives per service), within a short lifetime, once.
  *
- * A signature covers the subject (so a call to one service cannot be sent to another), every header that says
+ * A tag covers the subject (so a call to one service cannot be sent to another), every header that says
  * who acts and how (principal, call id, deadline, transport, progress), its own expiry, a SHA-256 of the whole
- * body (so a captured signature cannot carry other arguments) and, for a reply, a digest of the request it
+ * body (so a captured tag cannot carry other arguments) and, for a reply, a digest of the request it
  * answers. Over NATS a large body is checked after its parts are reassembled: the digest is of the whole body.
+ * The functions keep the word "signature" (and the header `bancada-signature`) from the Ed25519 design before.
  */
 import { createHash } from "node:crypto";
 import { DomainError, ErrorCode, Header } from "@bancada/contracts";
-import type { BusKeys } from "./bus-keys.js";
+import type { BusKey } from "./bus-keys.js";
 
-/** How long after signing a message is accepted. It only has to cross the bus, not run: the deadline bounds the run. */
+/** How long after tagging a message is accepted. It only has to cross the bus, not run: the deadline bounds the run. */
 export const signatureLifetimeMs = 30_000;
 /** How far the gateway's and a service's clocks may disagree. */
 export const maxClockSkewMs = 5_000;
@@ -33,9 +35,9 @@ export function bodyDigest(data: Uint8Array): string {
   return createHash("sha256").update(data).digest("base64url");
 }
 
-/** The headers with the expiry and the signature added. */
+/** The headers with the expiry and the tag (made with the key of the service the message is for) added. */
 export function signBusMessage(
-  keys: BusKeys,
+  key: BusKey,
   subject: string,
   headers: Record<string, string>,
   data: Uint8Array,
@@ -44,39 +46,24 @@ export function signBusMessage(
   const now = options.now ?? Date.now();
   const expires = Math.min(now + signatureLifetimeMs, options.notAfter ?? Number.POSITIVE_INFINITY);
   const signed = { ...headers, [Header.expires]: String(expires) };
-  return { ...signed, [Header.signature]: keys.sign(signedBytes(subject, signed, data, options.answers)) };
+  return { ...signed, [Header.signature]: key.tag(signedBytes(subject, signed, data, options.answers)) };
 }
 
-/** Why a message may not be trusted, or undefined when it was signed by the gateway and is still fresh. */
+/** Why a message may not be trusted, or undefined when its tag is this key's and it is still fresh. */
 export function checkBusSignature(
-  keys: BusKeys,
+  key: BusKey,
   subject: string,
   message: { headers: Readonly<Record<string, string>>; data: Uint8Array },
   options: { answers?: string; now?: number } = {},
 ): SignatureProblem | undefined {
   const signature = message.headers[Header.signature];
   if (!signature) return "unsigned";
-  if (!keys.verify(signedBytes(subject, message.headers, message.data, options.answers), signature)) return "bad_signature";
-  return freshness(message.headers, options.now ?? Date.now());
-}
-
-function freshness(headers: Readonly<Record<string, string>>, now: number): SignatureProblem | undefined {
-  const expires = Number(headers[Header.expires]);
+  if (!key.matches(signedBytes(subject, message.headers, message.data, options.answers), signature)) return "bad_signature";
+  const now = options.now ?? Date.now();
+  const expires = Number(message.headers[Header.expires]);
   if (!(now <= expires + maxClockSkewMs)) return "expired";
   if (expires > now + signatureLifetimeMs + maxClockSkewMs) return "clock_skew";
   return undefined;
-}
-
-/** `checkBusSignature` with the signature checked off the event loop (a service's calls: the most frequent check). */
-export async function checkBusSignatureOffLoop(
-  keys: BusKeys,
-  subject: string,
-  message: { headers: Readonly<Record<string, string>>; data: Uint8Array },
-): Promise<SignatureProblem | undefined> {
-  const signature = message.headers[Header.signature];
-  if (!signature) return "unsigned";
-  if (!(await keys.verifyOffLoop(signedBytes(subject, message.headers, message.data, undefined), signature))) return "bad_signature";
-  return freshness(message.headers, Date.now());
 }
 
 /** The error a refused call answers with; the message says what to do, never what the body held. */
@@ -98,7 +85,7 @@ function signedBytes(
   answers: string | undefined,
 ): Uint8Array {
   // JSON of an array of strings and nulls: unambiguous, whatever the values contain
-  const fields = ["bancada-bus-1", subject, ...signedHeaders.map((name) => headers[name] ?? null), bodyDigest(data), answers ?? null];
+  const fields = ["bancada-bus-2", subject, ...signedHeaders.map((name) => headers[name] ?? null), bodyDigest(data), answers ?? null];
   return encoder.encode(JSON.stringify(fields));
 }
 

@@ -30,8 +30,8 @@ export interface RequestOptions {
 export interface Bus {
   readonly kind: "nats" | "memory";
   /**
-   * This process's keys for the bus: the gateway's signing key where the gateway runs, the verify key
-   * everywhere. They travel with the connection, as NATS credentials would: whoever holds the bus knows
+   * This process's keys for the bus: the master secret where the gateway runs, the keys of the services it
+   * runs elsewhere (bus-keys.ts). They travel with the connection, as NATS credentials would: whoever holds the bus knows
    * whom it trusts (bus-signature.ts).
    */
   readonly keys: BusKeys;
