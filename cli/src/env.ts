@@ -19,7 +19,7 @@ const list = z
       .filter(Boolean),
   );
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
-const busKey = z.string().trim().min(40, "an Ed25519 key from 'pnpm bancada bus-keys create'");
+const busKey = z.string().trim().min(1, "a line from 'pnpm bancada bus-keys create'");
 const natsServerPattern = /^(nats|tls):\/\/[^\s,/]+(:\d+)?\/?$/;
 const readableFile = z
   .string()
@@ -95,9 +95,9 @@ const sharedFields = z.object({
       }
     }, "must be 32 random bytes as base64 (44 characters) or hex (64 digits), e.g. `openssl rand -base64 32`")
     .optional(),
-  /** The gateway's Ed25519 private key for signing what it puts on NATS (PKCS8 PEM or its base64 DER). */
+  /** The gateway's bus master secret (32 bytes as base64), from which every service's bus key is derived. */
   BANCADA_BUS_SIGNING_KEY: busKey.optional(),
-  /** The public half, for the services (SPKI PEM or its base64 DER). */
+  /** A service process's bus keys: `service:base64[,service:base64]`, one for each service it runs. */
   BANCADA_BUS_VERIFY_KEY: busKey.optional(),
   BANCADA_API_KEY: z.string().optional(),
   BANCADA_ADMIN_TOKEN: z.string().min(24, "use at least 24 random characters").optional(),
@@ -126,18 +126,17 @@ export type SharedEnv = z.infer<typeof sharedFields>;
 
 const envFields = sharedFields.extend(serviceFields());
 
-/** The bus keys must parse and, when both are given, be one pair: a bad key fails at start, not at the first call. */
+/** The bus keys must parse and, when both are given, be of one master: a bad key fails at start, not at the first call. */
 export const envSchema = envFields.superRefine((env, ctx) => {
   natsCredentials(env, ctx);
   if (!env.BANCADA_BUS_SIGNING_KEY && !env.BANCADA_BUS_VERIFY_KEY) return;
   try {
     BusKeys.from({ signingKey: env.BANCADA_BUS_SIGNING_KEY, verifyKey: env.BANCADA_BUS_VERIFY_KEY });
   } catch (error) {
-    ctx.addIssue({
-      code: "custom",
-      path: [env.BANCADA_BUS_SIGNING_KEY ? "BANCADA_BUS_SIGNING_KEY" : "BANCADA_BUS_VERIFY_KEY"],
-      message: (error as Error).message,
-    });
+    // a key's message starts with the variable it is about
+    const message = (error as Error).message;
+    const variable = message.startsWith("BANCADA_BUS_VERIFY_KEY: ") ? "BANCADA_BUS_VERIFY_KEY" : "BANCADA_BUS_SIGNING_KEY";
+    ctx.addIssue({ code: "custom", path: [variable], message: message.replace(`${variable}: `, "") });
   }
 });
 export type Env = z.infer<typeof envSchema>;

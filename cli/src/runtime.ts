@@ -107,7 +107,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       const service = serviceNamed(name)!;
       started.push(await service.start({ databaseUrl, bus, subjects, log, metrics, env, embedded: databases.embedded }));
     }
-    const resolver = busKeyResolver(bus, subjects, 5_000, log);
+    // the REST routes resolve keys as the first service here: its bus key tags the request and the gateway's answer
+    const resolver = () => busKeyResolver(bus, subjects, started[0]!.name, 5_000, log);
     const restLimits = {
       rateLimit: { burst: env.BANCADA_RATE_BURST, perSecond: env.BANCADA_RATE_PER_SEC },
       bodyTimeoutMs: env.BANCADA_BODY_TIMEOUT_SECONDS * 1_000,
@@ -115,7 +116,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     if (components.includes("gateway")) {
       const databaseUrl = await databases.urlFor("gateway");
       const serviceApp = started.length
-        ? createServiceApp({ routes: started.map((s) => s.routes), resolver, log, guards, terminal: false, ...restLimits })
+        ? createServiceApp({ routes: started.map((s) => s.routes), resolver: resolver(), log, guards, terminal: false, ...restLimits })
         : undefined;
       gateway = await createGateway({
         databaseUrl,
@@ -144,7 +145,15 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       }
     } else if (options.http !== false) {
       const api = { title: `Bancada REST API (${started.map((s) => s.name).join(", ")})`, version: "1" };
-      const app = createServiceApp({ routes: started.map((s) => s.routes), resolver, log, metrics, guards, api, ...restLimits });
+      const app = createServiceApp({
+        routes: started.map((s) => s.routes),
+        resolver: resolver(),
+        log,
+        metrics,
+        guards,
+        api,
+        ...restLimits,
+      });
       // one REST port per process: the first service's (several services in one process share it)
       const portVariable = servicePortVariable(started[0]!.name);
       const server = await listen(app, env[portVariable] as number, host, portVariable, env.BANCADA_MAX_CONNECTIONS);

@@ -1,5 +1,6 @@
 /** The `bancada` command as a user runs it: keys, start, stdio — real processes, a real database. */
 import { execFile } from "node:child_process";
+import { generateKeyPairSync } from "node:crypto";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -104,27 +105,40 @@ describe("the bancada command", { timeout: 240_000 }, () => {
     );
   });
 
-  it("when bus-keys create runs, then it prints one pair as environment lines, and a gateway given only the verify half refuses to start", async () => {
+  it("when bus-keys create runs, then it prints a master and each service's key derived from it; a wrong, mismatched, missing or old Ed25519 key stops start in one line", async () => {
     const { stdout } = await bancada("bus-keys", "create");
-    const value = (name: string) => new RegExp(`^${name}=(\\S+)$`, "m").exec(stdout)?.[1];
-    const signingKey = value("BANCADA_BUS_SIGNING_KEY");
-    const verifyKey = value("BANCADA_BUS_VERIFY_KEY");
-    const pair = BusKeys.from({ signingKey, verifyKey });
-    const data = new TextEncoder().encode("signed");
-    expect(BusKeys.from({ verifyKey }).verify(data, pair.sign(data))).toBe(true);
-    const gatewayEnv = { ...env, NATS_URL: "nats://127.0.0.1:1", BANCADA_BUS_VERIFY_KEY: verifyKey };
-    const failed = await run(process.execPath, [bin, "start", "--only", "gateway"], { env: gatewayEnv, timeout: 120_000 }).catch(
-      (e: unknown) => e,
+    const signingKey = /^BANCADA_BUS_SIGNING_KEY=(\S+)$/m.exec(stdout)?.[1];
+    const lines = [...stdout.matchAll(/^BANCADA_BUS_VERIFY_KEY=(\S+)$/gm)].map((match) => match[1]!);
+    const gateway = BusKeys.from({ signingKey });
+    expect(lines.map((line) => line.split(":")[0])).toEqual(["scripts", "boards", "docs", "drafts", "boxes"]);
+    for (const line of lines) {
+      const service = BusKeys.from({ verifyKey: line });
+      expect(service.holdsMaster).toBe(false);
+      const [name] = service.scopes as [string];
+      expect(service.for(name).export()).toBe(gateway.for(name).export());
+    }
+    const scriptsLine = lines[0]!;
+    // each refusal comes before anything connects: the NATS URL leads nowhere
+    const startWith = async (args: string[], extra: Record<string, string>) =>
+      (await run(process.execPath, [bin, "start", ...args], {
+        env: { ...env, NATS_URL: "nats://127.0.0.1:1", ...extra },
+        timeout: 120_000,
+      }).catch((e: unknown) => e)) as { code?: number; stderr: string };
+    const gatewayWithoutMaster = await startWith(["--only", "gateway"], { BANCADA_BUS_VERIFY_KEY: scriptsLine });
+    expect(gatewayWithoutMaster.stderr).toMatch(
+      /The gateway derives every service's bus key from the master secret: set BANCADA_BUS_SIGNING_KEY/,
     );
-    expect((failed as { stderr: string }).stderr).toMatch(/The gateway signs what it puts on the bus: set BANCADA_BUS_SIGNING_KEY/);
-    const other = BusKeys.generate().export().verifyKey;
-    const mismatched = await run(process.execPath, [bin, "start"], {
-      env: { ...env, BANCADA_BUS_SIGNING_KEY: signingKey, BANCADA_BUS_VERIFY_KEY: other },
-      timeout: 120_000,
-    }).catch((e: unknown) => e);
-    expect((mismatched as { stderr: string }).stderr).toMatch(
-      /BANCADA_BUS_SIGNING_KEY: The bus signing key and verify key are not one pair/,
-    );
+    const otherService = await startWith(["--only", "boards"], { BANCADA_BUS_VERIFY_KEY: scriptsLine });
+    expect(otherService.stderr).toMatch(/BANCADA_BUS_VERIFY_KEY holds no key for boards: add its line from 'pnpm bancada bus-keys create'/);
+    const otherMaster = BusKeys.generate().only(["scripts"]).export().verifyKey!;
+    const mismatched = await startWith([], { BANCADA_BUS_SIGNING_KEY: signingKey!, BANCADA_BUS_VERIFY_KEY: otherMaster });
+    expect(mismatched.stderr).toMatch(/BANCADA_BUS_VERIFY_KEY: the key of service 'scripts' is not derived from the master secret/);
+    const { privateKey } = generateKeyPairSync("ed25519");
+    const old = await startWith(["--only", "gateway"], {
+      BANCADA_BUS_SIGNING_KEY: privateKey.export({ format: "der", type: "pkcs8" }).toString("base64"),
+    });
+    expect(old.code).toBe(1);
+    expect(old.stderr).toMatch(/BANCADA_BUS_SIGNING_KEY: this is an old Ed25519 key .*: run 'pnpm bancada bus-keys create'/);
   });
 
   it("when the port is already in use, then start says which port and which variable to change, and exits non-zero", async () => {

@@ -1,11 +1,12 @@
 /**
  * The mixed mode: NATS_URL set, no DATABASE_URL. `start --only gateway` and `start --only scripts` run as
  * two processes on one data folder; the first starts the embedded PostgreSQL, the second shares it, and
- * MCP calls reach the scripts process through the gateway over NATS.
+ * MCP calls reach the scripts process through the gateway over NATS, with bus keys of one master kept in that
+ * folder (a folder from before, holding an Ed25519 pair, gets a new master).
  */
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { access, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -38,6 +39,13 @@ describe.skipIf(!natsUrl)(
         BANCADA_SUBJECT_ROOT: `mixed_${randomBytes(4).toString("hex")}`,
         LOG_LEVEL: "info",
       };
+      // what `bancada start` left in a data folder before the per-service keys
+      const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+      const oldPair = {
+        signingKey: privateKey.export({ format: "der", type: "pkcs8" }).toString("base64"),
+        verifyKey: publicKey.export({ format: "der", type: "spki" }).toString("base64"),
+      };
+      await writeFile(path.join(dataDir, "bus-keys.json"), JSON.stringify(oldPair), { mode: 0o600 });
 
       const gateway = launch(["start", "--only", "gateway"], { ...env, PORT: "0" });
       children.push(gateway.child);
@@ -46,6 +54,8 @@ describe.skipIf(!natsUrl)(
       );
       const [, url, key] = ready;
       expect(logLine(gateway.output(), "embedded PostgreSQL ready")).toMatchObject({ shared: false });
+      expect(gateway.output()).toMatch(/removed the old Ed25519 bus key pair: the bus keys are now derived from a new master secret/);
+      await expect(access(path.join(dataDir, "bus-keys.json"))).rejects.toThrow();
 
       const scripts = launch(["start", "--only", "scripts"], { ...env, SCRIPTS_PORT: "0" });
       children.push(scripts.child);
@@ -80,10 +90,10 @@ describe.skipIf(!natsUrl)(
       expect(read.data.script.title).toBe("across processes");
       await client.close();
 
-      // the REST call's key is resolved by the gateway process over NATS, with the pair both read from the data folder
+      // the REST call's key is resolved by the gateway process over NATS, with keys of the master both read from the data folder
       const viaRest = await fetch(`${restLine.url}/v1/scripts/${created.data.script.id}`, { headers: { authorization: `Bearer ${key}` } });
       expect(viaRest.status).toBe(200);
-      expect((await stat(path.join(dataDir, "bus-keys.json"))).mode & 0o777).toBe(0o600);
+      expect((await stat(path.join(dataDir, "bus-master.json"))).mode & 0o777).toBe(0o600);
 
       // the sharer stops without stopping the server; the owner stops it
       expect(await stop(scripts.child)).toBe(0);

@@ -62,7 +62,7 @@ describe.skipIf(!natsUrl)("traces over OTLP (skipped without NATS_URL: the two p
   ] as const) {
     it(`when the gateway exports over ${gatewayProtocol} and the scripts service over ${scriptsProtocol}${fromSource === "1" ? ", both from the sources" : ""}, then one get_script call is one trace from the HTTP span to the SQL`, async () => {
       receiver.reset();
-      const pair = BusKeys.generate().export();
+      const master = BusKeys.generate();
       const env = {
         ...process.env,
         DATABASE_URL: database.url,
@@ -78,15 +78,14 @@ describe.skipIf(!natsUrl)("traces over OTLP (skipped without NATS_URL: the two p
       const scripts = launch(["start", "--only", "scripts"], {
         ...env,
         SCRIPTS_PORT: "0",
-        BANCADA_BUS_VERIFY_KEY: pair.verifyKey,
+        BANCADA_BUS_VERIFY_KEY: master.only(["scripts"]).export().verifyKey!,
         OTEL_EXPORTER_OTLP_PROTOCOL: scriptsProtocol,
       });
       const gateway = launch(["start", "--only", "gateway"], {
         ...env,
         PORT: "0",
         BANCADA_ADMIN_TOKEN: adminToken,
-        BANCADA_BUS_SIGNING_KEY: pair.signingKey,
-        BANCADA_BUS_VERIFY_KEY: pair.verifyKey,
+        BANCADA_BUS_SIGNING_KEY: master.export().signingKey!,
         OTEL_EXPORTER_OTLP_PROTOCOL: gatewayProtocol,
       });
       try {

@@ -1,7 +1,7 @@
 /**
  * Routes one tool call: checks at the gateway (a bad call never crosses the bus), then a bus request
- * to the owning service with the caller's principal, a call id and a deadline, signed with the gateway's
- * bus key (services run nothing else). Errors come back as data. A call that gets no answer is `unavailable` when
+ * to the owning service with the caller's principal, a call id and a deadline, tagged with that service's
+ * bus key, which the gateway derives from its master secret (services run nothing else). Errors come back as data. A call that gets no answer is `unavailable` when
  * a retry may well succeed — no replica serves the service, the replica that took it died (its heartbeats stopped,
  * bus/nats-requests.ts), NATS is unreachable — and `deadline_exceeded` when it ran past its deadline.
  */
@@ -27,6 +27,7 @@ import {
   BusRequestError,
   ReplayGuard,
   checkBusSignature,
+  gatewayKeyScope,
   decodeJson,
   encodeJson,
   SpanKind,
@@ -88,7 +89,7 @@ export class CallRouter {
     return bus.subscribe(subjects.clientCancel, (message) => {
       // signed, or anything on the bus could cancel anyone's calls; once, or a replay could cancel a later
       // call that reuses the JSON-RPC id (stateless clients often start at 1 again)
-      let problem = checkBusSignature(bus.keys, subjects.clientCancel, message);
+      let problem = checkBusSignature(bus.keys.for(gatewayKeyScope), subjects.clientCancel, message);
       if (!problem && !replays.firstSighting(message.headers[Header.callId] ?? "", Number(message.headers[Header.expires])))
         problem = "replayed";
       if (problem) return log.warn({ subject: subjects.clientCancel, reason: problem }, "refused a cancellation not signed by a gateway");
@@ -99,7 +100,7 @@ export class CallRouter {
 
   /** A client's `notifications/cancelled`: the call it names may be running on any replica. */
   cancelClientRequest(principal: Principal, requestId: string | number): void {
-    this.#publishSigned(this.#o.subjects.clientCancel, encodeJson({ keyId: principal.keyId, requestId }), {
+    this.#publishSigned(gatewayKeyScope, this.#o.subjects.clientCancel, encodeJson({ keyId: principal.keyId, requestId }), {
       [Header.callId]: randomUUID(),
     });
   }
@@ -217,7 +218,7 @@ export class CallRouter {
         ...(options.onProgress ? { [Header.progress]: "1" } : {}),
       };
       const data = encodeJson(body);
-      const headers = signBusMessage(bus.keys, subject, plain, data, { notAfter: deadline });
+      const headers = signBusMessage(bus.keys.for(service), subject, plain, data, { notAfter: deadline });
       const onProgress = options.onProgress;
       const progress = onProgress
         ? bus.subscribe(subjects.progress(callId), (message) => onProgress(decodeJson(message.data) as ProgressUpdate))
@@ -229,7 +230,8 @@ export class CallRouter {
       } catch (error) {
         if (!(error instanceof BusRequestError)) throw error;
         // the service may still be running the call nobody waits for now (a replica only cut off, not dead): stop it
-        if (abandons.has(error.reason)) this.#publishSigned(subjects.cancel(service), new Uint8Array(), { [Header.callId]: callId });
+        if (abandons.has(error.reason))
+          this.#publishSigned(service, subjects.cancel(service), new Uint8Array(), { [Header.callId]: callId });
         reply = { ok: false, error: busFailureBody(service, error.reason, timeoutMs) };
       } finally {
         progress?.unsubscribe();
@@ -239,8 +241,9 @@ export class CallRouter {
     });
   }
 
-  #publishSigned(subject: string, data: Uint8Array, headers: Record<string, string>): void {
-    this.#o.bus.publish(subject, data, signBusMessage(this.#o.bus.keys, subject, headers, data));
+  /** Tagged with the key of `scope`: the service the subject is for, or the gateways' own. */
+  #publishSigned(scope: string, subject: string, data: Uint8Array, headers: Record<string, string>): void {
+    this.#o.bus.publish(subject, data, signBusMessage(this.#o.bus.keys.for(scope), subject, headers, data));
   }
 }
 

@@ -73,9 +73,9 @@ export async function migrateGateway(databaseUrl: string, log?: Logger): Promise
 
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const log = options.log.child({ svc: "gateway" });
-  // services run only calls signed by the gateway: without the private key no call would be run
-  if (!options.bus.keys.canSign)
-    throw new Error("The gateway needs the bus signing key (BANCADA_BUS_SIGNING_KEY): its bus holds only a verify key.");
+  // services run only calls tagged with their key, which the gateway derives from the master secret
+  if (!options.bus.keys.holdsMaster)
+    throw new Error("The gateway needs the bus master secret (BANCADA_BUS_SIGNING_KEY): its bus holds only services' keys.");
   await migrateGateway(options.databaseUrl, log);
   const db = createGatewayDb(options.databaseUrl);
   const keys = new KeyStore(db, { pepper: options.keyPepper });
@@ -96,7 +96,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     rateLimiter: new RateLimiter(rateLimit),
     ...(options.deadlineMarginMs !== undefined ? { deadlineMarginMs: options.deadlineMarginMs } : {}),
   });
-  const authResponder = serveAuthResolve(options.bus, options.subjects, keys);
+  const authResponder = serveAuthResolve(options.bus, options.subjects, keys, log);
   const cancellations = router.listenForCancellations();
   const outputSchemas = options.outputSchemas ?? false;
   const app = createGatewayApp({

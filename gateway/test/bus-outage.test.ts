@@ -143,7 +143,7 @@ describe.skipIf(!natsServerPresent)("a service process killed -9 while it runs a
       env: {
         ...process.env,
         ECHO_NATS_URL: nats.url,
-        ECHO_VERIFY_KEY: bus.keys.export().verifyKey,
+        ECHO_VERIFY_KEY: bus.keys.only(["echo"]).export().verifyKey,
         ECHO_SUBJECT_ROOT: subjects.authResolve.replace(/\.auth\.resolve$/, ""),
       },
     });

@@ -1,13 +1,15 @@
 /**
  * What a client that can reach NATS, but holds no bus key, can do: nothing a service runs, and nothing secret
- * to read about API keys. A plain NATS client (not our bus) plays the attacker against a real stack.
+ * to read about API keys; and what one holding another service's key can do (a compromised service): nothing
+ * this service runs, no key resolution in this service's name. A plain NATS client (not our bus) plays the
+ * attacker against a real stack.
  */
 import { randomUUID } from "node:crypto";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { headers as natsHeaders, type Msg } from "@nats-io/nats-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Header, type CallReply, type Principal } from "@bancada/contracts";
-import { signBusMessage } from "@bancada/service-kit";
+import { apiKeyDigest, bodyDigest, checkBusSignature, signBusMessage } from "@bancada/service-kit";
 import { callServiceOverBus, captureLogs, connectClient, expectToolResult, natsUrl, startStack, type Stack } from "@bancada/e2e";
 import { scriptsFactory } from "./fixtures.js";
 
@@ -84,7 +86,7 @@ describe.skipIf(!natsUrl)("a NATS client without the gateway's key (skipped with
     expect(reply.error.code).toBe("unauthenticated");
     expect(reply.error.message).toMatch(/not signed by the gateway/);
     expect(JSON.stringify(reply)).not.toContain("secret plot");
-    // the same call signed with the gateway's key runs: the refusal is the signature's doing
+    // the same call tagged with the scripts key runs: the refusal is the signature's doing
     const signed = await callServiceOverBus(stack, "scripts", principalB, { kind: "tool", tool: "get_script", args: { id: scriptB } });
     expect(signed).toMatchObject({ ok: true, result: { script: { id: scriptB } } });
     const logged = refusals().find((line) => line.reason === "unsigned");
@@ -99,7 +101,7 @@ describe.skipIf(!natsUrl)("a NATS client without the gateway's key (skipped with
 
     // what a capture looks like once its lifetime has passed: signed with the gateway's own key 40 s ago
     const { [Header.signature]: _s, [Header.expires]: _e, ...plain } = captured.headers;
-    const stale = signBusMessage(stack.bus.keys, callSubject(), { ...plain, [Header.callId]: randomUUID() }, captured.data, {
+    const stale = signBusMessage(stack.bus.keys.for("scripts"), callSubject(), { ...plain, [Header.callId]: randomUUID() }, captured.data, {
       now: Date.now() - 40_000,
     });
     const expired = await send(stale, captured.data);
@@ -116,6 +118,66 @@ describe.skipIf(!natsUrl)("a NATS client without the gateway's key (skipped with
     const otherPrincipal = await send({ ...fresh, [Header.principal]: JSON.stringify(principalB) }, captured.data);
     expect(otherPrincipal).toMatchObject({ ok: false, error: { details: { reason: "bad_signature" } } });
     expect(refusals().some((line) => line.reason === "bad_signature" && line.subject === callSubject())).toBe(true);
+  });
+
+  it("when it holds another service's key (a compromised boards process), then a call it tags for scripts is refused as bad_signature", async () => {
+    const boardsKey = stack.bus.keys.for("boards");
+    const body = getScriptBody(scriptB);
+    const plain = {
+      [Header.principal]: JSON.stringify(principalB),
+      [Header.callId]: randomUUID(),
+      [Header.deadline]: String(Date.now() + 30_000),
+      [Header.transport]: "http",
+    };
+    const forged = await send(signBusMessage(boardsKey, callSubject(), plain, body), body);
+    expect(forged).toMatchObject({ ok: false, error: { code: "unauthenticated", details: { reason: "bad_signature" } } });
+    expect(JSON.stringify(forged)).not.toContain("secret plot");
+    // the same headers tagged with the scripts key run: only the key differs
+    const genuine = await send(
+      signBusMessage(stack.bus.keys.for("scripts"), callSubject(), { ...plain, [Header.callId]: randomUUID() }, body),
+      body,
+    );
+    expect(genuine).toMatchObject({ ok: true, result: { script: { id: scriptB } } });
+  });
+
+  it("when it asks for a key resolution in another service's name, then the gateway answers nothing tagged; asked in its own name, the answer is tagged with its key and no other", async () => {
+    const keyDigest = apiKeyDigest(keyA);
+    const resolve = async (service: string, tagWith: string) => {
+      const request = new TextEncoder().encode(JSON.stringify({ keyDigest, service }));
+      const headers = signBusMessage(stack.bus.keys.for(tagWith), stack.subjects.authResolve, { [Header.callId]: randomUUID() }, request);
+      const h = natsHeaders();
+      for (const [name, value] of Object.entries(headers)) h.set(name, value);
+      const reply = copy(await nats.request(stack.subjects.authResolve, request, { timeout: 10_000, headers: h }));
+      return { reply, answers: bodyDigest(request), body: JSON.parse(new TextDecoder().decode(reply.data)) as { principal: unknown } };
+    };
+    // boards asking as scripts: no tag, no principal
+    const impersonated = await resolve("scripts", "boards");
+    expect(impersonated.body).toEqual({ principal: null });
+    expect(impersonated.reply.headers[Header.signature]).toBeUndefined();
+    expect(
+      logs
+        .lines()
+        .some((line) => line.msg === "refused a key resolution not signed by the service it names" && line.reason === "bad_signature"),
+    ).toBe(true);
+    // unsigned: the same
+    const h = natsHeaders();
+    h.set(Header.callId, randomUUID());
+    const unsigned = await nats.request(
+      stack.subjects.authResolve,
+      new TextEncoder().encode(JSON.stringify({ keyDigest, service: "scripts" })),
+      {
+        timeout: 10_000,
+        headers: h,
+      },
+    );
+    expect(unsigned.json()).toEqual({ principal: null });
+    // boards asking as boards: a true answer, tagged for boards only
+    const own = await resolve("boards", "boards");
+    expect(own.body.principal).toMatchObject({ accountId: expect.any(String) });
+    const check = (service: string) =>
+      checkBusSignature(stack.bus.keys.for(service), stack.subjects.authResolve, own.reply, { answers: own.answers });
+    expect(check("boards")).toBeUndefined();
+    expect(check("scripts")).toBe("bad_signature");
   });
 
   it("when it listens to everything on the bus during a REST call, then the bearer key never appears, and the call works", async () => {

@@ -33,7 +33,7 @@ export const Header = {
   /** Present when the client asked for progress notifications. */
   progress: "bancada-progress",
   traceparent: "traceparent",
-  /** The gateway's Ed25519 signature of what it put on the bus (service-kit bus/bus-signature.ts). */
+  /** The HMAC tag, with the key of the service a message is for, of what the gateway put on the bus (service-kit bus/bus-signature.ts). */
   signature: "bancada-signature",
   /** Until when (epoch ms) the signature is accepted: a captured message cannot be replayed later. */
   expires: "bancada-expires",

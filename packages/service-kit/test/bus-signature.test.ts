@@ -138,7 +138,7 @@ describe("bus keys", () => {
     // with both, each service key must be the master's
     expect(BusKeys.from({ signingKey, verifyKey: line }).holdsMaster).toBe(true);
     expect(() => BusKeys.from({ signingKey, verifyKey: BusKeys.generate().only(["scripts"]).export().verifyKey })).toThrow(
-      /service 'scripts' is not derived from this master secret/,
+      /service 'scripts' is not derived from the master secret/,
     );
   });
 
@@ -150,7 +150,8 @@ describe("bus keys", () => {
       { verifyKey: publicKey.export({ format: "pem", type: "spki" }).toString() },
       { verifyKey: publicKey.export({ format: "der", type: "spki" }).toString("base64") },
     ];
-    for (const source of old) expect(() => BusKeys.from(source)).toThrow(/old Ed25519 key: .*run 'pnpm bancada bus-keys create'/);
+    for (const source of old)
+      expect(() => BusKeys.from(source)).toThrow(/this is an old Ed25519 key .*: run 'pnpm bancada bus-keys create'/);
     expect(() => BusKeys.from({})).toThrow(/No bus key given/);
     expect(() => BusKeys.from({ signingKey: "not a key" })).toThrow(/not base64/);
     expect(() => BusKeys.from({ signingKey: randomBytes(16).toString("base64") })).toThrow(/must be 32 random bytes/);

@@ -30,8 +30,8 @@ const principal = benchPrincipal(["boxes:read", "boxes:write", "boxes:delete", "
 
 const database = await freshDatabase("bancada_bench");
 const subjects = makeSubjects(`bench${randomBytes(4).toString("hex")}`);
-// the keys of a gateway: B signs the calls it forwards, as a process holding the gateway's key does
-const keys = BusKeys.generate();
+// the boxes service's bus key, as every boxes process holds it: B tags the calls it forwards to A with it
+const keys = BusKeys.generate().only(["boxes"]);
 // one transfer and relay key for both replicas, as a deployment sets BOXES_SIGNING_KEY
 const signingKey = randomBytes(32).toString("hex");
 const replicas: { service: BoxesService; dataDir: string; url: string; close: () => Promise<void> }[] = [];

@@ -69,7 +69,16 @@ describeRouting("boxes on more than one node", () => {
     a = boxesTestStack();
     const replicaA = async (deps: { databaseUrl: string; bus: Stack["bus"]; subjects: Stack["subjects"] }) => {
       const root = deps.subjects.queue("boxes").replace(/\.boxes$/, "");
-      const args = [deps.databaseUrl, natsUrl!, root, deps.bus.keys.export().verifyKey, a.dataDir, nodeA, "300000", publicUrlA];
+      const args = [
+        deps.databaseUrl,
+        natsUrl!,
+        root,
+        deps.bus.keys.only(["boxes"]).export().verifyKey!,
+        a.dataDir,
+        nodeA,
+        "300000",
+        publicUrlA,
+      ];
       child = spawn(process.execPath, ["--import", "tsx", fixture, ...args], {
         stdio: ["ignore", "pipe", "inherit"],
         env: { ...process.env, BOXES_SIGNING_KEY: signingKey },
@@ -129,7 +138,7 @@ describeRouting("boxes on more than one node", () => {
   const serviceApp = () =>
     createServiceApp({
       routes: [b.service().routes],
-      resolver: busKeyResolver(stack.bus, stack.subjects, 500, logsB.log),
+      resolver: busKeyResolver(stack.bus, stack.subjects, "boxes", 500, logsB.log),
       log: logsB.log,
       guards: { bindHost: "127.0.0.1", allowedHosts: [], allowedOrigins: [] },
     });

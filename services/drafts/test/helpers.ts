@@ -168,8 +168,8 @@ export function mp4(size = 64): Uint8Array {
 }
 
 /**
- * One tool call sent straight to the service over the bus, as the gateway's call router sends it (signed
- * with the bus keys the gateway signs with), with the transport the gateway would mark ("stdio" for the
+ * One tool call sent straight to the service over the bus, as the gateway's call router sends it (tagged
+ * with the drafts key the gateway derives), with the transport the gateway would mark ("stdio" for the
  * stdio server): the gateway's own checks are skipped.
  */
 export async function callOverBus(stack: Stack, key: string, tool: string, args: unknown, transport: "http" | "stdio"): Promise<CallReply> {
@@ -185,7 +185,7 @@ export async function callOverBus(stack: Stack, key: string, tool: string, args:
   };
   const reply = await stack.bus.request(subject, data, {
     timeoutMs: 60_000,
-    headers: signBusMessage(stack.bus.keys, subject, plain, data, { notAfter: deadline }),
+    headers: signBusMessage(stack.bus.keys.for("drafts"), subject, plain, data, { notAfter: deadline }),
   });
   return decodeJson(reply.data) as CallReply;
 }

@@ -27,7 +27,7 @@ export const gatewayKeyScope = "gateway";
 const keyBytes = 32;
 const createHint = "run 'pnpm bancada bus-keys create' and set its lines";
 const oldKeyMessage = (variable: string) =>
-  `${variable} holds an old Ed25519 key: the bus uses per-service HMAC keys now; ${createHint} (the master on the gateway, each service's key on its processes).`;
+  `${variable}: this is an old Ed25519 key (the bus takes per-service HMAC keys now): ${createHint} (the master on the gateway, each service's line on its processes).`;
 
 /** One scope's key: tags and checks the messages of one service (or of the gateways among themselves). */
 export class BusKey {
@@ -79,7 +79,7 @@ export class BusKeys {
       for (const key of keys)
         if (derive(master, key.scope).export() !== key.export())
           throw new BusKeyError(
-            `The bus key of service '${key.scope}' is not derived from this master secret: ${createHint} again and set all of them.`,
+            `BANCADA_BUS_VERIFY_KEY: the key of service '${key.scope}' is not derived from the master secret in BANCADA_BUS_SIGNING_KEY: ${createHint} again, all of them.`,
           );
     return keySet;
   }
@@ -134,7 +134,7 @@ function derive(master: Buffer, scope: string): BusKey {
 function parseMaster(text: string): Buffer {
   const bytes = decodeKey(text, "BANCADA_BUS_SIGNING_KEY");
   if (bytes.length !== keyBytes)
-    throw new BusKeyError(`BANCADA_BUS_SIGNING_KEY must be ${keyBytes} random bytes as base64 (44 characters): ${createHint}.`);
+    throw new BusKeyError(`BANCADA_BUS_SIGNING_KEY: must be ${keyBytes} random bytes as base64 (44 characters): ${createHint}.`);
   return bytes;
 }
 
@@ -147,18 +147,14 @@ function parseServiceKeys(text: string): BusKey[] {
     const colon = entry.indexOf(":");
     if (colon <= 0) {
       if (looksLikeEd25519(entry)) throw new BusKeyError(oldKeyMessage("BANCADA_BUS_VERIFY_KEY"));
-      throw new BusKeyError(`BANCADA_BUS_VERIFY_KEY takes 'service:<key>' entries separated by commas: ${createHint}.`);
+      throw new BusKeyError(`BANCADA_BUS_VERIFY_KEY: takes 'service:<key>' entries separated by commas: ${createHint}.`);
     }
     const scope = entry.slice(0, colon).trim();
     if (scope === gatewayKeyScope)
-      throw new BusKeyError(
-        "BANCADA_BUS_VERIFY_KEY names 'gateway': the gateway derives its own key from the master; give it BANCADA_BUS_SIGNING_KEY.",
-      );
+      throw new BusKeyError("BANCADA_BUS_VERIFY_KEY: names 'gateway', whose key only the gateway derives (from BANCADA_BUS_SIGNING_KEY).");
     const bytes = decodeKey(entry.slice(colon + 1), "BANCADA_BUS_VERIFY_KEY");
     if (bytes.length !== keyBytes)
-      throw new BusKeyError(
-        `The bus key of service '${scope}' in BANCADA_BUS_VERIFY_KEY must be ${keyBytes} bytes as base64: ${createHint}.`,
-      );
+      throw new BusKeyError(`BANCADA_BUS_VERIFY_KEY: the key of service '${scope}' must be ${keyBytes} bytes as base64: ${createHint}.`);
     keys.set(scope, new BusKey(scope, createSecretKey(bytes)));
   }
   return [...keys.values()];
@@ -167,7 +163,7 @@ function parseServiceKeys(text: string): BusKey[] {
 function decodeKey(text: string, variable: string): Buffer {
   const trimmed = text.trim();
   if (looksLikeEd25519(trimmed)) throw new BusKeyError(oldKeyMessage(variable));
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed)) throw new BusKeyError(`${variable} is not base64: ${createHint}.`);
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed)) throw new BusKeyError(`${variable}: not base64: ${createHint}.`);
   return Buffer.from(trimmed, "base64");
 }
 
