@@ -15,7 +15,7 @@
  * --grace <seconds> (down), --ready-timeout <seconds> (up).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
@@ -148,10 +148,11 @@ export async function up(options) {
     );
     await waitFor("the NATS nodes", options.readyTimeoutMs, started.nats, async (node) => answers(`${node.monitor}/healthz`));
 
-    // one bus key pair, one pepper, one database, one API key
-    const pair = generateKeyPairSync("ed25519");
-    const signingKey = pair.privateKey.export({ format: "der", type: "pkcs8" }).toString("base64");
-    const verifyKey = pair.publicKey.export({ format: "der", type: "spki" }).toString("base64");
+    // one bus master (each service's key derived from it as the gateway derives it: docs/gateway.md#trust), one
+    // pepper, one database, one API key
+    const master = randomBytes(32);
+    const signingKey = master.toString("base64");
+    const busKeyOf = (service) => `${service}:${createHmac("sha256", master).update(`bancada bus key v1\0${service}`).digest("base64")}`;
     const pepper = randomBytes(32).toString("base64url");
     // every boxes replica seals and opens workspace secrets with the same key
     const secretsKey = randomBytes(32).toString("base64");
@@ -214,10 +215,9 @@ export async function up(options) {
         NATS_URL: auth ? rotated.join(",") : rotated[0],
         NATS_USER: entry.component,
         NATS_PASSWORD: passwords[entry.component],
-        BANCADA_BUS_VERIFY_KEY: verifyKey,
         ...(entry.component === "gateway"
           ? { BANCADA_BUS_SIGNING_KEY: signingKey, BANCADA_KEY_PEPPER: pepper, PORT: String(port) }
-          : { [`${entry.component.toUpperCase()}_PORT`]: String(port) }),
+          : { BANCADA_BUS_VERIFY_KEY: busKeyOf(entry.component), [`${entry.component.toUpperCase()}_PORT`]: String(port) }),
         ...(entry.component === "boxes" ? { BOXES_SECRETS_KEY: secretsKey } : {}),
       };
       const log = path.join(logs, `${entry.component}-${entry.n}.log`);

@@ -2,6 +2,7 @@
 // (kubernetes-models' validators: types, required fields, enums, formats; unknown fields are not caught), the
 // CloudNativePG Cluster structurally (no CRD schema ships in a package), and the rules of infra/README.md.
 import { spawnSync } from "node:child_process";
+import { createHmac } from "node:crypto";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { parseAllDocuments } from "yaml";
@@ -251,7 +252,7 @@ describe.skipIf(missing !== undefined)("infra/k8s overlays (kubectl kustomize)",
       if (generated) for (const name of passwords) expect(Object.keys(generated.data ?? {}), name).toContain(name);
     });
 
-    it("gives the bus signing key to the gateway only, and every service the verify key", () => {
+    it("gives the bus master secret to the gateway only, and every service its own bus key and no other", () => {
       for (const workload of workloads(objects).filter((object) => object.metadata.name !== "nats")) {
         const env: Manifest[] = workload.spec.template.spec.containers[0].env ?? [];
         const names = env.map((variable) => variable.name);
@@ -262,6 +263,10 @@ describe.skipIf(missing !== undefined)("infra/k8s overlays (kubectl kustomize)",
           expect(names, workload.metadata.name).toEqual(expect.arrayContaining(["BANCADA_BUS_VERIFY_KEY", "DATABASE_URL"]));
           expect(names, workload.metadata.name).not.toContain("BANCADA_BUS_SIGNING_KEY");
           expect(names, workload.metadata.name).not.toContain("BANCADA_KEY_PEPPER");
+          const busKey = env.find((variable) => variable.name === "BANCADA_BUS_VERIFY_KEY")!;
+          // dev's generated Secrets carry a hash suffix
+          expect(busKey.valueFrom.secretKeyRef.name, workload.metadata.name).toMatch(/^bancada-bus-keys(-[a-z0-9]{10})?$/);
+          expect(busKey.valueFrom.secretKeyRef.key, workload.metadata.name).toBe(workload.metadata.name);
         }
         for (const variable of env.filter((item) => /KEY|PEPPER|PASSWORD|DATABASE_URL|TOKEN/.test(item.name)))
           expect(variable.valueFrom?.secretKeyRef?.name, `${workload.metadata.name} ${variable.name}`).toBeDefined();
@@ -314,17 +319,35 @@ describe.skipIf(missing !== undefined)("infra/k8s overlays (kubectl kustomize)",
     const secrets = render("dev").filter((object) => object.kind === "Secret");
     expect(secrets.map((secret) => secret.metadata.name.replace(/-[a-z0-9]{10}$/, "")).sort()).toEqual([
       "bancada-boxes",
-      "bancada-bus-verify",
+      "bancada-bus-keys",
       "bancada-database",
       "bancada-gateway",
       "bancada-nats-users",
     ]);
+    const decoded = (secret: Manifest) =>
+      Object.entries(secret.data as Record<string, string>).map(([key, value]) => [key, Buffer.from(value, "base64").toString()] as const);
+    const busKeys = secrets.find((secret) => secret.metadata.name.startsWith("bancada-bus-keys"))!;
     for (const secret of secrets)
-      for (const [key, value] of Object.entries(secret.data as Record<string, string>)) {
-        const text = Buffer.from(value, "base64").toString();
-        // the secrets key is itself base64: its 32 bytes say it
-        if (key === "BOXES_SECRETS_KEY") expect(Buffer.from(text, "base64").toString(), key).toMatch(/dev-only/);
-        else if (!/BUS_(SIGNING|VERIFY)_KEY/.test(key)) expect(text, key).toMatch(/dev-only/);
+      for (const [key, text] of decoded(secret)) {
+        // the secrets key and the bus master are themselves base64: their 32 bytes say it
+        if (key === "BOXES_SECRETS_KEY" || key === "BANCADA_BUS_SIGNING_KEY")
+          expect(Buffer.from(text, "base64").toString(), key).toMatch(/dev-only/);
+        else if (secret !== busKeys) expect(text, key).toMatch(/dev-only/);
       }
+    // every service's key is the one the dev master derives (docs/gateway.md#trust: HMAC-SHA256(master, "bancada bus key v1\0" + service))
+    const gatewaySecret = secrets.find((secret) => secret.metadata.name.startsWith("bancada-gateway"))!;
+    const master = Buffer.from(Object.fromEntries(decoded(gatewaySecret)).BANCADA_BUS_SIGNING_KEY!, "base64");
+    const services = workloads(render("dev"))
+      .map((workload) => workload.metadata.name as string)
+      .filter((name) => name !== "gateway" && name !== "nats");
+    expect(
+      decoded(busKeys)
+        .map(([key]) => key)
+        .sort(),
+    ).toEqual([...services].sort());
+    for (const [service, line] of decoded(busKeys)) {
+      const derived = createHmac("sha256", master).update(`bancada bus key v1\0${service}`).digest("base64");
+      expect(line, service).toBe(`${service}:${derived}`);
+    }
   });
 });
