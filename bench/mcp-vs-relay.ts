@@ -2,8 +2,8 @@
  * The gateway's MCP path beside a bare relay doing the same read, in the same run:
  *   mcp-2025   POST /mcp tools/call get_script, 2025-era stateless request (SSE answer): key check, the route's
  *              fast path (the SDK's era classifier, no per-request SDK server; docs/gateway.md#speed),
- *              argument validation, rate limit, deadline, signed bus call → scripts service (signature checked on
- *              libuv's pool, zod in/out, one pg query) → Postgres, audit and metrics
+ *              argument validation, rate limit, deadline, tagged bus call → scripts service (HMAC tag checked with
+ *              the service's key, zod in/out, one pg query) → Postgres, audit and metrics
  *   mcp-2026   the same as a 2026-07-28 request (per-request _meta, Mcp-Method/Mcp-Name headers, JSON answer)
  *   relay      express → NATS request → a responder doing the same SELECT with pg → JSON (no auth, no MCP)
  * plus tools/list with the whole catalog of this stack, sequentially.
