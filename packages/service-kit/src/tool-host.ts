@@ -3,8 +3,8 @@
  * `<root>.<svc>.catalog`, and `<root>.<svc>.cancel` (fan-out: the replica running the call aborts it); with a
  * node, also `<root>.<svc>.node.<node>.call`, where calls owned by this node arrive from other replicas
  * (owner-route.ts).
- * A call runs only when the gateway tagged it with this service's key (bus-signature.ts): anything else that reaches the bus is refused
- * with `unauthenticated` and logged. Every call is authorized again here (`authorize`, the gateway's own rule)
+ * A call runs only when the gateway tagged it with this service's key (bus-signature.ts): anything else that
+ * reaches the bus is refused with `unauthenticated` and logged. Every call is authorized again here (`authorize`, the gateway's own rule)
  * whatever the gateway did: defence in depth.
  */
 import { randomUUID } from "node:crypto";
