@@ -2,8 +2,9 @@
  * Routes one tool call: checks at the gateway (a bad call never crosses the bus), then a bus request
  * to the owning service with the caller's principal, a call id and a deadline, tagged with that service's
  * bus key, which the gateway derives from its master secret (services run nothing else). Errors come back as
- * data. A call that gets no answer is `unavailable` when a retry may well succeed — no replica serves the service, the replica that took it died (its heartbeats stopped,
- * bus/nats-requests.ts), NATS is unreachable — and `deadline_exceeded` when it ran past its deadline.
+ * data. A call that gets no answer is `unavailable` when a retry may well succeed — no replica serves the
+ * service, the replica that took it died (its heartbeats stopped, bus/nats-requests.ts), NATS is unreachable —
+ * and `deadline_exceeded` when it ran past its deadline.
  */
 import { randomUUID } from "node:crypto";
 import {
