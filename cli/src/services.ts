@@ -6,7 +6,6 @@
 import path from "node:path";
 import type { Subjects } from "@bancada/contracts";
 import type { Bus, Logger, RunningService, ServiceDefinition, ServiceOptions, ToolMetrics } from "@bancada/service-kit";
-import type { SharedEnv } from "./env.js";
 import { boardsService } from "@bancada/boards";
 import { boxesService } from "@bancada/boxes";
 import { docsService } from "@bancada/docs";
@@ -16,13 +15,22 @@ import { migrationsDir as gatewayMigrations } from "@bancada/gateway";
 
 export type { RunningService };
 
+/** What the services read of the environment (env.ts parses it; it also builds its per-service variables from the list below). */
+export interface ServiceEnv {
+  BANCADA_DATA_DIR: string;
+  DOCS_INGEST_ACCOUNTS: string[];
+  DOCS_DEMO_CORPUS: boolean;
+  NATS_URL?: string | undefined;
+  BOXES_SECRETS_KEY?: string | undefined;
+}
+
 export interface ServiceDeps {
   databaseUrl: string;
   bus: Bus;
   subjects: Subjects;
   log: Logger;
   metrics: ToolMetrics;
-  env: SharedEnv;
+  env: ServiceEnv;
   /** True when the embedded PostgreSQL serves this process (the zero-configuration mode). */
   embedded: boolean;
 }
