@@ -43,7 +43,7 @@ describe("the development key", () => {
     const replaced = await developmentKey(keys, dataDir);
     expect(replaced.created).toBe(true);
     expect(replaced.key).not.toBe(old.key);
-    expect((await keys.resolve(replaced.key))!.scopes.sort()).toEqual([...scopes].sort());
+    expect([...(await keys.resolve(replaced.key))!.scopes].sort()).toEqual([...scopes].sort());
     expect(JSON.parse(await readFile(path.join(dataDir, "dev-key.json"), "utf8")).key).toBe(replaced.key);
     // the older key is not revoked: a client configured with it keeps working with its scopes
     expect(await keys.resolve(old.key)).not.toBeNull();
