@@ -440,6 +440,12 @@ describeRouting("boxes on more than one node", () => {
   it("when node A's process is killed, then a call for its box answers unavailable naming node A at once", async () => {
     child!.kill("SIGKILL");
     await new Promise((resolve) => child!.once("exit", resolve));
+    // NATS drops A's subscriptions when it reads the closed connection, which on a loaded machine can come a moment
+    // after the exit; a call in that moment reaches the dead subscription and answers responder_lost after 2 s
+    await until(
+      () => viaB("exec", { boxId: doomed.id, cmd: "true" }),
+      (reply) => !reply.ok && (reply.error.details as { reason?: string } | undefined)?.reason === "no_responders",
+    );
     const started = performance.now();
     const reply = await viaB("exec", { boxId: doomed.id, cmd: "true" });
     const ms = performance.now() - started;
