@@ -25,6 +25,8 @@ export class BusKeyError extends Error {}
 export const gatewayKeyScope = "gateway";
 
 const keyBytes = 32;
+/** The derived keys the master's holder keeps: far more than the services there are. */
+const derivedKeysKept = 64;
 const createHint = "run 'pnpm bancada bus-keys create' and set its lines";
 const oldKeyMessage = (variable: string) =>
   `${variable}: this is an old Ed25519 key (the bus takes per-service HMAC keys now): ${createHint} (the master on the gateway, each service's line on its processes).`;
@@ -103,7 +105,8 @@ export class BusKeys {
           `This process holds no bus key for '${scope}': set BANCADA_BUS_VERIFY_KEY with '${scope}:<key>' (${createHint}).`,
         );
       key = derive(this.#master, scope);
-      this.#keys.set(scope, key);
+      // a request on the bus can name any scope (auth.resolve names its asker): only a bounded few are kept
+      if (this.#keys.size < derivedKeysKept) this.#keys.set(scope, key);
     }
     return key;
   }
