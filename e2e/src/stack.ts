@@ -67,12 +67,14 @@ export interface Stack {
 export const natsUrl = process.env.NATS_URL;
 
 /**
- * Real NATS when NATS_URL is set (CI), else the in-process bus (BANCADA_TEST_BUS=memory forces it). Either
- * holds a bus key pair made for it: the stack's gateway signs, its services verify, as in production.
+ * The one rule for which bus a stack gets: a NATS server the test started itself (`url`) always; else real NATS
+ * when NATS_URL is set (CI) and BANCADA_TEST_BUS is not `memory`; else the in-process bus. Either holds a bus key
+ * pair made for it: the stack's gateway signs, its services verify, as in production.
  */
-export async function testBus(url = natsUrl, log?: Logger): Promise<Bus> {
-  if (!url || process.env.BANCADA_TEST_BUS === "memory") return new MemoryBus();
-  return connectNatsBus({ url, name: "bancada-test", keys: BusKeys.generate(), ...(log ? { log: log.child({ component: "nats" }) } : {}) });
+export async function testBus(url?: string, log?: Logger): Promise<Bus> {
+  const target = url ?? (process.env.BANCADA_TEST_BUS === "memory" ? undefined : natsUrl);
+  if (!target) return new MemoryBus();
+  return connectNatsBus({ url: target, name: "bancada-test", keys: BusKeys.generate(), ...(log ? { log: log.child({ component: "nats" }) } : {}) });
 }
 
 export interface StackOptions {
