@@ -121,9 +121,16 @@ async function announce(runtime: Runtime, env: Env, print: (line: string) => voi
 function untilSignal(runtime: Runtime, beforeStop?: () => Promise<void>): Promise<void> {
   return new Promise((resolve) => {
     let stopping = false;
+    // `kill <pnpm's pid>`: pnpm dies without passing the signal on, and this process is handed to init. A parent
+    // that goes away is taken as the signal it did not pass on, so Bancada never keeps serving unseen.
+    const parent = process.ppid;
+    const orphaned = setInterval(() => {
+      if (process.ppid !== parent) stop("parent exited");
+    }, 250).unref();
     const stop = (signal: string) => {
       if (stopping) process.exit(1);
       stopping = true;
+      clearInterval(orphaned);
       runtime.log.info({ signal }, "shutting down: draining in-flight calls");
       const started = Date.now();
       const force = setTimeout(() => process.exit(1), 15_000).unref();

@@ -74,7 +74,12 @@ export const natsUrl = process.env.NATS_URL;
 export async function testBus(url?: string, log?: Logger): Promise<Bus> {
   const target = url ?? (process.env.BANCADA_TEST_BUS === "memory" ? undefined : natsUrl);
   if (!target) return new MemoryBus();
-  return connectNatsBus({ url: target, name: "bancada-test", keys: BusKeys.generate(), ...(log ? { log: log.child({ component: "nats" }) } : {}) });
+  return connectNatsBus({
+    url: target,
+    name: "bancada-test",
+    keys: BusKeys.generate(),
+    ...(log ? { log: log.child({ component: "nats" }) } : {}),
+  });
 }
 
 export interface StackOptions {
