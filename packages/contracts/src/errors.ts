@@ -108,6 +108,8 @@ export function fromZodError(error: z.ZodError): DomainError {
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === "unrecognized_keys") return `unknown field(s) ${issue.keys.map((k) => `'${k}'`).join(", ")}`;
+  // zod says "Invalid input: expected string, received undefined" for a field left out: say it is missing
+  if (issue.code === "invalid_type" && issue.message.endsWith("received undefined")) return `missing (expected ${issue.expected})`;
   return issue.message;
 }
 

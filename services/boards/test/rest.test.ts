@@ -71,6 +71,13 @@ describe("REST API", () => {
       );
     });
 
+    it("when a board is created without its requestId, then the 400 names the missing field", async () => {
+      const { status, body } = await ana.rest<{ error: { code: string; message: string } }>("POST", "/v1/boards", { name: "Sem id" });
+      expect(status).toBe(400);
+      expect(body.error.code).toBe("invalid_argument");
+      expect(body.error.message).toBe("Invalid arguments: requestId: missing (expected string)");
+    });
+
     it("when the owner renames with the version read, then the version goes up; a stale version is 409 VERSION_CONFLICT", async () => {
       const board = await makeBoard(ana, "Antes");
       const renamed = await ana.rest<{ board: Board }>("PATCH", `/v1/boards/${board.id}`, {
