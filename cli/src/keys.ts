@@ -24,6 +24,9 @@ export async function runKeys(env: Env, argv: string[], print: (line: string) =>
   await migrateGateway(databaseUrl);
   const db = createGatewayDb(databaseUrl, 2);
   const keys = new KeyStore(db, { pepper });
+  // a key written where the user did not mean is a key the running Bancada calls unknown: say where it went
+  const where = databases.embedded ? embeddedWhere(env) : `the database ${redacted(databaseUrl)} (gateway schema)`;
+  if (command !== "list") process.stderr.write(`bancada: keys are read from and written to ${where}.\n`);
   try {
     if (command === "create") {
       const stdio = databases.embedded ? stdioLaunchFor(path.resolve(env.BANCADA_DATA_DIR)) : undefined;
@@ -105,6 +108,21 @@ async function revoke(keys: KeyStore, argv: string[], print: (line: string) => v
   if (!target) throw new UsageError(`Name the key to revoke.\n${keysUsage}`);
   if (!(await keys.revoke(target))) throw new UsageError(`No active key with id or prefix ${target}.`);
   print(`Revoked ${target}. It stops working within a few seconds everywhere.`);
+}
+
+function embeddedWhere(env: Env): string {
+  return `the embedded PostgreSQL in ${path.resolve(env.BANCADA_DATA_DIR)} (a Bancada started with DATABASE_URL does not see these keys: set the same DATABASE_URL here)`;
+}
+
+/** The URL without its password. */
+function redacted(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    if (url.password) url.password = "***";
+    return url.toString();
+  } catch {
+    return "(DATABASE_URL)";
+  }
 }
 
 /** An unknown scope is refused before anything starts, naming the valid ones. */
