@@ -106,7 +106,7 @@ const sharedFields = z.object({
   BANCADA_ALLOWED_HOSTS: list,
   BANCADA_RATE_BURST: z.coerce.number().int().positive().default(200),
   BANCADA_RATE_PER_SEC: z.coerce.number().positive().default(100),
-  /** HTTP connections open at once per port; more are closed as they arrive. */
+  /** HTTP connections open at once per port; a new one past it closes the oldest idle one. */
   BANCADA_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1_024),
   /** Seconds a request's body may take to arrive (/mcp and the REST routes); then 408. */
   BANCADA_BODY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),

@@ -4,7 +4,7 @@
  */
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type ErrorData, type Stack } from "@bancada/e2e";
+import { callTool, connectClient, startStack, type ErrorData, type Stack } from "@bancada/e2e";
 import { scriptsFactory } from "./fixtures.js";
 
 /** Opens a raw connection, sends `head` (and nothing more), and collects what comes back until the server closes. */
@@ -88,15 +88,17 @@ describe("the connection cap", () => {
   });
   afterAll(async () => stack?.stop());
 
-  it("when more connections than the cap are opened, then the extra one is closed at once; headers not sent in time close the others", async () => {
+  it("when more connections than the cap are opened, then the oldest idle one is closed to make room and the newcomer is answered; headers not sent in time close the others", async () => {
     const held = [0, 1, 2].map(() => rawRequest(portOf(stack), "GET /healthz HTTP/1.1\r\n"));
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const extra = rawRequest(portOf(stack), "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
-    const refused = await extra.answer;
-    expect(refused.text).toBe("");
-    expect(refused.closedAfterMs).toBeLessThan(1_000);
-    // the held connections never finish their headers: the header timeout ends them
-    for (const { answer } of held) expect((await answer).closedAfterMs).toBeLessThan(5_000);
+    const extra = rawRequest(portOf(stack), "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    const answered = await extra.answer;
+    expect(answered.text).toMatch(/^HTTP\/1\.1 200 /);
+    const oldest = await held[0]!.answer;
+    expect(oldest.text).toBe("");
+    expect(oldest.closedAfterMs).toBeLessThan(1_000);
+    // the other held connections never finish their headers: the header timeout ends them
+    for (const { answer } of held.slice(1)) expect((await answer).closedAfterMs).toBeLessThan(5_000);
     expect((await fetch(`${stack.baseUrl}/healthz`)).status).toBe(200);
   });
 
@@ -121,4 +123,48 @@ describe("the connection cap", () => {
     expect((text.match(/HTTP\/1\.1 200/g) ?? []).length).toBe(2);
     socket.destroy();
   }, 20_000);
+});
+
+describe("a flood of silent connections", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ services: { scripts: scriptsFactory }, serverLimits: { maxConnections: 1_024, headersTimeoutMs: 2_000 } });
+  });
+  afterAll(async () => stack?.stop());
+
+  /** Opens `count` connections that never send a byte; resolves once all are connected (or refused). */
+  async function silentConnections(count: number): Promise<{ sockets: Socket[]; closedAfterMs: Promise<number>[] }> {
+    const sockets: Socket[] = [];
+    const closedAfterMs: Promise<number>[] = [];
+    for (let i = 0; i < count; i++) {
+      const started = Date.now();
+      const socket = connect(portOf(stack), "127.0.0.1");
+      socket.once("error", () => {});
+      closedAfterMs.push(new Promise((resolve) => socket.once("close", () => resolve(Date.now() - started))));
+      sockets.push(socket);
+    }
+    await Promise.all(
+      sockets.map(
+        (socket) => new Promise((resolve) => (socket.connecting ? socket.once("connect", resolve).once("close", resolve) : resolve(null))),
+      ),
+    );
+    return { sockets, closedAfterMs };
+  }
+
+  it("when 1,500 connections that never send a byte hold the port, then a new client's MCP call succeeds and the silent ones are closed after the header timeout", async () => {
+    const key = await stack.createKey();
+    const flood = await silentConnections(1_500);
+    try {
+      const client = await connectClient(stack.mcpUrl, key);
+      const listed = await callTool(client, "list_scripts", {});
+      expect(listed.isError).toBe(false);
+      await client.close();
+      // every silent connection is closed by the server: the last ones opened after the header timeout
+      const closed = await Promise.all(flood.closedAfterMs);
+      expect(Math.max(...closed)).toBeGreaterThanOrEqual(1_500);
+      expect(Math.max(...closed)).toBeLessThan(5_000);
+    } finally {
+      for (const socket of flood.sockets) socket.destroy();
+    }
+  }, 30_000);
 });
