@@ -69,6 +69,7 @@ export { startPeriodicJob } from "./periodic-job.js";
 export type { PeriodicJob } from "./periodic-job.js";
 export { RateLimiter } from "./rate-limit.js";
 export type { RateLimitOptions } from "./rate-limit.js";
+export { requestPathGuard } from "./request-path.js";
 export { bodyTimeout, createLimitedServer, defaultBodyTimeoutMs, defaultServerLimits } from "./http-limits.js";
 export type { ServerLimits } from "./http-limits.js";
 export { restRoutes, routeTable, routeMethods } from "./rest-routes.js";

@@ -11,6 +11,7 @@ import { utf8BodyGuard } from "./body-charset.js";
 import { bodyTimeout, defaultBodyTimeoutMs } from "./http-limits.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { requestLog } from "./request-log.js";
+import { requestPathGuard } from "./request-path.js";
 import { openApiDeclaration, openApiPath, openApiRoute, type OpenApiInfo } from "./openapi.js";
 import { restRoutes } from "./rest-routes.js";
 import { authenticate, jsonBody, notFoundRoute, restErrorHandler } from "./rest.js";
@@ -35,6 +36,7 @@ export interface ServiceAppOptions {
 export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
+  app.use(requestPathGuard());
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
   if (options.metrics) {
     const registry = options.metrics.registry;
