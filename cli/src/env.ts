@@ -101,6 +101,8 @@ const sharedFields = z.object({
   BANCADA_BUS_VERIFY_KEY: busKey.optional(),
   BANCADA_API_KEY: z.string().optional(),
   BANCADA_ADMIN_TOKEN: z.string().min(24, "use at least 24 random characters").optional(),
+  /** The bearer token a Prometheus scrape of `/metrics` sends; without it, production serves no metrics. */
+  BANCADA_METRICS_TOKEN: z.string().min(24, "use at least 24 random characters").optional(),
   BANCADA_PROFILE: z.enum(["core", "full", "search"]).default("full"),
   BANCADA_ALLOWED_ORIGINS: list,
   BANCADA_ALLOWED_HOSTS: list,

@@ -95,6 +95,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const guards = { bindHost: host, allowedHosts: env.BANCADA_ALLOWED_HOSTS, allowedOrigins: env.BANCADA_ALLOWED_ORIGINS };
   if (host !== env.HOST) log.warn({ HOST: env.HOST }, "the embedded mode listens on 127.0.0.1 only; set DATABASE_URL to serve other hosts");
   const metrics = createToolMetrics(allInOne ? "bancada" : components.join("+"));
+  const metricsAccess = {
+    production: env.NODE_ENV === "production",
+    ...(env.BANCADA_METRICS_TOKEN ? { token: env.BANCADA_METRICS_TOKEN } : {}),
+  };
   bus.metrics.registerIn(metrics.registry);
   const started: RunningService[] = [];
   const servers: Server[] = [];
@@ -133,6 +137,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         rateLimit: restLimits.rateLimit,
         bodyTimeoutMs: restLimits.bodyTimeoutMs,
         ...(env.BANCADA_ADMIN_TOKEN ? { adminToken: env.BANCADA_ADMIN_TOKEN } : {}),
+        metricsAccess,
         ...(serviceApp ? { extra: [serviceApp] } : {}),
         consoleDir: consoleDistDir,
         // the embedded mode's stdio configuration names nothing secret (a real database's would need its URL and pepper)
@@ -150,6 +155,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         resolver: resolver(),
         log,
         metrics,
+        metricsAccess,
         guards,
         api,
         ...restLimits,

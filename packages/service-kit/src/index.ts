@@ -70,6 +70,8 @@ export type { PeriodicJob } from "./periodic-job.js";
 export { RateLimiter } from "./rate-limit.js";
 export type { RateLimitOptions } from "./rate-limit.js";
 export { requestPathGuard } from "./request-path.js";
+export { metricsRoute, metricsPath } from "./metrics-route.js";
+export type { MetricsAccess } from "./metrics-route.js";
 export { bodyTimeout, createLimitedServer, defaultBodyTimeoutMs, defaultServerLimits } from "./http-limits.js";
 export type { ServerLimits } from "./http-limits.js";
 export { restRoutes, routeTable, routeMethods } from "./rest-routes.js";

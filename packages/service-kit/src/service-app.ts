@@ -7,6 +7,7 @@ import { hostGuard, originGuard, type GuardOptions } from "./http-guards.js";
 import type { KeyResolver } from "./key-resolver.js";
 import type { Logger } from "./logger.js";
 import type { ToolMetrics } from "./metrics.js";
+import { metricsPath, metricsRoute, type MetricsAccess } from "./metrics-route.js";
 import { utf8BodyGuard } from "./body-charset.js";
 import { bodyTimeout, defaultBodyTimeoutMs } from "./http-limits.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
@@ -21,6 +22,8 @@ export interface ServiceAppOptions {
   resolver: KeyResolver;
   log: Logger;
   metrics?: ToolMetrics;
+  /** Who may read `/metrics` (a bearer token; refused in production without one). */
+  metricsAccess?: MetricsAccess;
   /** Which Host and Origin values the REST routes accept (the gateway's `/mcp` applies the same rules). */
   guards: GuardOptions;
   /** When false, the app answers only its own paths and passes the rest on (mounted in another app). */
@@ -38,10 +41,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.disable("x-powered-by");
   app.use(requestPathGuard());
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
-  if (options.metrics) {
-    const registry = options.metrics.registry;
-    app.get("/metrics", async (_req, res) => void res.type(registry.contentType).send(await registry.metrics()));
-  }
+  if (options.metrics) app.get(metricsPath, ...metricsRoute(options.metrics, options.guards, options.metricsAccess));
   app.use("/v1", requestLog(options.log));
   // the document describes the API, not anyone's data: served without a key, like most public API docs
   const info = options.api ?? { title: "Bancada REST API", version: "1" };
