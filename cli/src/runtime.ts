@@ -11,6 +11,7 @@ import {
   MemoryBus,
   NatsAuthError,
   busKeyResolver,
+  serviceKeyCacheMs,
   connectNatsBus,
   createLogger,
   createServiceApp,
@@ -112,7 +113,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       started.push(await service.start({ databaseUrl, bus, subjects, log, metrics, env, embedded: databases.embedded }));
     }
     // the REST routes resolve keys as the first service here: its bus key tags the request and the gateway's answer
-    const resolver = () => busKeyResolver(bus, subjects, started[0]!.name, 5_000, log);
+    // 2 s here and the gateway's 3 s (keys/api-keys.ts): a revoked or expired key stops working on REST within 5 s
+    const resolver = () => busKeyResolver(bus, subjects, started[0]!.name, serviceKeyCacheMs, log);
     const restLimits = {
       rateLimit: { burst: env.BANCADA_RATE_BURST, perSecond: env.BANCADA_RATE_PER_SEC },
       bodyTimeoutMs: env.BANCADA_BODY_TIMEOUT_SECONDS * 1_000,

@@ -28,7 +28,7 @@ export { createLogger } from "./logger.js";
 export type { Logger, LogFormat } from "./logger.js";
 export { createToolMetrics } from "./metrics.js";
 export type { ToolMetrics } from "./metrics.js";
-export { busKeyResolver, apiKeyDigest } from "./key-resolver.js";
+export { busKeyResolver, apiKeyDigest, serviceKeyCacheMs } from "./key-resolver.js";
 export type { KeyResolver, AuthResolveRequest, AuthResolveReply } from "./key-resolver.js";
 export { hostGuard, originGuard, isLoopback } from "./http-guards.js";
 export type { GuardOptions } from "./http-guards.js";

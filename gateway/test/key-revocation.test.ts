@@ -1,12 +1,14 @@
 /**
- * An open stdio session follows its key: revoked by another process (`bancada keys revoke` writes the row) or
- * past its expiry, the next request within a few seconds (the key cache's life) is refused with a message that
- * says why, as HTTP and REST refuse it. The gateway's stdio transport runs in-process on a pair of streams.
+ * A revoked key stops working everywhere within 5 s. An open stdio session follows its key: revoked by another
+ * process (`bancada keys revoke` writes the row) or past its expiry, the next request within a few seconds (the
+ * key cache's life) is refused with a message that says why, as HTTP refuses it. The gateway's stdio transport
+ * runs in-process on a pair of streams. A service's REST resolution (cached 2 s on top of the gateway's 3 s) too.
  */
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "@bancada/e2e";
 import { serveStdio, stdioRefusedCode } from "@bancada/gateway";
+import { busKeyResolver } from "@bancada/service-kit";
 import { echoFactory } from "./fixtures.js";
 
 interface Answer {
@@ -58,7 +60,7 @@ async function firstRefusal(session: Awaited<ReturnType<typeof openSession>>, si
   }
 }
 
-describe("stdio sessions and their key", () => {
+describe("a revoked or expired key, on stdio and REST", () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack({ services: { echo: echoFactory } });
@@ -97,5 +99,23 @@ describe("stdio sessions and their key", () => {
     } finally {
       await session.close();
     }
+  }, 30_000);
+
+  it("when a key is revoked just after the gateway cached its row, then a service's REST resolution refuses it within 5 s", async () => {
+    const key = await stack.createKey({ scopes: ["docs:read"] });
+    const resolver = busKeyResolver(stack.bus, stack.subjects, "echo");
+    const started = Date.now();
+    expect(await resolver.resolve(key)).not.toBeNull();
+    // the worst moment: the gateway's cache of the row is refreshed (3 s) just before the revocation
+    await new Promise((resolve) => setTimeout(resolve, 3_100 - (Date.now() - started)));
+    expect(await stack.gateway.keys.resolve(key)).not.toBeNull();
+    const id = (await stack.gateway.keys.list()).find((record) => key.startsWith(record.prefix))!.id;
+    await stack.gateway.db.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+    const revokedAt = Date.now();
+    while ((await resolver.resolve(key)) !== null) {
+      expect(Date.now() - revokedAt).toBeLessThan(9_000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(Date.now() - revokedAt).toBeLessThanOrEqual(5_000);
   }, 30_000);
 });
