@@ -102,6 +102,23 @@ describe("the connection cap", () => {
     expect((await fetch(`${stack.baseUrl}/healthz`)).status).toBe(200);
   });
 
+  it("when kept-alive connections idle between requests fill the cap, then the one idle longest is closed for a newcomer", async () => {
+    const request = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    // each answered once and now idle (keep-alive), the first the longest
+    const kept: ReturnType<typeof rawRequest>[] = [];
+    for (let i = 0; i < 3; i++) {
+      const opened = rawRequest(portOf(stack), request);
+      await new Promise((resolve) => opened.socket.once("data", resolve));
+      kept.push(opened);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const newcomer = await rawRequest(portOf(stack), "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").answer;
+    expect(newcomer.text).toMatch(/^HTTP\/1\.1 200 /);
+    expect((await kept[0]!.answer).closedAfterMs).toBeLessThan(2_000);
+    expect(kept.slice(1).every(({ socket }) => !socket.destroyed)).toBe(true);
+    for (const { socket } of kept) socket.destroy();
+  });
+
   it("when a connection has been idle longer than a client's usual 5 s, then the server still holds it (keep-alive 65 s, announced)", async () => {
     const request = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
     const socket = connect(portOf(stack), "127.0.0.1");
@@ -132,22 +149,22 @@ describe("a flood of silent connections", () => {
   });
   afterAll(async () => stack?.stop());
 
-  /** Opens `count` connections that never send a byte; resolves once all are connected (or refused). */
+  /** Opens `count` connections that never send a byte, 100 at a time (the listen backlog is not the subject here). */
   async function silentConnections(count: number): Promise<{ sockets: Socket[]; closedAfterMs: Promise<number>[] }> {
     const sockets: Socket[] = [];
     const closedAfterMs: Promise<number>[] = [];
-    for (let i = 0; i < count; i++) {
-      const started = Date.now();
-      const socket = connect(portOf(stack), "127.0.0.1");
-      socket.once("error", () => {});
-      closedAfterMs.push(new Promise((resolve) => socket.once("close", () => resolve(Date.now() - started))));
-      sockets.push(socket);
+    for (let batch = 0; batch < count; batch += 100) {
+      const opened: Promise<unknown>[] = [];
+      for (let i = batch; i < Math.min(count, batch + 100); i++) {
+        const started = Date.now();
+        const socket = connect(portOf(stack), "127.0.0.1");
+        socket.once("error", () => {});
+        closedAfterMs.push(new Promise((resolve) => socket.once("close", () => resolve(Date.now() - started))));
+        opened.push(new Promise((resolve) => socket.once("connect", resolve).once("close", resolve)));
+        sockets.push(socket);
+      }
+      await Promise.all(opened);
     }
-    await Promise.all(
-      sockets.map(
-        (socket) => new Promise((resolve) => (socket.connecting ? socket.once("connect", resolve).once("close", resolve) : resolve(null))),
-      ),
-    );
     return { sockets, closedAfterMs };
   }
 
