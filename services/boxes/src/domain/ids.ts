@@ -39,4 +39,4 @@ export function decodeCursor(text: string): ListCursor | null {
 }
 
 /** The ids a list pages over (bx_…, snap_…): a prefix and the random part, nothing PostgreSQL could refuse. */
-const cursorId = /^[a-z]{2,5}_[a-z0-9]{1,40}$/;
+const cursorId = /^[a-z]{2,5}_[a-z0-9_-]{1,60}$/;
