@@ -101,12 +101,14 @@ const sharedFields = z.object({
   BANCADA_BUS_VERIFY_KEY: busKey.optional(),
   BANCADA_API_KEY: z.string().optional(),
   BANCADA_ADMIN_TOKEN: z.string().min(24, "use at least 24 random characters").optional(),
+  /** The bearer token a Prometheus scrape of `/metrics` sends; without it, production serves no metrics. */
+  BANCADA_METRICS_TOKEN: z.string().min(24, "use at least 24 random characters").optional(),
   BANCADA_PROFILE: z.enum(["core", "full", "search"]).default("full"),
   BANCADA_ALLOWED_ORIGINS: list,
   BANCADA_ALLOWED_HOSTS: list,
   BANCADA_RATE_BURST: z.coerce.number().int().positive().default(200),
   BANCADA_RATE_PER_SEC: z.coerce.number().positive().default(100),
-  /** HTTP connections open at once per port; more are closed as they arrive. */
+  /** HTTP connections open at once per port; a new one past it closes the oldest idle one. */
   BANCADA_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1_024),
   /** Seconds a request's body may take to arrive (/mcp and the REST routes); then 408. */
   BANCADA_BODY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),

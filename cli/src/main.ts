@@ -165,9 +165,25 @@ function wantsStacks(): boolean {
   return Boolean(process.env.DEBUG) || ["debug", "trace"].includes(process.env.LOG_LEVEL ?? "");
 }
 
+/**
+ * Resolves once everything written to stdout and stderr so far has left the process: on a pipe Node writes
+ * asynchronously, and `process.exit` drops what is still queued (`bancada audit --json | wc -c` stopped at 64 KiB).
+ */
+function outputFlushed(): Promise<void> {
+  const flushed = (stream: NodeJS.WriteStream) =>
+    new Promise<void>((resolve) => {
+      if (stream.destroyed || !stream.writable) return resolve();
+      stream.write("", () => resolve());
+    });
+  return Promise.all([flushed(process.stdout), flushed(process.stderr)]).then(() => undefined);
+}
+
 const argv = process.argv.slice(2);
 main(argv).then(
-  () => process.exit(process.exitCode ?? 0),
+  async () => {
+    await outputFlushed();
+    process.exit(process.exitCode ?? 0);
+  },
   async (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     if (isUserError(error) && !wantsStacks()) process.stderr.write(`${message}\n`);
@@ -176,6 +192,7 @@ main(argv).then(
     // a stdio client would otherwise see only "Connection closed": it is answered with the reason until it hangs up
     if (argv[0] === "gateway" && argv.includes("--stdio"))
       await refuseStdio(isUserError(error) ? message : `bancada could not start: ${message}`);
+    await outputFlushed();
     process.exit(1);
   },
 );

@@ -11,6 +11,7 @@ import {
   MemoryBus,
   NatsAuthError,
   busKeyResolver,
+  serviceKeyCacheMs,
   connectNatsBus,
   createLogger,
   createServiceApp,
@@ -95,6 +96,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const guards = { bindHost: host, allowedHosts: env.BANCADA_ALLOWED_HOSTS, allowedOrigins: env.BANCADA_ALLOWED_ORIGINS };
   if (host !== env.HOST) log.warn({ HOST: env.HOST }, "the embedded mode listens on 127.0.0.1 only; set DATABASE_URL to serve other hosts");
   const metrics = createToolMetrics(allInOne ? "bancada" : components.join("+"));
+  const metricsAccess = {
+    production: env.NODE_ENV === "production",
+    ...(env.BANCADA_METRICS_TOKEN ? { token: env.BANCADA_METRICS_TOKEN } : {}),
+  };
   bus.metrics.registerIn(metrics.registry);
   const started: RunningService[] = [];
   const servers: Server[] = [];
@@ -108,7 +113,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       started.push(await service.start({ databaseUrl, bus, subjects, log, metrics, env, embedded: databases.embedded }));
     }
     // the REST routes resolve keys as the first service here: its bus key tags the request and the gateway's answer
-    const resolver = () => busKeyResolver(bus, subjects, started[0]!.name, 5_000, log);
+    // 2 s here and the gateway's 3 s (keys/api-keys.ts): a revoked or expired key stops working on REST within 5 s
+    const resolver = () => busKeyResolver(bus, subjects, started[0]!.name, serviceKeyCacheMs, log);
     const restLimits = {
       rateLimit: { burst: env.BANCADA_RATE_BURST, perSecond: env.BANCADA_RATE_PER_SEC },
       bodyTimeoutMs: env.BANCADA_BODY_TIMEOUT_SECONDS * 1_000,
@@ -133,6 +139,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         rateLimit: restLimits.rateLimit,
         bodyTimeoutMs: restLimits.bodyTimeoutMs,
         ...(env.BANCADA_ADMIN_TOKEN ? { adminToken: env.BANCADA_ADMIN_TOKEN } : {}),
+        metricsAccess,
         ...(serviceApp ? { extra: [serviceApp] } : {}),
         consoleDir: consoleDistDir,
         // the embedded mode's stdio configuration names nothing secret (a real database's would need its URL and pepper)
@@ -150,6 +157,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         resolver: resolver(),
         log,
         metrics,
+        metricsAccess,
         guards,
         api,
         ...restLimits,

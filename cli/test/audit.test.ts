@@ -1,5 +1,5 @@
 /** `bancada audit` as an operator runs it: a real process reading the gateway's audit table. */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -51,6 +51,37 @@ describe("bancada audit", { timeout: 240_000 }, () => {
     expect(text).toHaveLength(2);
     expect(text[0]).toMatch(/get_script\s+not_found\s+12 ms\s+account=other agent=other-agent key=/);
     expect((await bancada("audit", "--account", "nobody")).stdout.trim()).toBe("No tool calls match.");
+  });
+
+  it("when --json prints more than a pipe holds (64 KiB), then every byte reaches the reader before the process exits", async () => {
+    const db = createGatewayDb(database.url, 1);
+    const agentId = `piped-${"a".repeat(200)}`;
+    await db.toolCall.createMany({
+      data: Array.from({ length: 500 }, (_, i) => ({
+        at: new Date(Date.now() - i * 1_000),
+        keyId: randomUUID(),
+        accountId: "piped",
+        personId: "p",
+        agentId,
+        tool: "list_scripts",
+        outcome: "ok",
+        durationMs: i,
+      })),
+    });
+    await db.$disconnect();
+    // `bancada audit --json | reader` on a real pipe (64 KiB), the reader slower than the writer: after the first
+    // byte it waits 2 s before reading on, so the output cannot all be in the pipe when the command is done
+    const command = `"${process.execPath}" "${bin}" audit --account piped --limit 500 --json | { dd bs=1 count=1 2>/dev/null; sleep 2; cat; }`;
+    const child = spawn("sh", ["-c", command], { env });
+    const closed = new Promise((resolve) => child.once("close", resolve));
+    let stdout = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => (stdout += chunk));
+    await closed;
+    expect(Buffer.byteLength(stdout)).toBeGreaterThan(128 * 1024);
+    const calls = JSON.parse(stdout) as { agentId: string }[];
+    expect(calls).toHaveLength(500);
+    expect(calls.every((call) => call.agentId === agentId)).toBe(true);
   });
 
   it("when --since or --limit is wrong, then one line saying what it takes and a non-zero exit", async () => {

@@ -114,10 +114,16 @@ describe("fuzzing every tool and route", { timeout: 600_000 }, () => {
       expect(answer.status, body.slice(0, 120)).toBeLessThan(500);
       expect(answer.error?.code, body.slice(0, 120)).toBe(-32602);
     }
-    // a well-formed call of a tool that does not exist is the tool error not_found, saying where the list is
-    for (const name of ["no_such_tool", "x".repeat(10_000)]) {
+    // a well-formed call of a tool that does not exist is the tool error not_found, saying where the list is;
+    // a name longer than any tool's (64 characters) is invalid_argument
+    for (const [name, code] of [
+      ["no_such_tool", "not_found"],
+      ["x".repeat(64), "not_found"],
+      ["x".repeat(65), "invalid_argument"],
+      ["x".repeat(10_000), "invalid_argument"],
+    ]) {
       const answer = await rawCall(envelope({ name, arguments: {} }));
-      expect(answer.result).toMatchObject({ isError: true, structuredContent: { error: { code: "not_found" } } });
+      expect(answer.result).toMatchObject({ isError: true, structuredContent: { error: { code } } });
     }
   });
 

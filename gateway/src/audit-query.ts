@@ -40,14 +40,24 @@ export interface AuditFilter {
 
 const durationUnits = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
-/** `30s`, `30m`, `1h`, `7d` (that long ago) or an ISO 8601 date-time. */
+/** The earliest `since` asked about: no call is older, and PostgreSQL has no year 0 (`0000-01-01` failed as internal). */
+const earliestSince = new Date("1970-01-01T00:00:00Z");
+
+/** `30s`, `30m`, `1h`, `7d` (that long ago) or an ISO 8601 date-time, from 1970 on. */
 export function parseSince(value: string, now = Date.now()): Date {
   const relative = /^(\d{1,6})([smhd])$/.exec(value.trim());
-  if (relative) return new Date(now - Number(relative[1]) * durationUnits[relative[2] as keyof typeof durationUnits]);
-  if (z.iso.datetime({ offset: true }).safeParse(value).success || z.iso.date().safeParse(value).success) return new Date(value);
-  throw new DomainError(ErrorCode.invalidArgument, "since takes a duration (30s, 30m, 1h, 7d) or an ISO 8601 date-time.", {
-    issues: [{ path: "since", message: "a duration like 1h or an ISO 8601 date-time" }],
-  });
+  let since: Date | undefined;
+  if (relative) since = new Date(now - Number(relative[1]) * durationUnits[relative[2] as keyof typeof durationUnits]);
+  else if (z.iso.datetime({ offset: true }).safeParse(value).success || z.iso.date().safeParse(value).success) since = new Date(value);
+  if (!since)
+    throw new DomainError(ErrorCode.invalidArgument, "since takes a duration (30s, 30m, 1h, 7d) or an ISO 8601 date-time.", {
+      issues: [{ path: "since", message: "a duration like 1h or an ISO 8601 date-time" }],
+    });
+  if (Number.isNaN(since.getTime()) || since < earliestSince)
+    throw new DomainError(ErrorCode.invalidArgument, "since must be on or after 1970-01-01T00:00:00Z.", {
+      issues: [{ path: "since", message: "on or after 1970-01-01T00:00:00Z" }],
+    });
+  return since;
 }
 
 /** The query string of `GET /v1/audit`. */

@@ -9,6 +9,7 @@ import {
   routeTable,
   type Bus,
   type Logger,
+  type MetricsAccess,
   type RouteEntry,
   type ToolMetrics,
 } from "@bancada/service-kit";
@@ -38,6 +39,8 @@ export interface GatewayOptions {
   /** Added to each tool's own maximum duration to make the call's deadline (default 5 s). */
   deadlineMarginMs?: number;
   metrics?: ToolMetrics;
+  /** Who may read `/metrics` (a bearer token; refused in production without one). */
+  metricsAccess?: MetricsAccess;
   /** The built web console (console/dist) served at `/`. */
   consoleDir?: string;
   /** Time a request's body may take to arrive (default 30 s). */
@@ -92,7 +95,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     catalog,
     log,
     audit,
-    metrics,
+    metrics: knownToolsOnly(metrics, catalog),
     rateLimiter: new RateLimiter(rateLimit),
     ...(options.deadlineMarginMs !== undefined ? { deadlineMarginMs: options.deadlineMarginMs } : {}),
   });
@@ -109,6 +112,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
     log,
     metrics,
+    ...(options.metricsAccess ? { metricsAccess: options.metricsAccess } : {}),
     outputSchemas,
     version: gatewayVersion,
     bodyLimit: "4mb",
@@ -137,6 +141,17 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await audit.stop();
       await db.$disconnect();
     },
+  };
+}
+
+/** The label of calls to a tool the catalog does not know: names a client makes up would each add series without bound. */
+export const unknownToolLabel = "<unknown>";
+
+function knownToolsOnly(metrics: ToolMetrics, catalog: Catalog): ToolMetrics {
+  return {
+    registry: metrics.registry,
+    observe: (tool, outcome, durationMs, service) =>
+      metrics.observe(catalog.tool(tool) ? tool : unknownToolLabel, outcome, durationMs, service),
   };
 }
 

@@ -15,7 +15,7 @@ import type { Profile } from "@bancada/contracts";
 import type { Gateway } from "./gateway.js";
 import { gatewayVersion } from "./gateway.js";
 import { messageProblem, requestIdOf, type ShapeProblem } from "./mcp/request-shape.js";
-import type { View } from "./mcp/caller.js";
+import type { Caller, View } from "./mcp/caller.js";
 import { mcpServerFactory } from "./mcp/server.js";
 
 export async function serveStdio(
@@ -25,14 +25,23 @@ export async function serveStdio(
   streams?: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream },
 ): Promise<{ close(): Promise<void> }> {
   const view: View = profile;
-  const principal = await gateway.keys.resolve(apiKey, view === "core" ? "core" : "full");
+  const resolveKey = () => gateway.keys.resolve(apiKey, view === "core" ? "core" : "full");
+  const principal = await resolveKey();
   if (!principal) throw new StdioRefusal(unknownKeyMessage);
+  // the key is resolved again for every request (through the key store's few-second cache, as over HTTP), so a
+  // revoked or expired key stops an open session as fast as it stops HTTP; the caller follows the latest resolution
+  const caller: Caller = { principal, view, transport: "stdio" };
   const factory = mcpServerFactory(
     { catalog: gateway.catalog, router: gateway.router, outputSchemas: gateway.outputSchemas, version: gatewayVersion },
-    { principal, view, transport: "stdio" },
+    caller,
   );
   const stdin = streams?.stdin ?? process.stdin;
-  const checked = new CheckedLines((problem, id) => {
+  const keyStillWorks = async () => {
+    const current = await resolveKey();
+    if (current) caller.principal = current;
+    return current !== null;
+  };
+  const checked = new CheckedLines(keyStillWorks, (problem, id) => {
     void transport.send({ jsonrpc: "2.0", id, error: problem } as JSONRPCMessage).catch(() => {});
   });
   stdin.pipe(checked);
@@ -61,6 +70,9 @@ export async function serveStdio(
 
 export const unknownKeyMessage =
   "BANCADA_API_KEY is unknown, revoked or expired: create a key with 'pnpm bancada keys create' (or use the development key 'bancada start' prints) and put it in the client's configuration.";
+
+export const keyGoneMessage =
+  "BANCADA_API_KEY was revoked or has expired since this session started: nothing more is served with it. Create a key with 'pnpm bancada keys create', put it in the client's configuration and restart the server.";
 
 /** Why a stdio server cannot serve (no key, an unknown one, a bad configuration): said to the client as well as on stderr. */
 export class StdioRefusal extends Error {}
@@ -92,30 +104,36 @@ export async function refuseStdio(
 /** Longest line held while waiting for its end; a longer one passes on, and the SDK's own buffer limit refuses it. */
 const maxHeldLine = 8 * 1024 * 1024;
 
-/** Newline-delimited JSON-RPC in, the same lines out, minus those `messageProblem` refuses (handed to `refuse`). */
+/** Newline-delimited JSON-RPC in, the same lines out, minus those `messageProblem` refuses (handed to `refuse`) and every request once the key no longer works. */
 class CheckedLines extends Transform {
+  readonly #keyStillWorks: () => Promise<boolean>;
   readonly #refuse: (problem: ShapeProblem, id: string | number | null) => void;
   readonly #decoder = new StringDecoder("utf8");
   #held = "";
 
-  constructor(refuse: (problem: ShapeProblem, id: string | number | null) => void) {
+  constructor(keyStillWorks: () => Promise<boolean>, refuse: (problem: ShapeProblem, id: string | number | null) => void) {
     super();
+    this.#keyStillWorks = keyStillWorks;
     this.#refuse = refuse;
   }
 
   override _transform(chunk: Buffer | string, _encoding: BufferEncoding, done: TransformCallback): void {
     this.#held += typeof chunk === "string" ? chunk : this.#decoder.write(chunk);
+    const lines: string[] = [];
     let end = this.#held.indexOf("\n");
     while (end !== -1) {
-      this.#pass(this.#held.slice(0, end + 1));
+      lines.push(this.#held.slice(0, end + 1));
       this.#held = this.#held.slice(end + 1);
       end = this.#held.indexOf("\n");
     }
     if (this.#held.length > maxHeldLine) {
-      this.push(this.#held);
+      lines.push(this.#held);
       this.#held = "";
     }
-    done();
+    // in order, one line after the other: the next chunk waits for `done`
+    void (async () => {
+      for (const line of lines) await this.#pass(line);
+    })().then(() => done(), done);
   }
 
   override _flush(done: TransformCallback): void {
@@ -124,17 +142,25 @@ class CheckedLines extends Transform {
     done();
   }
 
-  #pass(line: string): void {
+  async #pass(line: string): Promise<void> {
     let parsed: unknown;
     try {
       parsed = JSON.parse(line);
     } catch {
-      // not JSON: the SDK's reader skips it as it always has
+      // not JSON (or a line too long to hold): the SDK's reader skips or refuses it as it always has
       this.push(line);
       return;
     }
     const problem = messageProblem(line, parsed);
-    if (problem) this.#refuse(problem, requestIdOf(parsed));
-    else this.push(line);
+    if (problem) return this.#refuse(problem, requestIdOf(parsed));
+    const batch = Array.isArray(parsed);
+    const isRequest = batch || typeof (parsed as { method?: unknown } | null)?.method === "string";
+    if (isRequest && !(await this.#keyStillWorks())) {
+      const id = requestIdOf(parsed);
+      // a notification of a key that no longer works has nobody to answer: dropped
+      if (id !== null || batch) this.#refuse({ code: stdioRefusedCode, message: keyGoneMessage }, id);
+      return;
+    }
+    this.push(line);
   }
 }

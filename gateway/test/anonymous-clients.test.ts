@@ -4,7 +4,7 @@
  */
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type ErrorData, type Stack } from "@bancada/e2e";
+import { callTool, connectClient, startStack, type ErrorData, type Stack } from "@bancada/e2e";
 import { scriptsFactory } from "./fixtures.js";
 
 /** Opens a raw connection, sends `head` (and nothing more), and collects what comes back until the server closes. */
@@ -88,16 +88,35 @@ describe("the connection cap", () => {
   });
   afterAll(async () => stack?.stop());
 
-  it("when more connections than the cap are opened, then the extra one is closed at once; headers not sent in time close the others", async () => {
+  it("when more connections than the cap are opened, then the oldest idle one is closed to make room and the newcomer is answered; headers not sent in time close the others", async () => {
     const held = [0, 1, 2].map(() => rawRequest(portOf(stack), "GET /healthz HTTP/1.1\r\n"));
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const extra = rawRequest(portOf(stack), "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
-    const refused = await extra.answer;
-    expect(refused.text).toBe("");
-    expect(refused.closedAfterMs).toBeLessThan(1_000);
-    // the held connections never finish their headers: the header timeout ends them
-    for (const { answer } of held) expect((await answer).closedAfterMs).toBeLessThan(5_000);
+    const extra = rawRequest(portOf(stack), "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    const answered = await extra.answer;
+    expect(answered.text).toMatch(/^HTTP\/1\.1 200 /);
+    const oldest = await held[0]!.answer;
+    expect(oldest.text).toBe("");
+    expect(oldest.closedAfterMs).toBeLessThan(1_000);
+    // the other held connections never finish their headers: the header timeout ends them
+    for (const { answer } of held.slice(1)) expect((await answer).closedAfterMs).toBeLessThan(5_000);
     expect((await fetch(`${stack.baseUrl}/healthz`)).status).toBe(200);
+  });
+
+  it("when kept-alive connections idle between requests fill the cap, then the one idle longest is closed for a newcomer", async () => {
+    const request = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    // each answered once and now idle (keep-alive), the first the longest
+    const kept: ReturnType<typeof rawRequest>[] = [];
+    for (let i = 0; i < 3; i++) {
+      const opened = rawRequest(portOf(stack), request);
+      await new Promise((resolve) => opened.socket.once("data", resolve));
+      kept.push(opened);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const newcomer = await rawRequest(portOf(stack), "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").answer;
+    expect(newcomer.text).toMatch(/^HTTP\/1\.1 200 /);
+    expect((await kept[0]!.answer).closedAfterMs).toBeLessThan(2_000);
+    expect(kept.slice(1).every(({ socket }) => !socket.destroyed)).toBe(true);
+    for (const { socket } of kept) socket.destroy();
   });
 
   it("when a connection has been idle longer than a client's usual 5 s, then the server still holds it (keep-alive 65 s, announced)", async () => {
@@ -121,4 +140,48 @@ describe("the connection cap", () => {
     expect((text.match(/HTTP\/1\.1 200/g) ?? []).length).toBe(2);
     socket.destroy();
   }, 20_000);
+});
+
+describe("a flood of silent connections", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ services: { scripts: scriptsFactory }, serverLimits: { maxConnections: 1_024, headersTimeoutMs: 2_000 } });
+  });
+  afterAll(async () => stack?.stop());
+
+  /** Opens `count` connections that never send a byte, 100 at a time (the listen backlog is not the subject here). */
+  async function silentConnections(count: number): Promise<{ sockets: Socket[]; closedAfterMs: Promise<number>[] }> {
+    const sockets: Socket[] = [];
+    const closedAfterMs: Promise<number>[] = [];
+    for (let batch = 0; batch < count; batch += 100) {
+      const opened: Promise<unknown>[] = [];
+      for (let i = batch; i < Math.min(count, batch + 100); i++) {
+        const started = Date.now();
+        const socket = connect(portOf(stack), "127.0.0.1");
+        socket.once("error", () => {});
+        closedAfterMs.push(new Promise((resolve) => socket.once("close", () => resolve(Date.now() - started))));
+        opened.push(new Promise((resolve) => socket.once("connect", resolve).once("close", resolve)));
+        sockets.push(socket);
+      }
+      await Promise.all(opened);
+    }
+    return { sockets, closedAfterMs };
+  }
+
+  it("when 1,500 connections that never send a byte hold the port, then a new client's MCP call succeeds and the silent ones are closed after the header timeout", async () => {
+    const key = await stack.createKey();
+    const flood = await silentConnections(1_500);
+    try {
+      const client = await connectClient(stack.mcpUrl, key);
+      const listed = await callTool(client, "list_scripts", {});
+      expect(listed.isError).toBe(false);
+      await client.close();
+      // every silent connection is closed by the server: the last ones opened after the header timeout
+      const closed = await Promise.all(flood.closedAfterMs);
+      expect(Math.max(...closed)).toBeGreaterThanOrEqual(1_500);
+      expect(Math.max(...closed)).toBeLessThan(5_000);
+    } finally {
+      for (const socket of flood.sockets) socket.destroy();
+    }
+  }, 30_000);
 });

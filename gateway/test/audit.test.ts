@@ -84,9 +84,12 @@ describe("GET /v1/audit", () => {
     expect(seen).toEqual((await page("", keyA)).calls.map((c) => c.id));
   });
 
-  it("when the query is wrong, then 400 naming the parameter; at the limit's edge, 500 passes and 501 does not", async () => {
+  it("when the query is wrong, then 400 naming the parameter; at the edges, limit 500 and since 1970-01-01 pass, 501 and anything earlier (year 0) do not", async () => {
     for (const [query, path] of [
       ["?since=yesterday", "since"],
+      ["?since=0000-01-01T00:00:00Z", "since"],
+      ["?since=1969-12-31T23:59:59Z", "since"],
+      ["?since=999999d", "since"],
       ["?limit=0", "limit"],
       ["?limit=501", "limit"],
       ["?cursor=abc", "cursor"],
@@ -99,6 +102,7 @@ describe("GET /v1/audit", () => {
       expect(JSON.stringify(body.error.details)).toContain(path);
     }
     expect((await audit("?limit=500", keyA)).status).toBe(200);
+    expect((await audit("?since=1970-01-01T00:00:00Z", keyA)).status).toBe(200);
   });
 
   it("when the key is missing or lacks audit:read, then 401 or 403 with the error envelope", async () => {

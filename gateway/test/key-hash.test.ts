@@ -46,4 +46,29 @@ describe("stored key hashes", () => {
     expect((await stack.gateway.keys.resolveDigest(apiKeyDigest(key)))?.accountId).toBe("acct-old");
     expect((await rest()).status).toBe(200);
   });
+
+  it("when unknown bnc_ keys are presented, then no UPDATE reaches the database (a failed guess costs a read, never a write)", async () => {
+    // a statement-level trigger fires for every UPDATE statement on the table, even one that matches no row
+    await stack.gateway.db.$executeRawUnsafe("CREATE TABLE gateway.update_statements (at timestamptz NOT NULL DEFAULT now())");
+    await stack.gateway.db.$executeRawUnsafe(
+      "CREATE FUNCTION gateway.note_update() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO gateway.update_statements DEFAULT VALUES; RETURN NULL; END $$",
+    );
+    await stack.gateway.db.$executeRawUnsafe(
+      "CREATE TRIGGER note_update BEFORE UPDATE ON gateway.api_keys FOR EACH STATEMENT EXECUTE FUNCTION gateway.note_update()",
+    );
+    try {
+      for (let i = 0; i < 5; i++) expect(await stack.gateway.keys.resolve(`bnc_made_up_guess_${i}_${"a".repeat(20)}`)).toBeNull();
+      const unknownKey = await fetch(`${stack.baseUrl}/mcp`, {
+        method: "POST",
+        headers: { authorization: "Bearer bnc_another_made_up_key" },
+      });
+      expect(unknownKey.status).toBe(401);
+      const [{ count }] = await stack.gateway.db.$queryRawUnsafe<[{ count: bigint }]>(
+        "SELECT count(*) AS count FROM gateway.update_statements",
+      );
+      expect(Number(count)).toBe(0);
+    } finally {
+      await stack.gateway.db.$executeRawUnsafe("DROP TRIGGER note_update ON gateway.api_keys");
+    }
+  });
 });

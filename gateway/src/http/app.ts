@@ -5,17 +5,21 @@ import {
   bodyTimeout,
   defaultBodyTimeoutMs,
   hostGuard,
+  metricsPath,
+  metricsRoute,
   notFoundRoute,
   openApiDeclaration,
   openApiPath,
   openApiRoute,
   originGuard,
   requestLog,
+  requestPathGuard,
   restErrorHandler,
   restRoutes,
   utf8BodyGuard,
   type GuardOptions,
   type Logger,
+  type MetricsAccess,
   type RateLimiter,
   type RouteSource,
   type ToolMetrics,
@@ -33,6 +37,8 @@ import { mcpRoute, type McpRouteOptions } from "./mcp-route.js";
 export interface GatewayAppOptions extends McpRouteOptions, GuardOptions {
   catalog: Catalog;
   metrics: ToolMetrics;
+  /** Who may read `/metrics` (a bearer token; refused in production without one). */
+  metricsAccess?: MetricsAccess;
   log: Logger;
   /** The gateway's database and audit trail, for `GET /v1/audit`. */
   db: GatewayDb;
@@ -55,6 +61,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", "loopback");
+  app.use(requestPathGuard());
   // /mcp first: the hot route's requests meet no other route's path test on their way (about 10 µs a call)
   const bodyGuards = [bodyTimeout(options.bodyTimeoutMs ?? defaultBodyTimeoutMs), utf8BodyGuard()];
   app.use("/mcp", hostGuard(options), originGuard(options), ...bodyGuards);
@@ -62,9 +69,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   app.use(["/v1", "/admin"], requestLog(options.log));
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
   app.get("/readyz", readiness(options.catalog));
-  app.get("/metrics", async (_req, res) => {
-    res.type(options.metrics.registry.contentType).send(await options.metrics.registry.metrics());
-  });
+  app.get(metricsPath, ...metricsRoute(options.metrics, options, options.metricsAccess));
   app.get("/.well-known/oauth-protected-resource{/*rest}", (req, res) => {
     const base = `${req.protocol}://${req.get("host") ?? "localhost"}`;
     res.json({

@@ -156,10 +156,13 @@ export class KeyStore {
     return hit;
   }
 
+  /** A key unknown under the current scheme: read first, so a made-up key costs one index probe and never a write. */
   async #upgrade(token: string, digest: string, profile: Profile): Promise<Principal | null> {
     const legacyHash = createHash("sha256").update(this.#pepper).update(token).digest("hex");
+    const legacy = await this.#db.apiKey.findFirst({ where: { keyHash: legacyHash, hashScheme: legacyScheme }, select: { id: true } });
+    if (!legacy) return null;
     const { count } = await this.#db.apiKey.updateMany({
-      where: { keyHash: legacyHash, hashScheme: legacyScheme },
+      where: { id: legacy.id, keyHash: legacyHash, hashScheme: legacyScheme },
       data: { keyHash: this.#hash(digest), hashScheme: currentScheme },
     });
     if (count === 0) return null;

@@ -4,7 +4,7 @@
  * so the list, the search view, the result's shape and the error envelope cannot differ between them.
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
-import type { ErrorBody } from "@bancada/contracts";
+import { DomainError, ErrorCode, type ErrorBody } from "@bancada/contracts";
 import type { CallOptions, CallRouter } from "../call-router.js";
 import type { Catalog } from "../catalog.js";
 import { ListedTools } from "./listed-tools.js";
@@ -54,6 +54,7 @@ export class ToolAnswers {
 
   async #callTool(caller: Caller, name: string, args: unknown, options: CallOptions): Promise<CallToolResult> {
     const { router, catalog, outputSchemas } = this.#o;
+    if (name.length > maxToolNameLength) return errorResult(nameTooLong(name), true);
     const reply = await router.callTool(caller.principal, name, args, options);
     if (reply.ok) return okResult(reply.result as Record<string, unknown>);
     // The error object goes in both places, except where an output schema is advertised: MCP clients check
@@ -62,6 +63,17 @@ export class ToolAnswers {
     const schemaAdvertised = outputSchemas && catalog.tool(name)?.descriptor.outputSchema !== undefined;
     return errorResult(reply.error, !schemaAdvertised);
   }
+}
+
+/** No tool of ours has a longer name; a longer one is refused before it reaches the router, the audit or a log line. */
+export const maxToolNameLength = 64;
+
+function nameTooLong(name: string): ErrorBody {
+  return new DomainError(
+    ErrorCode.invalidArgument,
+    `A tool name has at most ${maxToolNameLength} characters (this one has ${name.length}); call tools/list to see the tools this key may use.`,
+    { issues: [{ path: "name", message: `at most ${maxToolNameLength} characters` }] },
+  ).toBody();
 }
 
 function okResult(result: Record<string, unknown>): CallToolResult {

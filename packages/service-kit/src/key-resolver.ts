@@ -34,8 +34,11 @@ export function apiKeyDigest(key: string): string {
   return createHash("sha256").update(key).digest("hex");
 }
 
+/** How long a service keeps a resolution: with the gateway's own 3 s, a revoked or expired key fails on REST within 5 s. */
+export const serviceKeyCacheMs = 2_000;
+
 /** Resolves keys as `service` (a service this process runs: its bus key tags the requests). */
-export function busKeyResolver(bus: Bus, subjects: Subjects, service: string, cacheMs = 5_000, log?: Logger): KeyResolver {
+export function busKeyResolver(bus: Bus, subjects: Subjects, service: string, cacheMs = serviceKeyCacheMs, log?: Logger): KeyResolver {
   const key = bus.keys.for(service);
   const cache = new Map<string, { principal: Principal | null; until: number }>();
   return {

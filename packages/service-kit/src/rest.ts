@@ -115,12 +115,34 @@ function bodyParserError(error: unknown): { error: DomainError; status?: number 
       return invalid(`The body's charset '${charset ?? ""}' is not supported: send JSON in UTF-8 (Content-Type: application/json).`, 415);
     case "encoding.unsupported":
       return invalid(`Content-Encoding '${encoding ?? ""}' is not supported: send the body as identity, gzip, deflate or br.`, 415);
+    case undefined:
+      return clientDecodingError(error);
     case "request.aborted":
     case "request.size.invalid":
       return invalid("The request body ended before its Content-Length; send it whole.");
     default:
       return undefined;
   }
+}
+
+/**
+ * Express throws a URIError (status 400) for a route parameter that is not valid percent-encoding, and the body
+ * parser a zlib or brotli error (status 400) for a body whose Content-Encoding does not match its bytes: both are
+ * the client's doing.
+ */
+function clientDecodingError(error: unknown): { error: DomainError } | undefined {
+  if (error instanceof URIError)
+    return {
+      error: new DomainError(ErrorCode.invalidArgument, "A path segment is not valid percent-encoding; encode it with encodeURIComponent."),
+    };
+  const { status, code } = (error ?? {}) as { status?: number; code?: unknown };
+  if (status !== 400 || typeof code !== "string" || !/^(Z_|ERR__ERROR_|ERR_BROTLI)/.test(code)) return undefined;
+  return {
+    error: new DomainError(
+      ErrorCode.invalidArgument,
+      "The request body is not what its Content-Encoding says (gzip, deflate or br data could not be decompressed): send it compressed, or without Content-Encoding.",
+    ),
+  };
 }
 
 export function notFoundRoute(): RequestHandler {

@@ -7,10 +7,12 @@ import { hostGuard, originGuard, type GuardOptions } from "./http-guards.js";
 import type { KeyResolver } from "./key-resolver.js";
 import type { Logger } from "./logger.js";
 import type { ToolMetrics } from "./metrics.js";
+import { metricsPath, metricsRoute, type MetricsAccess } from "./metrics-route.js";
 import { utf8BodyGuard } from "./body-charset.js";
 import { bodyTimeout, defaultBodyTimeoutMs } from "./http-limits.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { requestLog } from "./request-log.js";
+import { requestPathGuard } from "./request-path.js";
 import { openApiDeclaration, openApiPath, openApiRoute, type OpenApiInfo } from "./openapi.js";
 import { restRoutes } from "./rest-routes.js";
 import { authenticate, jsonBody, notFoundRoute, restErrorHandler } from "./rest.js";
@@ -20,6 +22,8 @@ export interface ServiceAppOptions {
   resolver: KeyResolver;
   log: Logger;
   metrics?: ToolMetrics;
+  /** Who may read `/metrics` (a bearer token; refused in production without one). */
+  metricsAccess?: MetricsAccess;
   /** Which Host and Origin values the REST routes accept (the gateway's `/mcp` applies the same rules). */
   guards: GuardOptions;
   /** When false, the app answers only its own paths and passes the rest on (mounted in another app). */
@@ -35,11 +39,9 @@ export interface ServiceAppOptions {
 export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
+  app.use(requestPathGuard());
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
-  if (options.metrics) {
-    const registry = options.metrics.registry;
-    app.get("/metrics", async (_req, res) => void res.type(registry.contentType).send(await registry.metrics()));
-  }
+  if (options.metrics) app.get(metricsPath, ...metricsRoute(options.metrics, options.guards, options.metricsAccess));
   app.use("/v1", requestLog(options.log));
   // the document describes the API, not anyone's data: served without a key, like most public API docs
   const info = options.api ?? { title: "Bancada REST API", version: "1" };

@@ -33,6 +33,7 @@ interface Usage {
   byBox: Line[];
   byAgent: Line[];
   byPerson: Line[];
+  covers?: string;
   [key: string]: unknown;
 }
 
@@ -234,18 +235,22 @@ describeBoxes("usage and billing", () => {
     await fails(client, "get_usage", { period: "2026-04", boxId: boxA.id }, "invalid_argument");
   });
 
-  it("when a key holds no box scope at all, then get_usage still answers (it asks for none), over MCP and REST", async () => {
+  it("when a key holds no box scope at all, then get_usage still answers (it asks for none) with its own agent's boxes, over MCP and REST", async () => {
+    // the same person and agent as `client`: A and B are its agent's, E (agent-two's, 2,333 centavos) is not
     const key = await stack.createKey({ scopes: [] });
     const bare = await connectClient(stack.mcpUrl, key);
     try {
-      expect((await usage(bare, { period: "2026-03" })).total.centavos).toBe(1_681_818);
+      const own = await usage(bare, { period: "2026-03" });
+      expect(own.covers).toBe("caller");
+      expect(own.total.centavos).toBe(1_681_818 - 2_333);
+      expect(own.byAgent.map((line) => line.agentId)).toEqual(["test-agent"]);
       await fails(bare, "list_boxes", {}, "permission_denied");
     } finally {
       await bare.close();
     }
     const response = await fetch(`${stack.baseUrl}/v1/usage?period=2026-03`, { headers: { Authorization: `Bearer ${key}` } });
     expect(response.status).toBe(200);
-    expect(((await response.json()) as Usage).total.centavos).toBe(1_681_818);
+    expect(((await response.json()) as Usage).total.centavos).toBe(1_681_818 - 2_333);
     const bad = await fetch(`${stack.baseUrl}/v1/usage?period=2026-13`, { headers: { Authorization: `Bearer ${key}` } });
     expect(bad.status).toBe(400);
   });

@@ -14,7 +14,15 @@ import { priceText } from "./prices.js";
 import type { GetUsageInput, UsageResult } from "./schemas.js";
 import type { BoxesRuntime } from "../context.js";
 
-export async function getUsage(ctx: BoxesContext, input: GetUsageInput): Promise<UsageResult> {
+/**
+ * Whose boxes the lines cover: the whole account's (a caller that may read the boxes), or only the boxes the
+ * caller's own agent created (any other key of the account: the tool needs no scope, so that an agent can see what
+ * it spends, but the spend of other people and agents is theirs). The plan, its allowance and what is left of it
+ * are the account's in both.
+ */
+export type UsageCoverage = "account" | "caller";
+
+export async function getUsage(ctx: BoxesContext, input: GetUsageInput, covers: UsageCoverage = "account"): Promise<UsageResult> {
   const now = ctx.now();
   const current = periodAt(now);
   const period = input.period ?? current;
@@ -30,7 +38,16 @@ export async function getUsage(ctx: BoxesContext, input: GetUsageInput): Promise
     where: { accountId: ctx.accountId, id: { in: [...spent.keys()] } },
     select: { id: true, name: true, kind: true, state: true, createdBy: true, createdByAgent: true },
   });
-  const lines = boxes.map((box) => ({ box, centavos: roundToCentavos(spent.get(box.id)!), ahead: roundToCentavos(ahead.get(box.id)!) }));
+  const accountLines = boxes.map((box) => ({
+    box,
+    centavos: roundToCentavos(spent.get(box.id)!),
+    ahead: roundToCentavos(ahead.get(box.id)!),
+  }));
+  const accountTotal = accountLines.reduce((sum, line) => sum + line.centavos, 0);
+  const lines =
+    covers === "account"
+      ? accountLines
+      : accountLines.filter(({ box }) => box.createdBy === ctx.personId && box.createdByAgent === ctx.agentId);
   const total = lines.reduce((sum, line) => sum + line.centavos, 0);
   const forecast = lines.reduce((sum, line) => sum + line.ahead, 0);
   const plan = await planOf(ctx);
@@ -48,10 +65,11 @@ export async function getUsage(ctx: BoxesContext, input: GetUsageInput): Promise
     asOf: asOf.toISOString(),
     currency: "BRL",
     plan: plan.name,
+    covers,
     total: moneyOf(total),
     forecast: moneyOf(forecast),
     allowance: moneyOf(allowance),
-    allowanceLeft: moneyOf(Math.max(0, allowance - total)),
+    allowanceLeft: moneyOf(Math.max(0, allowance - accountTotal)),
     byKind: sumBy((line) => line.box.kind).map(([kind, centavos]) => ({ kind, ...moneyOf(centavos) })),
     byBox: lines
       .sort((a, b) => b.centavos - a.centavos || a.box.id.localeCompare(b.box.id))

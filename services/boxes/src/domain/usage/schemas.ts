@@ -2,12 +2,13 @@
 import { z } from "zod";
 import { money } from "./money.js";
 
-export const periodPattern = /^\d{4}-(0[1-9]|1[0-2])$/;
+/** A month from 2000-01 on (a year below 100 was read as 19xx: `0000-01` reported January 1900). */
+export const periodPattern = /^2\d{3}-(0[1-9]|1[0-2])$/;
 
 export const getUsageInput = z.strictObject({
   period: z
     .string()
-    .regex(periodPattern, "must be a month as YYYY-MM (e.g. 2026-03): four digits, a hyphen, the month 01–12")
+    .regex(periodPattern, "must be a month as YYYY-MM from 2000-01 on (e.g. 2026-03): the year 2000–2999, a hyphen, the month 01–12")
     .optional()
     .describe("Month YYYY-MM (default: the current month in the America/Sao_Paulo time zone)."),
 });
@@ -23,6 +24,11 @@ export const usageResult = z.object({
   asOf: z.string().describe("The instant the spend was counted to (now for the current month)."),
   currency: z.literal("BRL"),
   plan: z.string(),
+  covers: z
+    .enum(["account", "caller"])
+    .describe(
+      "account: every box of the workspace (a key with boxes:read); caller: only the boxes this key's agent created (any other key). allowance and allowanceLeft are the workspace's either way.",
+    ),
   total: money.describe("Spent so far this month: the sum of the byBox lines."),
   forecast: money.describe("The month's total if every box stays as it is now until the month ends (past months: the total)."),
   allowance: money.describe("What the plan includes each month."),
