@@ -5,8 +5,10 @@
  *
  * - Only the gateway publishes calls and cancellations (`<root>.<service>.call|cancel`) and asks for catalogs.
  * - A service subscribes to its own call and catalog subjects in its queue group (`<root>.<service>`), hears
- *   its own cancellations, announces its catalog (`<root>.catalog.changed`), publishes progress, and answers
- *   through the reply subject it was given (`allow_responses`).
+ *   its own cancellations, announces its catalog (`<root>.catalog.changed`), publishes the progress of its own
+ *   calls only (`<root>.progress.<service>.<callId>`), and answers through the reply subject it was given
+ *   (`allow_responses`). What it answers is tagged with its bus key besides (docs/gateway.md "Trust"): a user that
+ *   hears a message meant for another service still cannot answer it in that service's name.
  * - `<root>.auth.resolve`: services publish it (their REST routes resolve API keys through the gateway); only
  *   the gateway subscribes to it, in its queue group.
  * - A node-routed service (boxes) forwards calls between its own replicas on `<root>.<service>.node.<node>.call`,
@@ -63,7 +65,7 @@ export function permissionTable({ root = defaultRoot, services = serviceNames() 
       `${root}.auth.resolve ${root}.gateway`,
       `${root}.catalog.changed`,
       `${root}.gateway.cancel`,
-      `${root}.progress.*`,
+      `${root}.progress.*.*`,
       "_INBOX.>",
     ],
     allowResponses: true,
@@ -73,7 +75,7 @@ export function permissionTable({ root = defaultRoot, services = serviceNames() 
     publish: [
       `${root}.auth.resolve`,
       `${root}.catalog.changed`,
-      `${root}.progress.*`,
+      `${root}.progress.${service}.*`,
       ...(servicePublishes[service]?.(root) ?? []),
       ...(nodeRouted.has(service)
         ? [`${root}.${service}.node.*.call`, `${root}.${service}.node.*.rest`, `${root}.${service}.node.*.cancel`]

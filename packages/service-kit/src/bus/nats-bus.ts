@@ -39,6 +39,8 @@ import {
   type BusMessage,
   type BusSubscription,
   type RequestOptions,
+  type AdmitBody,
+  type ServeOptions,
 } from "./bus.js";
 
 /** Where the bus reports what happens to its connection (a pino logger fits). */
@@ -263,7 +265,7 @@ export class NatsBus implements Bus {
     try {
       const headers = toNatsHeaders({ ...options.headers, ...body.headers }) ?? natsHeaders();
       const msg = await this.#requests.send(subject, body.data, headers, Math.max(1, until - Date.now()), options.signal);
-      const reply = await assembleBody(this.#connection, fromNatsMsg(msg), subject);
+      const reply = await assembleBody(this.#connection, fromNatsMsg(msg), subject, options.admitReply);
       if (reply.headers[handlerFailedHeader]) throw new BusRequestError(BusFailure.handlerFailed, subject);
       return reply;
     } finally {
@@ -271,13 +273,13 @@ export class NatsBus implements Bus {
     }
   }
 
-  serve(subject: string, handler: BusHandler, options: { queue?: string } = {}): BusSubscription {
+  serve(subject: string, handler: BusHandler, options: ServeOptions = {}): BusSubscription {
     const subscription = this.#connection.subscribe(subject, {
       ...(options.queue ? { queue: options.queue } : {}),
       callback: (error, msg) => {
         if (error) return this.#onError(error);
         const stopBeating = this.#heartbeats.begin(msg);
-        void this.#track(this.#answer(handler, msg).finally(stopBeating));
+        void this.#track(this.#answer(handler, msg, options.admit).finally(stopBeating));
       },
     });
     this.#serving.add(subscription);
@@ -345,10 +347,10 @@ export class NatsBus implements Bus {
   }
 
   /** Every async handler is caught here: a rejection answers `handler_failed`, never an unhandled promise. */
-  async #answer(handler: BusHandler, msg: Msg): Promise<void> {
+  async #answer(handler: BusHandler, msg: Msg, admit: AdmitBody | undefined): Promise<void> {
     let reply: BusMessage;
     try {
-      reply = await handler(await assembleBody(this.#connection, fromNatsMsg(msg), msg.subject));
+      reply = await handler(await assembleBody(this.#connection, fromNatsMsg(msg), msg.subject, admit));
     } catch (error) {
       this.#onError(error);
       reply = { data: new Uint8Array(), headers: { [handlerFailedHeader]: "1" } };
