@@ -79,10 +79,11 @@ export async function assembleBody(
   const [partsSubject = "", countText, totalText] = offer.split(" ");
   const count = Number(countText);
   const total = Number(totalText);
+  // judged on the headers alone: an announcement not admitted is never pulled, whatever it claims
+  if (admit && !admit(headers, total)) return { data: new Uint8Array(), headers };
   if (!Number.isSafeInteger(count) || !Number.isSafeInteger(total) || count < 1 || count > maxBodyParts || total < 0)
     throw new BusRequestError(BusFailure.tooLarge, subject);
   if (total > maxBusBodyBytes) throw new BusRequestError(BusFailure.tooLarge, subject);
-  if (admit && !admit(headers, total)) return { data: new Uint8Array(), headers };
   const data = new Uint8Array(total);
   let filled = 0;
   for (let index = 0; index < count; index++) {
