@@ -56,7 +56,8 @@ afterAll(async () => {
 });
 
 async function as(component: string): Promise<NatsConnection> {
-  const connection = await connect({ servers: url, user: component, pass: password(component) });
+  // as the bus connects (service-kit nats-bus.ts): its NATS user is its inbox prefix
+  const connection = await connect({ servers: url, user: component, pass: password(component), inboxPrefix: `_INBOX.${component}` });
   open.push(connection);
   return connection;
 }
@@ -160,7 +161,7 @@ describe("the NATS users and permissions", () => {
       callback: (_error, msg) => void msg.respond(encode("principal")),
     });
     // a body offered in parts: the sender subscribes to a fresh inbox, the receiver requests each part there
-    const offer = `_INBOX.parts-${Date.now()}`;
+    const offer = `_INBOX.scripts.parts-${Date.now()}`;
     scripts.subscribe(offer, { callback: (_error, msg) => void msg.respond(encode(`part ${msg.string()}`)) });
     await scripts.flush();
     await gateway.flush();
@@ -185,6 +186,15 @@ describe("the NATS users and permissions", () => {
     expect((await violation(docs, () => docs.publish(`${root}.progress.call-2`, encode("{}"))))?.operation).toBe("publish");
     await gateway.flush();
     expect(heard).toEqual([`${root}.progress.scripts.call-2`]);
+  });
+
+  it("let each component subscribe to its own inboxes only: no service hears the replies meant for another component", async () => {
+    const docs = await as("docs");
+    expect(await violation(docs, () => void docs.subscribe(`_INBOX.docs.parts-${Date.now()}`))).toBeUndefined();
+    for (const subject of ["_INBOX.>", "_INBOX.gateway.>", "_INBOX.scripts.x", "_INBOX.abc"])
+      expect((await violation(docs, () => void docs.subscribe(subject)))?.operation, subject).toBe("subscription");
+    const gateway = await as("gateway");
+    expect((await violation(gateway, () => void gateway.subscribe("_INBOX.scripts.>")))?.operation).toBe("subscription");
   });
 
   it("refuse a service's user the queue group and subjects of another service (it cannot take another's calls or catalog requests)", async () => {

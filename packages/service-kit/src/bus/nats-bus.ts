@@ -60,6 +60,11 @@ export interface NatsBusOptions {
   user?: string | undefined;
   password?: string | undefined;
   credsFile?: string | undefined;
+  /**
+   * Where this connection's replies and offered parts arrive: `_INBOX.<user>` when a NATS user is given (NATS
+   * permits each component its own inboxes only, infra/nats/permissions.mjs), else `_INBOX`.
+   */
+  inboxPrefix?: string | undefined;
   /** A CA certificate file (PEM) the servers' TLS certificates are checked against; TLS is then required. */
   tlsCaFile?: string | undefined;
   /** How long start-up waits for a first server to accept the connection (refused, not rejected credentials). */
@@ -94,7 +99,9 @@ export function natsServers(url: string): string[] {
 }
 
 export async function connectNatsBus(options: NatsBusOptions): Promise<NatsBus> {
+  const inboxPrefix = options.inboxPrefix ?? (options.user !== undefined ? `_INBOX.${options.user}` : "_INBOX");
   const settings: ConnectionOptions = {
+    inboxPrefix,
     servers: natsServers(options.url),
     name: options.name,
     ...natsReconnect,
@@ -113,6 +120,7 @@ export async function connectNatsBus(options: NatsBusOptions): Promise<NatsBus> 
       const connection = await connect(settings);
       return new NatsBus(connection, {
         keys: options.keys,
+        inboxPrefix,
         onError: options.onError ?? (() => {}),
         liveness: { ...natsLiveness, ...options.liveness },
         ...(options.log ? { log: options.log } : {}),
@@ -144,6 +152,7 @@ export class NatsBus implements Bus {
   readonly #log: NatsBusLog | undefined;
   readonly #requests: WatchedRequests;
   readonly #heartbeats: Heartbeats;
+  readonly #inboxPrefix: string;
   /** The server's max_payload, kept: while reconnecting the connection knows no server. */
   #maxPayload: number;
   /**
@@ -161,7 +170,13 @@ export class NatsBus implements Bus {
 
   constructor(
     connection: NatsConnection,
-    options: { keys: BusKeys; onError: (error: unknown) => void; liveness?: NatsLiveness; log?: NatsBusLog },
+    options: {
+      keys: BusKeys;
+      onError: (error: unknown) => void;
+      liveness?: NatsLiveness;
+      log?: NatsBusLog;
+      inboxPrefix?: string;
+    },
   ) {
     this.#connection = connection;
     this.keys = options.keys;
@@ -169,7 +184,8 @@ export class NatsBus implements Bus {
     this.#log = options.log;
     this.#liveness = options.liveness ?? natsLiveness;
     this.#maxPayload = connection.info?.max_payload ?? 1024 * 1024;
-    this.#requests = new WatchedRequests(connection, createInbox(), this.#liveness, this.#onError);
+    this.#inboxPrefix = options.inboxPrefix ?? "_INBOX";
+    this.#requests = new WatchedRequests(connection, createInbox(this.#inboxPrefix), this.#liveness, this.#onError);
     this.#heartbeats = new Heartbeats(connection, this.#liveness);
     void connection.closed().then(() => this.#requests.fail(BusFailure.closed));
     void this.#watch();
@@ -367,7 +383,7 @@ export class NatsBus implements Bus {
   }
 
   #offer(data: Uint8Array, ttlMs: number): OfferedBody {
-    return offerBody(this.#connection, data, this.#maxPayload, ttlMs, this.#onError);
+    return offerBody(this.#connection, data, { maxPayload: this.#maxPayload, ttlMs, inboxPrefix: this.#inboxPrefix }, this.#onError);
   }
 }
 

@@ -38,14 +38,14 @@ const decoder = new TextDecoder();
 export function offerBody(
   connection: NatsConnection,
   data: Uint8Array,
-  maxPayload: number,
-  ttlMs: number,
+  offer: { maxPayload: number; ttlMs: number; inboxPrefix: string },
   onError: (error: unknown) => void,
 ): OfferedBody {
+  const { maxPayload, ttlMs } = offer;
   const partBytes = maxPayload - partsHeadroomBytes;
   if (data.byteLength <= partBytes) return { data, headers: {}, withdraw: () => {} };
   const count = Math.ceil(data.byteLength / partBytes);
-  const subject = createInbox();
+  const subject = createInbox(offer.inboxPrefix);
   let served = 0;
   const subscription = connection.subscribe(subject, {
     callback: (error, msg) => {
