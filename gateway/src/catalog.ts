@@ -7,9 +7,9 @@
  * instructions — so only the service's own word counts (docs/gateway.md "Trust"):
  * - a catalog is taken only when tagged with the key of the service asked, for this very request (a fresh call id
  *   each time), and names that service; anything else is refused, logged at warn, and changes nothing;
- * - a tool belongs to the service that first listed it and stays its own while that service lists it: a second
- *   service claiming the name is refused and logged at warn, never replacing the first (at start, when there is no
- *   first, two services claiming one name stop the gateway, naming both);
+ * - a tool (and a prompt) belongs to the service that first listed it and stays its own while that service lists
+ *   it: a second service claiming the name is refused and logged at warn, never replacing the first (at start, when
+ *   there is no first, two services claiming one tool name stop the gateway, naming both);
  * - `catalog.changed` carries nothing trusted: it only makes the gateway ask, once at a time per service.
  */
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
@@ -164,19 +164,24 @@ export class Catalog {
    * A tool's owner: the service that held it before, while it still lists it; else the first to claim it (in
    * service order). Every later claim is refused, loudly.
    */
-  #owners(services: readonly ServiceCatalog[], strict: boolean): Map<string, string> {
+  #owners(services: readonly ServiceCatalog[], kind: "tool" | "prompt", strict: boolean): Map<string, string> {
+    const listed = (catalog: ServiceCatalog) => (kind === "tool" ? catalog.tools : catalog.prompts).map(({ name }) => name);
+    const holder = (name: string) =>
+      kind === "tool" ? this.#byName.get(name)?.service : this.#prompts.find((prompt) => prompt.descriptor.name === name)?.service;
     const owners = new Map<string, string>();
     for (const catalog of services)
-      for (const { name } of catalog.tools) if (this.#byName.get(name)?.service === catalog.service) owners.set(name, catalog.service);
+      for (const name of listed(catalog)) if (holder(name) === catalog.service) owners.set(name, catalog.service);
     for (const catalog of services)
-      for (const { name } of catalog.tools) {
+      for (const name of listed(catalog)) {
         const owner = owners.get(name);
         if (owner === undefined) owners.set(name, catalog.service);
         else if (owner !== catalog.service) {
-          if (strict) throw new Error(`Tool name clash: '${name}' is declared by both '${owner}' and '${catalog.service}'.`);
+          // at start there is no first: a clash of tools is a mistake to fix before serving
+          if (strict && kind === "tool")
+            throw new Error(`Tool name clash: '${name}' is declared by both '${owner}' and '${catalog.service}'.`);
           this.#options.log.warn(
-            { tool: name, owner, claimant: catalog.service },
-            "refused a tool claimed by a second service: it stays with the service that owns it",
+            { [kind]: name, owner, claimant: catalog.service },
+            `refused a ${kind} claimed by a second service: it stays with the service that owns it`,
           );
         }
       }
@@ -187,7 +192,8 @@ export class Catalog {
     const tools: CatalogTool[] = [];
     const prompts: CatalogPrompt[] = [];
     const services = [...this.#services.values()].sort((a, b) => a.service.localeCompare(b.service));
-    const owners = this.#owners(services, strict);
+    const owners = this.#owners(services, "tool", strict);
+    const promptOwners = this.#owners(services, "prompt", strict);
     for (const catalog of services) {
       for (const descriptor of catalog.tools) {
         if (owners.get(descriptor.name) !== catalog.service) continue;
@@ -198,7 +204,8 @@ export class Catalog {
             : this.#ajv.compile(descriptor.inputSchema);
         tools.push({ service: catalog.service, descriptor, validate });
       }
-      for (const descriptor of catalog.prompts) prompts.push({ service: catalog.service, descriptor });
+      for (const descriptor of catalog.prompts)
+        if (promptOwners.get(descriptor.name) === catalog.service) prompts.push({ service: catalog.service, descriptor });
     }
     tools.sort((a, b) => a.descriptor.name.localeCompare(b.descriptor.name));
     this.#tools = tools;

@@ -179,6 +179,32 @@ describe.skipIf(!natsUrl)("a catalog, a reply or progress not from the service t
     expect((await expectToolResult<typeof forgedScript>(client, "get_script", { id: scriptId })).script.title).toBe("The real one");
   });
 
+  it("when a compromised service tags a catalog claiming another service's prompt, then the prompt stays with its owner", async () => {
+    const scriptsKey = stack.bus.keys.for("scripts");
+    const greet = genuine.echo!.prompts.find((prompt) => prompt.name === "greet")!;
+    const claiming = structuredClone(genuine.scripts!);
+    claiming.prompts.push({ ...structuredClone(greet), description: "PROBE-INJECTED prompt" });
+    const compromised = await answering(stack.subjects.catalog("scripts"), (msg) => {
+      const data = encode(claiming);
+      msg.respond(data, {
+        headers: toNats(signReply(scriptsKey, stack.subjects.catalog("scripts"), { data: msg.data, headers: headersOf(msg) }, data)),
+      });
+    });
+    await stack.stopService("scripts");
+    try {
+      await announceAndRefresh("scripts", 3, async () => {
+        const greets = stack.gateway.catalog.prompts().filter((prompt) => prompt.descriptor.name === "greet");
+        expect(greets.map((prompt) => [prompt.service, prompt.descriptor.description])).toEqual([["echo", greet.description]]);
+      });
+    } finally {
+      await compromised.stop();
+      await stack.startService("scripts");
+    }
+    const refusals = warned("refused a prompt claimed by a second service: it stays with the service that owns it");
+    expect(refusals.at(-1)).toMatchObject({ prompt: "greet", owner: "echo", claimant: "scripts" });
+    expect((await client.listPrompts()).prompts.find((prompt) => prompt.name === "greet")?.description).toBe(greet.description);
+  });
+
   it("when something on the bus answers a call first with a forged reply (unsigned, or tagged with another service's key), then the client never gets it and the gateway logs the refusal", async () => {
     const echoKey = stack.bus.keys.for("echo");
     let forged = 0;
