@@ -5,9 +5,10 @@
  * data. The reply must carry the same service's tag for this very request (its call id and body digest), and each
  * progress update the service's tag on the call's progress subject: anything else on the bus that hears the call
  * cannot answer it or speak in its stream. A reply without that tag is refused, logged at warn, and answered
- * `unavailable` (retryable: the genuine answer may have been pre-empted). A call that gets no answer is `unavailable` when a retry may well succeed — no replica serves the
- * service, the replica that took it died (its heartbeats stopped, bus/nats-requests.ts), NATS is unreachable —
- * and `deadline_exceeded` when it ran past its deadline.
+ * `unavailable` (retryable: the genuine answer may have been pre-empted). A call that gets no answer is
+ * `unavailable` when a retry may well succeed — no replica serves the service, the replica that took it died (its
+ * heartbeats stopped, bus/nats-requests.ts), NATS is unreachable — and `deadline_exceeded` when it ran past its
+ * deadline.
  */
 import { randomUUID } from "node:crypto";
 import {
@@ -308,7 +309,7 @@ function progressUpdate(data: Uint8Array): ProgressUpdate | undefined {
 function unverifiedReplyBody(service: string, reason: string): ErrorBody {
   return {
     code: ErrorCode.unavailable,
-    message: `The answer to this call was not signed by the ${service} service, so it was not used; retry (with the same idempotency key for a write).`,
+    message: `The answer to this call did not carry the ${service} service's signature, so it was not used (something else answered, or the service refused a call it could not verify); retry, with the same idempotency key for a write.`,
     details: { service, reason },
   };
 }

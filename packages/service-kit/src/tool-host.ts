@@ -8,8 +8,8 @@
  * tag is checked. What the host says back is tagged with the same key — each reply and each catalog for the
  * request it answers, each progress update on the call's own subject (`<root>.progress.<svc>.<callId>`) — and the
  * gateway takes none that is not (gateway/src/catalog.ts, call-router.ts): something else on the bus that hears a
- * call, or a catalog request, cannot answer it in this service's name. Every call is authorized again here (`authorize`, the gateway's own rule)
- * whatever the gateway did: defence in depth.
+ * call, or a catalog request, cannot answer it in this service's name. Every call is authorized again here
+ * (`authorize`, the gateway's own rule) whatever the gateway did: defence in depth.
  */
 import { randomUUID } from "node:crypto";
 import {
