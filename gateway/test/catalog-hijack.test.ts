@@ -9,9 +9,10 @@ import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { headers as natsHeaders, type Msg } from "@nats-io/nats-core";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ServiceCatalog, ToolDescriptor } from "@bancada/contracts";
-import { signBusMessage, signReply } from "@bancada/service-kit";
+import { subjects as makeSubjects, type ServiceCatalog, type ToolDescriptor } from "@bancada/contracts";
+import { MemoryBus, signBusMessage, signReply } from "@bancada/service-kit";
 import { callTool, captureLogs, connectClient, expectToolResult, natsUrl, startStack, type ErrorData, type Stack } from "@bancada/e2e";
+import { Catalog } from "../src/catalog.js";
 import { echoFactory, scriptsFactory } from "./fixtures.js";
 
 const encoder = new TextEncoder();
@@ -307,3 +308,31 @@ function toNats(values: Record<string, string>) {
   for (const [name, value] of Object.entries(values)) headers.set(name, value);
   return headers;
 }
+
+describe("a catalog on the in-process bus", () => {
+  it("when catalog.changed carries garbage or a catalog comes untagged, then nothing throws and the catalog keeps the service's own word", async () => {
+    const bus = new MemoryBus();
+    const subjects = makeSubjects(`mem${Date.now()}`);
+    const logs = captureLogs();
+    const echo = await echoFactory({ bus, subjects, log: logs.log, databaseUrl: "" });
+    const catalog = new Catalog({ bus, subjects, services: ["echo"], log: logs.log });
+    await catalog.start();
+    const before = catalog.tools().map((entry) => entry.descriptor.name);
+    for (const garbage of [encoder.encode("not json{{"), new Uint8Array([0xff, 0xfe]), encode(null), encode({ service: 5 })])
+      bus.publish(subjects.catalogChanged, garbage);
+    // an untagged answer alongside the service's (the in-process bus picks one responder per request, in turn)
+    const rogue = bus.serve(subjects.catalog("echo"), async () => ({
+      data: encode({ service: "echo", version: "1", instructions: injected, tools: [], prompts: [] }),
+      headers: {},
+    }));
+    for (let i = 0; i < 4; i++) await catalog.refresh("echo");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(catalog.tools().map((entry) => entry.descriptor.name)).toEqual(before);
+    expect(catalog.instructions()).not.toContain("PROBE-INJECTED");
+    expect(logs.lines().some((line) => line.msg === "refused a catalog not signed by the service")).toBe(true);
+    rogue.unsubscribe();
+    catalog.stop();
+    await echo.stop();
+    await bus.close();
+  });
+});
