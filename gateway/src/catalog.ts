@@ -16,7 +16,16 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { randomUUID } from "node:crypto";
 import { Header, serviceCatalog, type PromptDescriptor, type ServiceCatalog, type Subjects, type ToolDescriptor } from "@bancada/contracts";
-import { BusRequestError, checkReply, decodeJson, encodeJson, type Bus, type BusSubscription, type Logger } from "@bancada/service-kit";
+import {
+  BusRequestError,
+  admitsReply,
+  checkReply,
+  decodeJson,
+  encodeJson,
+  type Bus,
+  type BusSubscription,
+  type Logger,
+} from "@bancada/service-kit";
 
 export interface CatalogTool {
   service: string;
@@ -134,8 +143,13 @@ export class Catalog {
     // a fresh id per request: the service's tag covers it, so an old answer cannot be played back
     const request = { data: encodeJson({}), headers: { [Header.callId]: randomUUID() } };
     try {
-      const reply = await bus.request(subject, request.data, { timeoutMs: 2_000, headers: request.headers });
-      const problem = checkReply(bus.keys.for(service), subject, request, reply);
+      const key = bus.keys.for(service);
+      const reply = await bus.request(subject, request.data, {
+        timeoutMs: 2_000,
+        headers: request.headers,
+        admitReply: admitsReply(key, subject, request),
+      });
+      const problem = checkReply(key, subject, request, reply);
       if (problem) {
         // not the service's word: what we have stays, and whether the service is up is left as it was
         log.warn({ subject, service, reason: problem }, "refused a catalog not signed by the service");
