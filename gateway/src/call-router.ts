@@ -2,9 +2,13 @@
  * Routes one tool call: checks at the gateway (a bad call never crosses the bus), then a bus request
  * to the owning service with the caller's principal, a call id and a deadline, tagged with that service's
  * bus key, which the gateway derives from its master secret (services run nothing else). Errors come back as
- * data. A call that gets no answer is `unavailable` when a retry may well succeed — no replica serves the
- * service, the replica that took it died (its heartbeats stopped, bus/nats-requests.ts), NATS is unreachable —
- * and `deadline_exceeded` when it ran past its deadline.
+ * data. The reply must carry the same service's tag for this very request (its call id and body digest), and each
+ * progress update the service's tag on the call's progress subject: anything else on the bus that hears the call
+ * cannot answer it or speak in its stream. A reply without that tag is refused, logged at warn, and answered
+ * `unavailable` (retryable: the genuine answer may have been pre-empted). A call that gets no answer is
+ * `unavailable` when a retry may well succeed — no replica serves the service, the replica that took it died (its
+ * heartbeats stopped, bus/nats-requests.ts), NATS is unreachable — and `deadline_exceeded` when it ran past its
+ * deadline.
  */
 import { randomUUID } from "node:crypto";
 import {
@@ -27,7 +31,9 @@ import {
   BusFailure,
   BusRequestError,
   ReplayGuard,
+  admitsReply,
   checkBusSignature,
+  checkReply,
   gatewayKeyScope,
   decodeJson,
   encodeJson,
@@ -219,15 +225,24 @@ export class CallRouter {
         ...(options.onProgress ? { [Header.progress]: "1" } : {}),
       };
       const data = encodeJson(body);
-      const headers = signBusMessage(bus.keys.for(service), subject, plain, data, { notAfter: deadline });
-      const onProgress = options.onProgress;
-      const progress = onProgress
-        ? bus.subscribe(subjects.progress(callId), (message) => onProgress(decodeJson(message.data) as ProgressUpdate))
-        : undefined;
+      const key = bus.keys.for(service);
+      const headers = signBusMessage(key, subject, plain, data, { notAfter: deadline });
+      const request = { data, headers };
+      const progress = options.onProgress ? this.#relayProgress(service, callId, options.onProgress) : undefined;
       const signal = options.signal;
       let reply: CallReply;
       try {
-        reply = decodeJson((await bus.request(subject, data, { timeoutMs, headers, ...(signal ? { signal } : {}) })).data) as CallReply;
+        const answer = await bus.request(subject, data, {
+          timeoutMs,
+          headers,
+          admitReply: admitsReply(key, subject, request),
+          ...(signal ? { signal } : {}),
+        });
+        const problem = checkReply(key, subject, request, answer);
+        if (problem) {
+          this.#o.log.warn({ subject, service, reason: problem, callId }, "refused a reply not signed by the service");
+          reply = { ok: false, error: unverifiedReplyBody(service, problem) };
+        } else reply = decodeJson(answer.data) as CallReply;
       } catch (error) {
         if (!(error instanceof BusRequestError)) throw error;
         // the service may still be running the call nobody waits for now (a replica only cut off, not dead): stop it
@@ -239,6 +254,25 @@ export class CallRouter {
       }
       setOutcome(span, reply.ok ? "ok" : reply.error.code);
       return reply;
+    });
+  }
+
+  /**
+   * The called service's progress for one call, relayed to the client: only updates tagged with that service's key
+   * on this call's subject (anything else there is dropped, logged once per call).
+   */
+  #relayProgress(service: string, callId: string, onProgress: (update: ProgressUpdate) => void): { unsubscribe(): void } {
+    const { bus, subjects, log } = this.#o;
+    const subject = subjects.progress(service, callId);
+    const key = bus.keys.for(service);
+    let warned = false;
+    return bus.subscribe(subject, (message) => {
+      const problem = message.headers[Header.callId] === callId ? checkBusSignature(key, subject, message) : "bad_signature";
+      const update = problem ? undefined : progressUpdate(message.data);
+      if (update) return onProgress(update);
+      if (!warned)
+        log.warn({ subject, service, reason: problem ?? "malformed", callId }, "refused a progress update not signed by the service");
+      warned = true;
     });
   }
 
@@ -258,6 +292,26 @@ function promptArgumentIssues(declared: PromptDescriptor["arguments"], args: Rec
     if (!names.includes(key))
       issues.push({ path: key, message: `unknown argument '${key}' (this prompt takes: ${names.join(", ") || "no arguments"})` });
   return issues;
+}
+
+/** A progress update as the service sent it, or undefined when it is not one (it never reaches the client then). */
+function progressUpdate(data: Uint8Array): ProgressUpdate | undefined {
+  try {
+    const update = decodeJson(data) as Partial<ProgressUpdate> | null;
+    if (typeof update?.progress !== "number") return undefined;
+    return update as ProgressUpdate;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A reply that did not carry the called service's tag: never taken, and retryable (the genuine one may come on a retry). */
+function unverifiedReplyBody(service: string, reason: string): ErrorBody {
+  return {
+    code: ErrorCode.unavailable,
+    message: `The answer to this call did not carry the ${service} service's signature, so it was not used (something else answered, or the service refused a call it could not verify); retry, with the same idempotency key for a write.`,
+    details: { service, reason },
+  };
 }
 
 /** The failures after which the call may still be running somewhere: a cancellation goes out (held until NATS is back). */

@@ -2,11 +2,30 @@
  * The merged catalog of every service's tools and prompts, kept in memory. Filled at start, refreshed
  * when a service announces itself and periodically. A service that stops answering keeps its entries:
  * its calls then answer `unavailable` while the rest of the catalog works on.
+ *
+ * What a catalog may change is what clients are told — tool names, descriptions, annotations, the server's
+ * instructions — so only the service's own word counts (docs/gateway.md "Trust"):
+ * - a catalog is taken only when tagged with the key of the service asked, for this very request (a fresh call id
+ *   each time), and names that service; anything else is refused, logged at warn, and changes nothing;
+ * - a tool (and a prompt) belongs to the service that first listed it and stays its own while that service lists
+ *   it: a second service claiming the name is refused and logged at warn, never replacing the first (at start, when
+ *   there is no first, two services claiming one tool name stop the gateway, naming both);
+ * - `catalog.changed` carries nothing trusted: it only makes the gateway ask, once at a time per service.
  */
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { serviceCatalog, type PromptDescriptor, type ServiceCatalog, type Subjects, type ToolDescriptor } from "@bancada/contracts";
-import { BusRequestError, decodeJson, encodeJson, type Bus, type BusSubscription, type Logger } from "@bancada/service-kit";
+import { randomUUID } from "node:crypto";
+import { Header, serviceCatalog, type PromptDescriptor, type ServiceCatalog, type Subjects, type ToolDescriptor } from "@bancada/contracts";
+import {
+  BusRequestError,
+  admitsReply,
+  checkReply,
+  decodeJson,
+  encodeJson,
+  type Bus,
+  type BusSubscription,
+  type Logger,
+} from "@bancada/service-kit";
 
 export interface CatalogTool {
   service: string;
@@ -42,6 +61,8 @@ export class Catalog {
   #prompts: CatalogPrompt[] = [];
   #instructions = "";
   #subscription: BusSubscription | undefined;
+  /** Catalog requests in flight per service: announcements arriving meanwhile wait for that one. */
+  readonly #fetching = new Map<string, Promise<boolean>>();
   #timer: NodeJS.Timeout | undefined;
 
   constructor(options: CatalogOptions) {
@@ -54,7 +75,7 @@ export class Catalog {
     await Promise.all(this.#options.services.map((service) => this.#fetch(service)));
     this.#rebuild(true);
     this.#subscription = bus.subscribe(subjects.catalogChanged, (message) => {
-      const { service } = decodeJson(message.data) as { service?: string };
+      const service = announcedService(message.data);
       if (service && this.#options.services.includes(service)) void this.refresh(service);
     });
     this.#timer = setInterval(() => void this.refresh(), this.#options.refreshMs ?? 15_000).unref();
@@ -67,7 +88,7 @@ export class Catalog {
 
   async refresh(service?: string): Promise<void> {
     const targets = service ? [service] : this.#options.services;
-    const changed = await Promise.all(targets.map((name) => this.#fetch(name)));
+    const changed = await Promise.all(targets.map((name) => this.#fetchOnce(name)));
     if (changed.some(Boolean)) {
       try {
         this.#rebuild(false);
@@ -106,12 +127,39 @@ export class Catalog {
     return () => this.#listeners.delete(listener);
   }
 
+  #fetchOnce(service: string): Promise<boolean> {
+    let fetching = this.#fetching.get(service);
+    if (!fetching) {
+      fetching = this.#fetch(service).finally(() => this.#fetching.delete(service));
+      this.#fetching.set(service, fetching);
+    }
+    return fetching;
+  }
+
   /** Asks one service for its catalog; true when it differs from what we had. */
   async #fetch(service: string): Promise<boolean> {
     const { bus, subjects, log } = this.#options;
+    const subject = subjects.catalog(service);
+    // a fresh id per request: the service's tag covers it, so an old answer cannot be played back
+    const request = { data: encodeJson({}), headers: { [Header.callId]: randomUUID() } };
     try {
-      const reply = await bus.request(subjects.catalog(service), encodeJson({}), { timeoutMs: 2_000 });
+      const key = bus.keys.for(service);
+      const reply = await bus.request(subject, request.data, {
+        timeoutMs: 2_000,
+        headers: request.headers,
+        admitReply: admitsReply(key, subject, request),
+      });
+      const problem = checkReply(key, subject, request, reply);
+      if (problem) {
+        // not the service's word: what we have stays, and whether the service is up is left as it was
+        log.warn({ subject, service, reason: problem }, "refused a catalog not signed by the service");
+        return false;
+      }
       const catalog = serviceCatalog.parse(decodeJson(reply.data));
+      if (catalog.service !== service) {
+        log.warn({ subject, service, names: catalog.service }, "refused a catalog naming another service");
+        return false;
+      }
       this.#lastSeen.set(service, Date.now());
       this.#down.delete(service);
       const before = this.#services.get(service);
@@ -126,21 +174,43 @@ export class Catalog {
     }
   }
 
-  #rebuild(strict: boolean): void {
+  /**
+   * A tool's owner: the service that held it before, while it still lists it; else the first to claim it (in
+   * service order). Every later claim is refused, loudly.
+   */
+  #owners(services: readonly ServiceCatalog[], kind: "tool" | "prompt", strict: boolean): Map<string, string> {
+    const listed = (catalog: ServiceCatalog) => (kind === "tool" ? catalog.tools : catalog.prompts).map(({ name }) => name);
+    const holder = (name: string) =>
+      kind === "tool" ? this.#byName.get(name)?.service : this.#prompts.find((prompt) => prompt.descriptor.name === name)?.service;
     const owners = new Map<string, string>();
+    for (const catalog of services)
+      for (const name of listed(catalog)) if (holder(name) === catalog.service) owners.set(name, catalog.service);
+    for (const catalog of services)
+      for (const name of listed(catalog)) {
+        const owner = owners.get(name);
+        if (owner === undefined) owners.set(name, catalog.service);
+        else if (owner !== catalog.service) {
+          // at start there is no first: a clash of tools is a mistake to fix before serving
+          if (strict && kind === "tool")
+            throw new Error(`Tool name clash: '${name}' is declared by both '${owner}' and '${catalog.service}'.`);
+          this.#options.log.warn(
+            { [kind]: name, owner, claimant: catalog.service },
+            `refused a ${kind} claimed by a second service: it stays with the service that owns it`,
+          );
+        }
+      }
+    return owners;
+  }
+
+  #rebuild(strict: boolean): void {
     const tools: CatalogTool[] = [];
     const prompts: CatalogPrompt[] = [];
     const services = [...this.#services.values()].sort((a, b) => a.service.localeCompare(b.service));
+    const owners = this.#owners(services, "tool", strict);
+    const promptOwners = this.#owners(services, "prompt", strict);
     for (const catalog of services) {
       for (const descriptor of catalog.tools) {
-        const owner = owners.get(descriptor.name);
-        if (owner) {
-          const message = `Tool name clash: '${descriptor.name}' is declared by both '${owner}' and '${catalog.service}'.`;
-          if (strict) throw new Error(message);
-          this.#options.log.error(message);
-          continue;
-        }
-        owners.set(descriptor.name, catalog.service);
+        if (owners.get(descriptor.name) !== catalog.service) continue;
         const previous = this.#byName.get(descriptor.name);
         const validate =
           previous && JSON.stringify(previous.descriptor.inputSchema) === JSON.stringify(descriptor.inputSchema)
@@ -148,7 +218,8 @@ export class Catalog {
             : this.#ajv.compile(descriptor.inputSchema);
         tools.push({ service: catalog.service, descriptor, validate });
       }
-      for (const descriptor of catalog.prompts) prompts.push({ service: catalog.service, descriptor });
+      for (const descriptor of catalog.prompts)
+        if (promptOwners.get(descriptor.name) === catalog.service) prompts.push({ service: catalog.service, descriptor });
     }
     tools.sort((a, b) => a.descriptor.name.localeCompare(b.descriptor.name));
     this.#tools = tools;
@@ -159,5 +230,15 @@ export class Catalog {
       .map((catalog) => catalog.instructions)
       .join("\n\n");
     for (const listener of this.#listeners) listener();
+  }
+}
+
+/** The service a `catalog.changed` names, or undefined for anything else (garbage, another shape): never a throw. */
+function announcedService(data: Uint8Array): string | undefined {
+  try {
+    const announced = decodeJson(data) as { service?: unknown } | null;
+    return typeof announced?.service === "string" ? announced.service : undefined;
+  } catch {
+    return undefined;
   }
 }

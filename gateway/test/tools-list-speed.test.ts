@@ -20,7 +20,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import { Router } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { encodeJson } from "@bancada/service-kit";
+import { encodeJson, signReply } from "@bancada/service-kit";
 import { startStack, type ServiceFactory, type Stack } from "@bancada/e2e";
 import catalog from "./fixtures/catalog.json" with { type: "json" };
 import { scriptsFactory } from "./fixtures.js";
@@ -50,7 +50,11 @@ const eraRequest = (era: string): { body: unknown; headers: Record<string, strin
 const catalogFactory: ServiceFactory = async ({ bus, subjects }) => {
   const tools = catalog.filter((tool) => !tool.scope.startsWith("scripts:"));
   const body = { service: "catalog", version: "1", instructions: "", tools, prompts: [] };
-  const served = bus.serve(subjects.catalog("catalog"), async () => ({ data: encodeJson(body), headers: {} }));
+  // tagged as a service tags its catalog: the gateway takes no other
+  const served = bus.serve(subjects.catalog("catalog"), async (request) => {
+    const data = encodeJson(body);
+    return { data, headers: signReply(bus.keys.for("catalog"), subjects.catalog("catalog"), request, data) };
+  });
   return { name: "catalog", routes: Router(), stop: async () => served.unsubscribe() };
 };
 

@@ -5,19 +5,22 @@
  *
  * - Only the gateway publishes calls and cancellations (`<root>.<service>.call|cancel`) and asks for catalogs.
  * - A service subscribes to its own call and catalog subjects in its queue group (`<root>.<service>`), hears
- *   its own cancellations, announces its catalog (`<root>.catalog.changed`), publishes progress, and answers
- *   through the reply subject it was given (`allow_responses`).
+ *   its own cancellations, announces its catalog (`<root>.catalog.changed`), publishes the progress of its own
+ *   calls only (`<root>.progress.<service>.<callId>`), and answers through the reply subject it was given
+ *   (`allow_responses`). What it answers is tagged with its bus key besides (docs/gateway.md "Trust"): a user that
+ *   hears a message meant for another service still cannot answer it in that service's name.
  * - `<root>.auth.resolve`: services publish it (their REST routes resolve API keys through the gateway); only
  *   the gateway subscribes to it, in its queue group.
  * - A node-routed service (boxes) forwards calls between its own replicas on `<root>.<service>.node.<node>.call`,
  *   and relays its REST requests there on `….node.<node>.rest` (cancelled on `….node.<node>.cancel`, fan-out);
  *   it still never publishes to any service's shared call subject.
- * - `_INBOX.>`: replies arrive on inboxes (with the acknowledgement and heartbeats of a long request before its
+ * - Inboxes: replies arrive on inboxes (with the acknowledgement and heartbeats of a long request before its
  *   answer, packages/service-kit/src/bus/nats-requests.ts: several messages, more than `allow_responses` lets
  *   through), and a body larger than the server's max_payload crosses in parts
- *   (packages/service-kit/src/bus/nats-bus.ts): the sender subscribes to a fresh inbox offering them, the
- *   receiver requests each part on that inbox. Every component may receive such a body (a tool's arguments are
- *   checked by the service, after they crossed), so every component subscribes and publishes there.
+ *   (packages/service-kit/src/bus/nats-parts.ts): the sender subscribes to a fresh inbox offering them, the
+ *   receiver requests each part on that inbox. Each component's inboxes are its own, `_INBOX.<component>.…` (the
+ *   bus takes its NATS user as inbox prefix): it subscribes there only — never to another component's replies —
+ *   and publishes to any inbox (answers, heartbeats, part requests).
  *
  * `node infra/nats/render.mjs` writes infra/k8s/base/nats/auth.conf from this file; infra/local renders the
  * same users with generated passwords for the rehearsal.
@@ -63,8 +66,8 @@ export function permissionTable({ root = defaultRoot, services = serviceNames() 
       `${root}.auth.resolve ${root}.gateway`,
       `${root}.catalog.changed`,
       `${root}.gateway.cancel`,
-      `${root}.progress.*`,
-      "_INBOX.>",
+      `${root}.progress.*.*`,
+      "_INBOX.gateway.>",
     ],
     allowResponses: true,
   };
@@ -73,7 +76,7 @@ export function permissionTable({ root = defaultRoot, services = serviceNames() 
     publish: [
       `${root}.auth.resolve`,
       `${root}.catalog.changed`,
-      `${root}.progress.*`,
+      `${root}.progress.${service}.*`,
       ...(servicePublishes[service]?.(root) ?? []),
       ...(nodeRouted.has(service)
         ? [`${root}.${service}.node.*.call`, `${root}.${service}.node.*.rest`, `${root}.${service}.node.*.cancel`]
@@ -91,7 +94,7 @@ export function permissionTable({ root = defaultRoot, services = serviceNames() 
             `${root}.${service}.node.*.cancel`,
           ]
         : []),
-      "_INBOX.>",
+      `_INBOX.${service}.>`,
     ],
     allowResponses: true,
   }));

@@ -56,7 +56,8 @@ afterAll(async () => {
 });
 
 async function as(component: string): Promise<NatsConnection> {
-  const connection = await connect({ servers: url, user: component, pass: password(component) });
+  // as the bus connects (service-kit nats-bus.ts): its NATS user is its inbox prefix
+  const connection = await connect({ servers: url, user: component, pass: password(component), inboxPrefix: `_INBOX.${component}` });
   open.push(connection);
   return connection;
 }
@@ -160,14 +161,47 @@ describe("the NATS users and permissions", () => {
       callback: (_error, msg) => void msg.respond(encode("principal")),
     });
     // a body offered in parts: the sender subscribes to a fresh inbox, the receiver requests each part there
-    const offer = `_INBOX.parts-${Date.now()}`;
+    const offer = `_INBOX.scripts.parts-${Date.now()}`;
     scripts.subscribe(offer, { callback: (_error, msg) => void msg.respond(encode(`part ${msg.string()}`)) });
     await scripts.flush();
     await gateway.flush();
     expect((await gateway.request(`${root}.scripts.call`, encode("get_script"), { timeout: 2_000 })).string()).toBe("ran get_script");
     expect((await scripts.request(`${root}.auth.resolve`, encode("digest"), { timeout: 2_000 })).string()).toBe("principal");
     expect((await gateway.request(offer, encode("0"), { timeout: 2_000 })).string()).toBe("part 0");
-    const progress = await violation(scripts, () => scripts.publish(`${root}.progress.call-1`, encode("{}")));
+    const progress = await violation(scripts, () => scripts.publish(`${root}.progress.scripts.call-1`, encode("{}")));
     expect(progress).toBeUndefined();
+  });
+
+  it("let a service publish the progress of its own calls only, and the gateway hear every service's", async () => {
+    const gateway = await as("gateway");
+    const scripts = await as("scripts");
+    const docs = await as("docs");
+    const heard: string[] = [];
+    gateway.subscribe(`${root}.progress.*.*`, { callback: (_error, msg) => void heard.push(msg.subject) });
+    await gateway.flush();
+    expect(await violation(scripts, () => scripts.publish(`${root}.progress.scripts.call-2`, encode("{}")))).toBeUndefined();
+    // docs speaking into a scripts call's progress stream, or on the old subject shape: refused by NATS
+    const intoScripts = await violation(docs, () => docs.publish(`${root}.progress.scripts.call-2`, encode("{}")));
+    expect(intoScripts?.operation).toBe("publish");
+    expect((await violation(docs, () => docs.publish(`${root}.progress.call-2`, encode("{}"))))?.operation).toBe("publish");
+    await gateway.flush();
+    expect(heard).toEqual([`${root}.progress.scripts.call-2`]);
+  });
+
+  it("let each component subscribe to its own inboxes only: no service hears the replies meant for another component", async () => {
+    const docs = await as("docs");
+    expect(await violation(docs, () => void docs.subscribe(`_INBOX.docs.parts-${Date.now()}`))).toBeUndefined();
+    for (const subject of ["_INBOX.>", "_INBOX.gateway.>", "_INBOX.scripts.x", "_INBOX.abc"])
+      expect((await violation(docs, () => void docs.subscribe(subject)))?.operation, subject).toBe("subscription");
+    const gateway = await as("gateway");
+    expect((await violation(gateway, () => void gateway.subscribe("_INBOX.scripts.>")))?.operation).toBe("subscription");
+  });
+
+  it("refuse a service's user the queue group and subjects of another service (it cannot take another's calls or catalog requests)", async () => {
+    const docs = await as("docs");
+    for (const subject of ["call", "catalog", "cancel"]) {
+      const joined = await violation(docs, () => void docs.subscribe(`${root}.scripts.${subject}`, { queue: `${root}.scripts` }));
+      expect(joined?.operation, subject).toBe("subscription");
+    }
   });
 });

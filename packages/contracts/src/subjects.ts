@@ -15,8 +15,11 @@ export function subjects(root: string) {
     nodeRestCancel: (service: string, node: string) => `${root}.${service}.node.${node}.cancel`,
     catalogChanged: `${root}.catalog.changed`,
     authResolve: `${root}.auth.resolve`,
-    /** Progress of one call, published by the service while the gateway relays it to the client. */
-    progress: (callId: string) => `${root}.progress.${callId}`,
+    /**
+     * Progress of one call, published by the service running it (tagged with its key) while the gateway relays it to
+     * the client; the service's name in the subject lets NATS permit each service its own progress only.
+     */
+    progress: (service: string, callId: string) => `${root}.progress.${service}.${callId}`,
     /** A client's `notifications/cancelled`, heard by every gateway replica (the call may run on another). */
     clientCancel: `${root}.gateway.cancel`,
     queue: (service: string) => `${root}.${service}`,
@@ -37,4 +40,6 @@ export const Header = {
   signature: "bancada-signature",
   /** Until when (epoch ms) the signature is accepted: a captured message cannot be replayed later. */
   expires: "bancada-expires",
+  /** The size and SHA-256 of a tagged message's body, covered by its tag: checked before a body in parts is pulled. */
+  body: "bancada-body",
 } as const;

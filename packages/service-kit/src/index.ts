@@ -1,8 +1,9 @@
 export { BusFailure, BusRequestError, encodeJson, decodeJson } from "./bus/bus.js";
-export type { Bus, BusMessage, BusHandler, BusListener, BusSubscription, RequestOptions } from "./bus/bus.js";
+export type { AdmitBody, Bus, BusMessage, BusHandler, BusListener, BusSubscription, RequestOptions, ServeOptions } from "./bus/bus.js";
 export { MemoryBus } from "./bus/memory-bus.js";
 export { NatsAuthError, NatsBus, connectNatsBus, natsReconnect, natsServers } from "./bus/nats-bus.js";
 export { natsLiveness } from "./bus/nats-requests.js";
+export { maxBusBodyBytes, maxBodyParts } from "./bus/nats-parts.js";
 export type { NatsLiveness } from "./bus/nats-requests.js";
 export { BusMetrics } from "./bus/bus-metrics.js";
 export { BusKey, BusKeys, BusKeyError, gatewayKeyScope } from "./bus/bus-keys.js";
@@ -10,6 +11,10 @@ export type { BusKeySource } from "./bus/bus-keys.js";
 export {
   signBusMessage,
   checkBusSignature,
+  checkBusAnnouncement,
+  signReply,
+  checkReply,
+  admitsReply,
   refusedCall,
   bodyDigest,
   ReplayGuard,

@@ -11,7 +11,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { DomainError, ErrorCode, Header, principalSchema, type Principal, type Subjects } from "@bancada/contracts";
 import { decodeJson, encodeJson, type Bus } from "./bus/bus.js";
-import { bodyDigest, checkBusSignature, signBusMessage } from "./bus/bus-signature.js";
+import { admitsReply, bodyDigest, checkBusSignature, signBusMessage } from "./bus/bus-signature.js";
 import type { Logger } from "./logger.js";
 
 export interface KeyResolver {
@@ -49,7 +49,11 @@ export function busKeyResolver(bus: Bus, subjects: Subjects, service: string, ca
       const callId = randomUUID();
       const request = encodeJson({ keyDigest, service } satisfies AuthResolveRequest);
       const headers = signBusMessage(key, subjects.authResolve, { [Header.callId]: callId }, request);
-      const reply = await bus.request(subjects.authResolve, request, { timeoutMs: 5_000, headers });
+      const reply = await bus.request(subjects.authResolve, request, {
+        timeoutMs: 5_000,
+        headers,
+        admitReply: admitsReply(key, subjects.authResolve, { data: request, headers }),
+      });
       const problem =
         reply.headers[Header.callId] !== callId
           ? "bad_signature"

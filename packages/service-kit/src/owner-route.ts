@@ -16,7 +16,7 @@
  * A node nobody serves answers at once (NATS "no responders"): `unavailable`, naming the node.
  */
 import { DomainError, ErrorCode, Header, authorize, callRequest, principalSchema, type CallReply } from "@bancada/contracts";
-import { BusFailure, BusRequestError, decodeJson, encodeJson, type Bus, type BusMessage } from "./bus/bus.js";
+import { BusFailure, BusRequestError, decodeJson, type AdmitBody, type Bus, type BusMessage } from "./bus/bus.js";
 import type { Tool, ToolOwner } from "./define-tool.js";
 
 /**
@@ -36,8 +36,9 @@ export async function ownerOfCall(tools: ReadonlyMap<string, Tool>, message: Bus
 }
 
 /**
- * Sends the call, as it came, to the owner's node subject and gives back its answer; a failure to reach the
- * owner becomes the call's own error answer. Waits until the call's deadline (`fallbackMs` without one).
+ * Sends the call, as it came, to the owner's node subject and gives back its answer (for the forwarding replica to
+ * check: the owner tags it with the service's key); a failure to reach the owner becomes the call's own error
+ * answer, `failure`, which the forwarding replica tags. Waits until the call's deadline (`fallbackMs` without one).
  */
 export async function forwardCall(
   bus: Bus,
@@ -45,14 +46,14 @@ export async function forwardCall(
   message: BusMessage,
   owner: ToolOwner & { service: string },
   fallbackMs: number,
-): Promise<BusMessage> {
+  options: { admitReply?: AdmitBody } = {},
+): Promise<{ reply?: BusMessage; failure?: CallReply }> {
   const deadline = Number(message.headers[Header.deadline] ?? 0);
   const timeoutMs = Math.max(1, deadline > 0 ? deadline - Date.now() : fallbackMs);
   try {
-    return await bus.request(subject, message.data, { timeoutMs, headers: { ...message.headers } });
+    return { reply: await bus.request(subject, message.data, { timeoutMs, headers: { ...message.headers }, ...options }) };
   } catch (error) {
-    const reply: CallReply = { ok: false, error: ownerUnreachable(error, owner).toBody() };
-    return { data: encodeJson(reply), headers: {} };
+    return { failure: { ok: false, error: ownerUnreachable(error, owner).toBody() } };
   }
 }
 

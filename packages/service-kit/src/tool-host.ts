@@ -4,8 +4,12 @@
  * node, also `<root>.<svc>.node.<node>.call`, where calls owned by this node arrive from other replicas
  * (owner-route.ts).
  * A call runs only when the gateway tagged it with this service's key (bus-signature.ts): anything else that
- * reaches the bus is refused with `unauthenticated` and logged. Every call is authorized again here (`authorize`, the gateway's own rule)
- * whatever the gateway did: defence in depth.
+ * reaches the bus is refused with `unauthenticated` and logged; a body announced in parts is pulled only once its
+ * tag is checked. What the host says back is tagged with the same key — each reply and each catalog for the
+ * request it answers, each progress update on the call's own subject (`<root>.progress.<svc>.<callId>`) — and the
+ * gateway takes none that is not (gateway/src/catalog.ts, call-router.ts): something else on the bus that hears a
+ * call, or a catalog request, cannot answer it in this service's name. Every call is authorized again here
+ * (`authorize`, the gateway's own rule) whatever the gateway did: defence in depth.
  */
 import { randomUUID } from "node:crypto";
 import {
@@ -23,7 +27,17 @@ import {
   type ServiceCatalog,
 } from "@bancada/contracts";
 import { decodeJson, encodeJson, type Bus, type BusMessage, type BusSubscription } from "./bus/bus.js";
-import { ReplayGuard, checkBusSignature, refusedCall, signBusMessage, type SignatureProblem } from "./bus/bus-signature.js";
+import {
+  ReplayGuard,
+  admitsReply,
+  checkBusAnnouncement,
+  checkBusSignature,
+  checkReply,
+  refusedCall,
+  signBusMessage,
+  signReply,
+  type SignatureProblem,
+} from "./bus/bus-signature.js";
 import { describeTool, type Tool, type ToolContext, type ToolOwner } from "./define-tool.js";
 import { forwardCall, ownerOfCall } from "./owner-route.js";
 import { toErrorBody } from "./error-body.js";
@@ -88,6 +102,13 @@ export function hostTools(options: ToolHostOptions): ToolHost {
   };
 
   const principals = new PrincipalMemo();
+  const callSubject = subjects.call(service);
+
+  function publishProgress(callId: string, update: unknown): void {
+    const subject = subjects.progress(service, callId);
+    const data = encodeJson(update);
+    bus.publish(subject, data, signBusMessage(key, subject, { [Header.callId]: callId }, data));
+  }
 
   async function run(message: BusMessage, span?: Span, owner?: ToolOwner): Promise<CallReply> {
     const callId = message.headers[Header.callId] ?? randomUUID();
@@ -108,7 +129,7 @@ export function hostTools(options: ToolHostOptions): ToolHost {
         transport,
         signal: controller.signal,
         log: log.child({ callId }),
-        progress: wantsProgress ? (update) => bus.publish(subjects.progress(callId), encodeJson(update)) : () => {},
+        progress: wantsProgress ? (update) => publishProgress(callId, update) : () => {},
         ...(owner ? { owner } : {}),
       };
       label = request.kind === "tool" ? request.tool : `prompt:${request.prompt}`;
@@ -166,17 +187,25 @@ export function hostTools(options: ToolHostOptions): ToolHost {
    * node's subject (`owned`) runs here whatever its owner: it is never forwarded twice.
    */
   function answer(message: BusMessage, owned: boolean): Promise<BusMessage> {
-    const subject = subjects.call(service);
+    const subject = callSubject;
     const callId = message.headers[Header.callId] ?? "";
     const attributes = { ...busSpanAttributes(subject, callId), "bancada.service": service };
     return withSpan(`process ${subject}`, { kind: SpanKind.SERVER, headers: message.headers, attributes }, async (span) => {
       const problem = refusal(subject, message, checkBusSignature(key, subject, message), true);
-      const routed = problem || owned ? undefined : await forwarded(message, span);
+      // a refusal goes back untagged: only the gateway's own calls get answers it takes
+      if (problem) return { data: encodeJson({ ok: false, error: refusedCall(problem).toBody() } satisfies CallReply), headers: {} };
+      const routed = owned ? undefined : await forwarded(message, span);
       if (routed?.reply) return routed.reply;
-      const reply = problem ? { ok: false as const, error: refusedCall(problem).toBody() } : await run(message, span, routed?.owner);
+      const reply = await run(message, span, routed?.owner);
       setOutcome(span, reply.ok ? "ok" : reply.error.code);
-      return replyOf(reply);
+      return tagged(message, reply);
     });
+  }
+
+  /** The reply to `request`, tagged for it with this service's key. */
+  function tagged(request: BusMessage, reply: CallReply): BusMessage {
+    const data = fitForBus(encodeJson(reply));
+    return { data, headers: signReply(key, callSubject, request, data) };
   }
 
   /** The owner's answer when the call belongs to another node; when it runs here, the owner found here (if any). */
@@ -190,7 +219,7 @@ export function hostTools(options: ToolHostOptions): ToolHost {
       span.setAttribute("bancada.forwarded_to", owner.node);
       return { reply: await forwardTo(owner, message) };
     } catch (error) {
-      return { reply: replyOf({ ok: false, error: toErrorBody(error, log, callId) }) };
+      return { reply: tagged(message, { ok: false, error: toErrorBody(error, log, callId) }) };
     }
   }
 
@@ -199,8 +228,16 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     // the owner's span continues this one (the trace header is not signed)
     const traceparent = activeTraceparent();
     const outgoing = traceparent ? { ...message, headers: { ...message.headers, [Header.traceparent]: traceparent } } : message;
-    const reply = await forwardCall(bus, subjects.nodeCall(service, owner.node), outgoing, { ...owner, service }, longestCallMs);
+    const answered = await forwardCall(bus, subjects.nodeCall(service, owner.node), outgoing, { ...owner, service }, longestCallMs, {
+      admitReply: admitsReply(key, callSubject, message),
+    });
     const callId = message.headers[Header.callId];
+    // the owner tags its answer as it would for the gateway; an answer it did not tag (our own failure to reach it,
+    // or something else on the node's subject) is tagged here only as this replica's error, never relayed as is
+    const problem = answered.reply ? checkReply(key, callSubject, message, answered.reply) : undefined;
+    const reply = answered.reply && !problem ? answered.reply : tagged(message, answered.failure ?? unverifiedOwnerReply(owner, problem));
+    if (problem)
+      log.warn({ subject: subjects.nodeCall(service, owner.node), reason: problem, callId }, "refused a reply not signed by the service");
     log.debug(
       { callId, node: owner.node, owned: owner.what, ms: Math.round(performance.now() - started) },
       "forwarded a call to its owner's node",
@@ -216,18 +253,25 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     const deadline = Date.now() + (tools.get(tool)?.maxDurationMs ?? longestCallMs);
     const plain = { ...headers, [Header.deadline]: String(deadline), [Header.transport]: "http" };
     // this process holds the service's key, so it may tag a call to another replica of it (never to another service)
-    const signed = signBusMessage(key, subjects.call(service), plain, data, { notAfter: deadline });
+    const signed = signBusMessage(key, callSubject, plain, data, { notAfter: deadline });
     return decodeJson((await forwardTo(owner, { data, headers: signed })).data) as CallReply;
   }
 
+  /** The catalog, tagged for the request that asked (its call id and body): a catalog answer cannot be replayed to another. */
+  async function catalogAnswer(request: BusMessage): Promise<BusMessage> {
+    const data = encodeJson(catalog);
+    return { data, headers: signReply(key, subjects.catalog(service), request, data) };
+  }
+
+  const admit = (headers: Readonly<Record<string, string>>, announcedBytes: number) =>
+    checkBusAnnouncement(key, callSubject, headers, announcedBytes) === undefined;
+
   const subscriptions: BusSubscription[] = [
-    bus.serve(subjects.call(service), (message) => answer(message, false), { queue: subjects.queue(service) }),
+    bus.serve(callSubject, (message) => answer(message, false), { queue: subjects.queue(service), admit }),
     ...(node === undefined
       ? []
-      : [bus.serve(subjects.nodeCall(service, node), (message) => answer(message, true), { queue: subjects.queue(service) })]),
-    bus.serve(subjects.catalog(service), async () => ({ data: encodeJson(catalog), headers: {} }), {
-      queue: subjects.queue(service),
-    }),
+      : [bus.serve(subjects.nodeCall(service, node), (message) => answer(message, true), { queue: subjects.queue(service), admit })]),
+    bus.serve(subjects.catalog(service), catalogAnswer, { queue: subjects.queue(service) }),
     bus.subscribe(subjects.cancel(service), (message) => {
       const callId = message.headers[Header.callId];
       // a forged cancellation would abort another caller's call; a repeat of a genuine one changes nothing
@@ -280,8 +324,16 @@ const maxMemoizedPrincipals = 10_000;
  */
 export const maxReplyBytes = 8 * 1024 * 1024;
 
-function replyOf(reply: CallReply): BusMessage {
-  return { data: fitForBus(encodeJson(reply)), headers: {} };
+/** What a forwarding replica answers when its owner's reply does not carry the service's tag. */
+function unverifiedOwnerReply(owner: ToolOwner, problem: SignatureProblem | undefined): CallReply {
+  return {
+    ok: false,
+    error: {
+      code: "unavailable",
+      message: `The answer from node ${owner.node} was not signed by this service, so it was not relayed; retry (with the same idempotency key for a write).`,
+      details: { node: owner.node, reason: problem ?? "unsigned" },
+    },
+  };
 }
 
 function fitForBus(data: Uint8Array): Uint8Array {

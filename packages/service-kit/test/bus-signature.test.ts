@@ -13,6 +13,7 @@ import {
   MemoryBus,
   ReplayGuard,
   busKeyResolver,
+  checkBusAnnouncement,
   checkBusSignature,
   gatewayKeyScope,
   connectNatsBus,
@@ -88,6 +89,24 @@ describe("a bus signature", () => {
     expect(boardsProcess.export()).toEqual({ verifyKey: keys.only(["boards"]).export().verifyKey });
     expect(keys.for("boards").export()).not.toBe(keys.for("scripts").export());
     expect(keys.for("boards").export()).not.toBe(BusKeys.generate().for("boards").export());
+  });
+
+  it("when a tag is checked before its body has come, then it must name the announced size; the body that comes must be the one named", () => {
+    const headers = signBusMessage(scripts, subject, plain(), body);
+    expect(headers[Header.body]).toMatch(new RegExp(`^${body.byteLength} [A-Za-z0-9_-]{43}$`));
+    expect(checkBusAnnouncement(scripts, subject, headers, body.byteLength)).toBeUndefined();
+    expect(checkBusAnnouncement(scripts, subject, headers, 300 * 1024 * 1024)).toBe("bad_signature");
+    expect(checkBusAnnouncement(scripts, subject, { ...headers, [Header.body]: `${300 * 1024 * 1024} x` }, 300 * 1024 * 1024)).toBe(
+      "bad_signature",
+    );
+    const { [Header.signature]: _tag, ...unsigned } = headers;
+    expect(checkBusAnnouncement(scripts, subject, unsigned, body.byteLength)).toBe("unsigned");
+    expect(checkBusAnnouncement(keys.for("boards"), subject, headers, body.byteLength)).toBe("bad_signature");
+    // the announcement checked, the body pulled: a body of the same size but other bytes is not the one tagged
+    const swapped = body.slice();
+    swapped[swapped.length - 3] = "x".charCodeAt(0);
+    expect(checkBusSignature(scripts, subject, { headers, data: swapped })).toBe("bad_signature");
+    expect(checkBusSignature(scripts, subject, { headers, data: new Uint8Array() })).toBe("bad_signature");
   });
 
   it("when a reply is checked against another request than the one it answers, then it does not check", () => {

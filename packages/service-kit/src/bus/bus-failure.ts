@@ -11,6 +11,8 @@ export const BusFailure = {
   refused: "refused",
   /** The responder took the request, then fell silent (no acknowledgement, or its heartbeats stopped): it died or was cut off. */
   responderLost: "responder_lost",
+  /** A body announced in parts over the bus's limits (nats-parts.ts `maxBusBodyBytes`, `maxBodyParts`): never pulled. */
+  tooLarge: "too_large",
   /** This process has been cut off from NATS for longer than the outage grace: nothing can be sent or answered. */
   unreachable: "unreachable",
 } as const;

@@ -21,10 +21,25 @@ export interface BusSubscription {
   unsubscribe(): void;
 }
 
+/**
+ * Whether a body announced in parts (over NATS, of `announcedBytes`) may be pulled, judged on the message's headers
+ * (its tag, bus-signature.ts `checkBusAnnouncement`). One refused is handed on without its body. The in-process bus
+ * has no parts: there the full check on the whole message does the same work.
+ */
+export type AdmitBody = (headers: Readonly<Record<string, string>>, announcedBytes: number) => boolean;
+
 export interface RequestOptions {
   timeoutMs: number;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** Whether a reply announced in parts may be pulled. */
+  admitReply?: AdmitBody;
+}
+
+export interface ServeOptions {
+  queue?: string;
+  /** Whether a request announced in parts may be pulled. */
+  admit?: AdmitBody;
 }
 
 export interface Bus {
@@ -44,7 +59,7 @@ export interface Bus {
    */
   request(subject: string, data: Uint8Array, options: RequestOptions): Promise<BusMessage>;
   /** Replies to requests; replicas serving with the same `queue` share the load, one answers each request. */
-  serve(subject: string, handler: BusHandler, options?: { queue?: string }): BusSubscription;
+  serve(subject: string, handler: BusHandler, options?: ServeOptions): BusSubscription;
   publish(subject: string, data: Uint8Array, headers?: Record<string, string>): void;
   /** Every listener hears every message (fan-out), e.g. cancellation and catalog announcements. */
   subscribe(subject: string, listener: BusListener): BusSubscription;

@@ -15,6 +15,7 @@ import {
   type BusMessage,
   type BusSubscription,
   type RequestOptions,
+  type ServeOptions,
 } from "./bus.js";
 
 interface Responder {
@@ -59,7 +60,8 @@ export class MemoryBus implements Bus {
     return raceDeadline(reply, subject, options);
   }
 
-  serve(subject: string, handler: BusHandler, options: { queue?: string } = {}): BusSubscription {
+  /** `admit` has nothing to gate here (no parts): the full check on the whole message refuses the same messages. */
+  serve(subject: string, handler: BusHandler, options: ServeOptions = {}): BusSubscription {
     const entry: Responder = { handler, queue: options.queue };
     const list = this.#responders.get(subject) ?? [];
     list.push(entry);

@@ -39,6 +39,8 @@ import {
   type BusMessage,
   type BusSubscription,
   type RequestOptions,
+  type AdmitBody,
+  type ServeOptions,
 } from "./bus.js";
 
 /** Where the bus reports what happens to its connection (a pino logger fits). */
@@ -58,6 +60,11 @@ export interface NatsBusOptions {
   user?: string | undefined;
   password?: string | undefined;
   credsFile?: string | undefined;
+  /**
+   * Where this connection's replies and offered parts arrive: `_INBOX.<user>` when a NATS user is given (NATS
+   * permits each component its own inboxes only, infra/nats/permissions.mjs), else `_INBOX`.
+   */
+  inboxPrefix?: string | undefined;
   /** A CA certificate file (PEM) the servers' TLS certificates are checked against; TLS is then required. */
   tlsCaFile?: string | undefined;
   /** How long start-up waits for a first server to accept the connection (refused, not rejected credentials). */
@@ -92,7 +99,9 @@ export function natsServers(url: string): string[] {
 }
 
 export async function connectNatsBus(options: NatsBusOptions): Promise<NatsBus> {
+  const inboxPrefix = options.inboxPrefix ?? (options.user !== undefined ? `_INBOX.${options.user}` : "_INBOX");
   const settings: ConnectionOptions = {
+    inboxPrefix,
     servers: natsServers(options.url),
     name: options.name,
     ...natsReconnect,
@@ -111,6 +120,7 @@ export async function connectNatsBus(options: NatsBusOptions): Promise<NatsBus> 
       const connection = await connect(settings);
       return new NatsBus(connection, {
         keys: options.keys,
+        inboxPrefix,
         onError: options.onError ?? (() => {}),
         liveness: { ...natsLiveness, ...options.liveness },
         ...(options.log ? { log: options.log } : {}),
@@ -142,6 +152,7 @@ export class NatsBus implements Bus {
   readonly #log: NatsBusLog | undefined;
   readonly #requests: WatchedRequests;
   readonly #heartbeats: Heartbeats;
+  readonly #inboxPrefix: string;
   /** The server's max_payload, kept: while reconnecting the connection knows no server. */
   #maxPayload: number;
   /**
@@ -159,7 +170,13 @@ export class NatsBus implements Bus {
 
   constructor(
     connection: NatsConnection,
-    options: { keys: BusKeys; onError: (error: unknown) => void; liveness?: NatsLiveness; log?: NatsBusLog },
+    options: {
+      keys: BusKeys;
+      onError: (error: unknown) => void;
+      liveness?: NatsLiveness;
+      log?: NatsBusLog;
+      inboxPrefix?: string;
+    },
   ) {
     this.#connection = connection;
     this.keys = options.keys;
@@ -167,7 +184,8 @@ export class NatsBus implements Bus {
     this.#log = options.log;
     this.#liveness = options.liveness ?? natsLiveness;
     this.#maxPayload = connection.info?.max_payload ?? 1024 * 1024;
-    this.#requests = new WatchedRequests(connection, createInbox(), this.#liveness, this.#onError);
+    this.#inboxPrefix = options.inboxPrefix ?? "_INBOX";
+    this.#requests = new WatchedRequests(connection, createInbox(this.#inboxPrefix), this.#liveness, this.#onError);
     this.#heartbeats = new Heartbeats(connection, this.#liveness);
     void connection.closed().then(() => this.#requests.fail(BusFailure.closed));
     void this.#watch();
@@ -263,7 +281,7 @@ export class NatsBus implements Bus {
     try {
       const headers = toNatsHeaders({ ...options.headers, ...body.headers }) ?? natsHeaders();
       const msg = await this.#requests.send(subject, body.data, headers, Math.max(1, until - Date.now()), options.signal);
-      const reply = await assembleBody(this.#connection, fromNatsMsg(msg), subject);
+      const reply = await assembleBody(this.#connection, fromNatsMsg(msg), subject, options.admitReply);
       if (reply.headers[handlerFailedHeader]) throw new BusRequestError(BusFailure.handlerFailed, subject);
       return reply;
     } finally {
@@ -271,13 +289,13 @@ export class NatsBus implements Bus {
     }
   }
 
-  serve(subject: string, handler: BusHandler, options: { queue?: string } = {}): BusSubscription {
+  serve(subject: string, handler: BusHandler, options: ServeOptions = {}): BusSubscription {
     const subscription = this.#connection.subscribe(subject, {
       ...(options.queue ? { queue: options.queue } : {}),
       callback: (error, msg) => {
         if (error) return this.#onError(error);
         const stopBeating = this.#heartbeats.begin(msg);
-        void this.#track(this.#answer(handler, msg).finally(stopBeating));
+        void this.#track(this.#answer(handler, msg, options.admit).finally(stopBeating));
       },
     });
     this.#serving.add(subscription);
@@ -345,10 +363,10 @@ export class NatsBus implements Bus {
   }
 
   /** Every async handler is caught here: a rejection answers `handler_failed`, never an unhandled promise. */
-  async #answer(handler: BusHandler, msg: Msg): Promise<void> {
+  async #answer(handler: BusHandler, msg: Msg, admit: AdmitBody | undefined): Promise<void> {
     let reply: BusMessage;
     try {
-      reply = await handler(await assembleBody(this.#connection, fromNatsMsg(msg), msg.subject));
+      reply = await handler(await assembleBody(this.#connection, fromNatsMsg(msg), msg.subject, admit));
     } catch (error) {
       this.#onError(error);
       reply = { data: new Uint8Array(), headers: { [handlerFailedHeader]: "1" } };
@@ -365,7 +383,7 @@ export class NatsBus implements Bus {
   }
 
   #offer(data: Uint8Array, ttlMs: number): OfferedBody {
-    return offerBody(this.#connection, data, this.#maxPayload, ttlMs, this.#onError);
+    return offerBody(this.#connection, data, { maxPayload: this.#maxPayload, ttlMs, inboxPrefix: this.#inboxPrefix }, this.#onError);
   }
 }
 
