@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { access, constants, mkdir, rm } from "node:fs/promises";
+import { access, constants, mkdir, readFile, readdir, rm } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
 import type { Duplex } from "node:stream";
@@ -72,7 +72,16 @@ import { createDisk, detectDiskKind, diskExists, isMounted, mountDisk, removeDis
 import { buildEnterHelper } from "./enter-helper.js";
 import { hostLoader, type HostLoader } from "./host-loader.js";
 import { jobDirChanged, probeJob, readLog, startWaiter, type JobRuntime } from "./jobs.js";
-import { childPids, continueNamespace, isAlive, isStopped, pidsInProcessGroup, sendSignal, stopNamespace } from "./procfs.js";
+import {
+  childPids,
+  continueNamespace,
+  isAlive,
+  isAliveOrThrow,
+  isStopped,
+  pidsInProcessGroup,
+  sendSignal,
+  stopNamespace,
+} from "./procfs.js";
 import { runCommand, spawnCommand, type RunResult } from "./run-command.js";
 import { WarmEntries, type EntryCommand } from "./warm-entries.js";
 import { probeSandbox, startSandbox, type LocalRuntime } from "./sandbox.js";
@@ -147,6 +156,7 @@ export async function createLocalDriver(options: LocalDriverOptions): Promise<Lo
     loader: await hostLoader("/usr/bin/setpriv"),
     helper: null,
   };
+  await endLeftoverCommands(options.dataDir, support, options.log);
   if (options.enter !== "chain") {
     const built = await buildEnterHelper();
     setup.helper = built.path;
@@ -229,6 +239,7 @@ export class LocalDriver implements BoxDriver {
     const paths = this.#paths(spec.id);
     const uid = boxUid(spec);
     if (!(await diskExists(this.#setup.disks, paths))) throw new DriverError("gone", "the box's disk is missing");
+    await this.#endLeftovers(spec.id);
     await mountDisk(this.#setup.disks, paths);
     await prepareRun(paths, uid);
     return this.#boot(spec, paths, uid);
@@ -322,9 +333,18 @@ export class LocalDriver implements BoxDriver {
     }
   }
 
+  /**
+   * "gone" only when the box's pid 1 is known to be gone (an error reading /proc is thrown, never taken for "gone")
+   * and its groups are empty: what is left in them is killed first, and a box whose groups cannot be emptied or read
+   * is not reported gone (the error is thrown).
+   */
   async inspect(box: BoxHandle): Promise<BoxLiveness> {
     const runtime = asRuntime(box);
-    if (!runtime || !(await isAlive(runtime.init))) return "gone";
+    if (!runtime) return "gone";
+    if (!(await isAliveOrThrow(runtime.init))) {
+      await cgroups.emptyBox(runtime.groups);
+      return "gone";
+    }
     const frozen = runtime.groups.tree ? await cgroups.isFrozen(runtime.groups).catch(() => false) : await isStopped(runtime.init.pid);
     return frozen ? "frozen" : "running";
   }
@@ -561,8 +581,33 @@ export class LocalDriver implements BoxDriver {
 
   async #alive(box: BoxHandle): Promise<LocalRuntime> {
     const runtime = this.#live(box);
-    if (!(await isAlive(runtime.init))) throw new DriverError("gone", "the box's processes are gone");
+    if (!(await isAliveOrThrow(runtime.init))) throw new DriverError("gone", "the box's processes are gone");
     return runtime;
+  }
+
+  /**
+   * Before a start: whatever is left of the box's previous run is killed, and the start waits until it is gone. A
+   * box marked stopped may still have processes (a runtime lost, a false "gone" of an older version): starting a
+   * second set beside them, or cleaning its /tmp under them, must not happen. Its groups are found by its id; without
+   * cgroups, its last pid 1 (run/runtime.json, checked by start time) is killed, and its pid namespace with it.
+   */
+  async #endLeftovers(boxId: string): Promise<void> {
+    try {
+      const last = await readFile(path.join(this.#paths(boxId).run, "runtime.json"), "utf8").then(
+        (text) => asRuntime({ id: boxId, runtime: JSON.parse(text) as unknown }),
+        () => null,
+      );
+      if (last) {
+        for (let round = 0; round < 100 && (await isAliveOrThrow(last.init)); round++) {
+          sendSignal(last.init.pid, "SIGKILL");
+          await sleep(20);
+        }
+        if (await isAliveOrThrow(last.init)) throw new Error("the box's previous pid 1 outlived SIGKILL");
+      }
+      await cgroups.emptyBox(cgroups.boxGroupsOf(this.#support, boxId));
+    } catch (error) {
+      throw new DriverError("start_failed", `processes of the box's previous run could not be ended: ${(error as Error).message}`);
+    }
   }
 
   #live(box: BoxHandle): LocalRuntime {
@@ -610,4 +655,20 @@ function launchError(result: RunResult): DriverError {
   const message = result.stderr.toString("utf8").trim();
   if (message.includes("the working directory")) return new DriverError("cwd_missing", message.replace(/^bancada: /, ""));
   return new DriverError("gone", message || "the box did not run the command");
+}
+
+/**
+ * At start: commands a previous process of the service left running in this data folder's boxes (an exec whose
+ * caller died with a kill -9 would otherwise run on unbounded) are killed. Jobs are kept: they outlive the service.
+ */
+async function endLeftoverCommands(dataDir: string, support: CgroupSupport, log: Logger): Promise<void> {
+  if (!support.tree) return;
+  const boxIds = (await readdir(path.join(dataDir, "state")).catch(() => [])).filter((name) => name.startsWith("bx_"));
+  for (const boxId of boxIds) {
+    const ended = await cgroups.endLeftoverCommands(cgroups.boxGroupsOf(support, boxId)).catch((error: unknown) => {
+      log.warn({ err: error, boxId }, "could not end the commands a previous service left in a box");
+      return 0;
+    });
+    if (ended > 0) log.warn({ boxId, processes: ended }, "ended the commands a previous service left running in a box");
+  }
 }
