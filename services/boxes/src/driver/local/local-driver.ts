@@ -71,7 +71,7 @@ import {
 import { createDisk, detectDiskKind, diskExists, isMounted, mountDisk, removeDisk, type DiskKind } from "./disk-image.js";
 import { buildEnterHelper } from "./enter-helper.js";
 import { hostLoader, type HostLoader } from "./host-loader.js";
-import { jobDirChanged, probeJob, readLog, startWaiter, type JobRuntime } from "./jobs.js";
+import { defaultJobLogMaxBytes, jobDirChanged, probeJob, readLog, startWaiter, type JobRuntime } from "./jobs.js";
 import {
   childPids,
   continueNamespace,
@@ -109,6 +109,8 @@ export interface LocalDriverOptions {
   enter?: "auto" | "chain";
   /** false: no warm entries, every command joins the box's cgroups as it starts (benchmarks of that path). */
   warm?: boolean;
+  /** The most of a job's output its log keeps, on the host (default 64 MiB); the rest is dropped and reported. */
+  jobLogMaxBytes?: number;
 }
 
 /** What the driver found out about this machine at start. */
@@ -410,7 +412,8 @@ export class LocalDriver implements BoxDriver {
     const command = launch(this.#launchOptions(box.id, runtime, group), request);
     const oomKills = await cgroups.oomKillCount(runtime.groups);
     try {
-      return { ...(await startWaiter(path.join(this.#paths(box.id).jobs, request.jobId), command)), oomKills };
+      const logMaxBytes = this.#options.jobLogMaxBytes ?? defaultJobLogMaxBytes;
+      return { ...(await startWaiter(path.join(this.#paths(box.id).jobs, request.jobId), command, logMaxBytes)), oomKills };
     } catch (error) {
       await cgroups.removeCommandGroup(runtime.groups, group);
       const message = (error as Error).message.replace(/^bancada: /, "");
@@ -422,9 +425,12 @@ export class LocalDriver implements BoxDriver {
     const live = asRuntime(box);
     const waiter = (runtime as JobRuntime | null)?.waiter;
     if (!live || !waiter) return;
-    // The waiter's child is the job's nsenter: spared so that it reaps the job's main process (see cgroups.ts).
+    // The waiter's children: the job's nsenter (spared so that it reaps the job's main process, see cgroups.ts) and
+    // the log's copier (outside the box's groups). The nsenter is the one in the job's group.
     const nsenter = await childPids(waiter.pid);
-    if (live.groups.tree) await cgroups.killCommandGroup(live.groups, `j-${jobId}`, nsenter[0] ?? -1);
+    const group = `j-${jobId}`;
+    const inGroup = live.groups.tree ? await cgroups.groupPids(path.join(live.groups.tree.path, group)) : [];
+    if (live.groups.tree) await cgroups.killCommandGroup(live.groups, group, nsenter.find((pid) => inGroup.includes(pid)) ?? -1);
     else
       for (const pid of await pidsInProcessGroup(waiter.pid)) if (pid !== waiter.pid && !nsenter.includes(pid)) sendSignal(pid, "SIGKILL");
   }
