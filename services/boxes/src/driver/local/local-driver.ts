@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { access, constants, mkdir, readFile, readdir, rm } from "node:fs/promises";
+import { access, constants, mkdir, rm } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
 import type { Duplex } from "node:stream";
@@ -57,6 +57,7 @@ import { openShell } from "./box-shell.js";
 import { detectCgroups, type CgroupSupport } from "./cgroup-detect.js";
 import * as cgroups from "./cgroups.js";
 import { launch, launchProgram, programOf, type LaunchOptions } from "./command.js";
+import { endLeftoverCommands, endLeftovers } from "./leftovers.js";
 import {
   copyDiskFiles,
   detectCopyMethod,
@@ -241,7 +242,9 @@ export class LocalDriver implements BoxDriver {
     const paths = this.#paths(spec.id);
     const uid = boxUid(spec);
     if (!(await diskExists(this.#setup.disks, paths))) throw new DriverError("gone", "the box's disk is missing");
-    await this.#endLeftovers(spec.id);
+    await this.#endLeftovers(spec.id).catch((error: Error) => {
+      throw new DriverError("start_failed", error.message);
+    });
     await mountDisk(this.#setup.disks, paths);
     await prepareRun(paths, uid);
     return this.#boot(spec, paths, uid);
@@ -254,8 +257,11 @@ export class LocalDriver implements BoxDriver {
     const from = kind === "image" ? paths.image : paths.disk;
     const destinations = await Promise.all(targets.map((target) => this.#copyDestination(target)));
     const started = Date.now();
-    // Processes first (no write is in flight once they are frozen), then the filesystem (its data written out).
-    const holdProcesses = (await this.inspect(source)) === "running";
+    // Processes first (no write is in flight once they are frozen), then the filesystem (its data written out). A
+    // stopped box has none: anything left of its last run is ended, since a folder disk is copied by walking it.
+    const liveness = await this.inspect(source);
+    if (liveness === "gone") await this.#endLeftovers(source.id);
+    const holdProcesses = liveness === "running";
     if (holdProcesses) await this.suspend(source);
     let frozenFs = false;
     try {
@@ -383,6 +389,9 @@ export class LocalDriver implements BoxDriver {
     // A copy of this disk may hold its filesystem frozen (a delete cancels it): unmounting a frozen one would hang.
     if (this.#setup.disks === "image") await thawFilesystem(this.#paths(box.id).disk);
     await this.stop(box);
+    // A box marked stopped may still have processes (its runtime lost): none may outlive its disk.
+    await this.#endLeftovers(box.id);
+    await cgroups.removeBoxGroups(cgroups.boxGroupsOf(this.#support, box.id));
     await removeDisk(this.#paths(box.id));
   }
 
@@ -591,29 +600,8 @@ export class LocalDriver implements BoxDriver {
     return runtime;
   }
 
-  /**
-   * Before a start: whatever is left of the box's previous run is killed, and the start waits until it is gone. A
-   * box marked stopped may still have processes (a runtime lost, a false "gone" of an older version): starting a
-   * second set beside them, or cleaning its /tmp under them, must not happen. Its groups are found by its id; without
-   * cgroups, its last pid 1 (run/runtime.json, checked by start time) is killed, and its pid namespace with it.
-   */
-  async #endLeftovers(boxId: string): Promise<void> {
-    try {
-      const last = await readFile(path.join(this.#paths(boxId).run, "runtime.json"), "utf8").then(
-        (text) => asRuntime({ id: boxId, runtime: JSON.parse(text) as unknown }),
-        () => null,
-      );
-      if (last) {
-        for (let round = 0; round < 100 && (await isAliveOrThrow(last.init)); round++) {
-          sendSignal(last.init.pid, "SIGKILL");
-          await sleep(20);
-        }
-        if (await isAliveOrThrow(last.init)) throw new Error("the box's previous pid 1 outlived SIGKILL");
-      }
-      await cgroups.emptyBox(cgroups.boxGroupsOf(this.#support, boxId));
-    } catch (error) {
-      throw new DriverError("start_failed", `processes of the box's previous run could not be ended: ${(error as Error).message}`);
-    }
+  #endLeftovers(boxId: string): Promise<void> {
+    return endLeftovers(this.#paths(boxId).run, cgroups.boxGroupsOf(this.#support, boxId));
   }
 
   #live(box: BoxHandle): LocalRuntime {
@@ -661,20 +649,4 @@ function launchError(result: RunResult): DriverError {
   const message = result.stderr.toString("utf8").trim();
   if (message.includes("the working directory")) return new DriverError("cwd_missing", message.replace(/^bancada: /, ""));
   return new DriverError("gone", message || "the box did not run the command");
-}
-
-/**
- * At start: commands a previous process of the service left running in this data folder's boxes (an exec whose
- * caller died with a kill -9 would otherwise run on unbounded) are killed. Jobs are kept: they outlive the service.
- */
-async function endLeftoverCommands(dataDir: string, support: CgroupSupport, log: Logger): Promise<void> {
-  if (!support.tree) return;
-  const boxIds = (await readdir(path.join(dataDir, "state")).catch(() => [])).filter((name) => name.startsWith("bx_"));
-  for (const boxId of boxIds) {
-    const ended = await cgroups.endLeftoverCommands(cgroups.boxGroupsOf(support, boxId)).catch((error: unknown) => {
-      log.warn({ err: error, boxId }, "could not end the commands a previous service left in a box");
-      return 0;
-    });
-    if (ended > 0) log.warn({ boxId, processes: ended }, "ended the commands a previous service left running in a box");
-  }
 }
