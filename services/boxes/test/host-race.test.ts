@@ -28,6 +28,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { createBoxesService } from "../src/index.js";
 import { goneReason } from "../src/domain/driver-errors.js";
 import { changeState } from "../src/domain/transitions.js";
+import { removeAsBoxUser } from "../src/driver/local/box-tree-removal.js";
 import { boxesTestStack, cleanupAfterTest, closeBoxFixture, describeBoxes, openBoxFixture, type BoxFixture } from "./stack.js";
 import { ok, run, until } from "./helpers.js";
 
@@ -46,6 +47,19 @@ describeBoxes("races between a box and its host", () => {
   const runtimeOf = async (boxId: string) =>
     (await fixture.boxes.service().db.box.findUniqueOrThrow({ where: { id: boxId } })).runtime as Runtime | null;
 
+  /** Host files only root may touch, outside every box: what the racer's links point at. */
+  const hostVictims = () => {
+    const victims = mkdtempSync(path.join(tmpdir(), "bancada-victim-"));
+    cleanupAfterTest(() => rmSync(victims, { recursive: true, force: true }));
+    chmodSync(victims, 0o700);
+    for (const name of ["victim.txt", "keep.txt"]) writeFileSync(path.join(victims, name), `host ${name}\n`, { mode: 0o600 });
+    return victims;
+  };
+  const compileRacer = async (boxId: string) => {
+    await ok(fixture.client, "write_file", { boxId, path: "/data/home/racer.c", content: racerSource });
+    expect((await run(fixture.client, boxId, "cc -O2 -o /data/home/racer /data/home/racer.c && echo built")).stdout).toBe("built\n");
+  };
+
   beforeAll(async () => {
     fixture = await openBoxFixture("racer");
   });
@@ -55,14 +69,9 @@ describeBoxes("races between a box and its host", () => {
     "when a box races link swaps in its /tmp and is falsely marked stopped, then resume_box changes no host file and leaves one set of processes",
     async () => {
       const boxId = fixture.box.id;
-      // Host files only root may touch, outside the box: what the racer's links point at.
-      const victims = mkdtempSync(path.join(tmpdir(), "bancada-victim-"));
-      cleanupAfterTest(() => rmSync(victims, { recursive: true, force: true }));
-      chmodSync(victims, 0o700);
-      for (const name of ["victim.txt", "keep.txt"]) writeFileSync(path.join(victims, name), `host ${name}\n`, { mode: 0o600 });
+      const victims = hostVictims();
       const before = snapshot(victims);
-      await ok(fixture.client, "write_file", { boxId, path: "/data/home/racer.c", content: racerSource });
-      expect((await run(fixture.client, boxId, "cc -O2 -o /data/home/racer /data/home/racer.c && echo built")).stdout).toBe("built\n");
+      await compileRacer(boxId);
       await ok(fixture.client, "start_job", { boxId, cmd: `mkdir -p /tmp/x && exec /data/home/racer /tmp/x 200 ${victims}` });
       const racerLog = path.join(fixture.boxes.dataDir, "mnt", boxId, "home/racer.log");
       await until(
@@ -90,6 +99,75 @@ describeBoxes("races between a box and its host", () => {
       expect((await run(fixture.client, boxId, "ls -A /tmp | wc -l")).stdout.trim()).toBe("0");
     },
     120_000,
+  );
+
+  it.skipIf(!hasCompiler)(
+    "when the host removes a folder while a racer swaps links in it, then the removal runs as the box's uid and no host file changes",
+    async () => {
+      const { box } = await ok(fixture.client, "create_box", { name: "racer-removal" });
+      cleanupAfterTest(() => ok(fixture.client, "delete_box", { boxId: box.id, confirm: true }));
+      const victims = hostVictims();
+      const before = snapshot(victims);
+      await compileRacer(box.id);
+      await ok(fixture.client, "start_job", {
+        boxId: box.id,
+        cmd: `while :; do mkdir -p /tmp/x; timeout 0.3 /data/home/racer /tmp/x 100 ${victims}; done`,
+      });
+      const uid = (await fixture.boxes.service().db.box.findUniqueOrThrow({ where: { id: box.id } })).hostUid!;
+      const racing = path.join(fixture.boxes.dataDir, "mnt", box.id, "tmp/x");
+      await until(
+        async () => existsSync(path.join(racing, "s0")),
+        (found) => found,
+      );
+      // Removals as host root would follow a swapped link now and then; a few seconds of removals as the box's uid.
+      const until3s = Date.now() + 3_000;
+      let removals = 0;
+      while (Date.now() < until3s) {
+        await removeAsBoxUser(racing, uid);
+        removals++;
+        await sleep(50);
+      }
+      expect(removals).toBeGreaterThan(5);
+      expect(snapshot(victims)).toEqual(before);
+      // And it removes what the box may remove, folders it closed to itself (mode 000) included.
+      await run(
+        fixture.client,
+        box.id,
+        "mkdir -p /tmp/closed/inner && touch /tmp/closed/inner/file && chmod 000 /tmp/closed/inner /tmp/closed",
+      );
+      await removeAsBoxUser(path.join(fixture.boxes.dataDir, "mnt", box.id, "tmp/closed"), uid);
+      expect(existsSync(path.join(fixture.boxes.dataDir, "mnt", box.id, "tmp/closed"))).toBe(false);
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasCompiler)(
+    "when a box falsely marked stopped is deleted, then none of its processes, groups or files are left and no host file changes",
+    async () => {
+      const { box } = await ok(fixture.client, "create_box", { name: "racer-delete" });
+      const victims = hostVictims();
+      const before = snapshot(victims);
+      await compileRacer(box.id);
+      await ok(fixture.client, "start_job", { boxId: box.id, cmd: `mkdir -p /tmp/x && exec /data/home/racer /tmp/x 200 ${victims}` });
+      await until(
+        async () => existsSync(path.join(fixture.boxes.dataDir, "mnt", box.id, "tmp/x/s0")),
+        (found) => found,
+      );
+      const old = (await runtimeOf(box.id))!;
+      await changeState(fixture.boxes.service().runtime, box.id, { state: "stopped", reason: goneReason, runtime: null });
+      await ok(fixture.client, "delete_box", { boxId: box.id, confirm: true }, 120_000);
+      await until(
+        async () => (await fixture.boxes.service().db.box.findUniqueOrThrow({ where: { id: box.id } })).state,
+        (state) => state === "deleted",
+        30_000,
+      );
+      expect(isSameProcess(old.init)).toBe(false);
+      expect(processesRunning("/data/home/racer").filter((pid) => inBox(pid, box.id))).toEqual([]);
+      expect(existsSync(old.groups.tree!.path)).toBe(false);
+      expect(existsSync(path.join(fixture.boxes.dataDir, "mnt", box.id))).toBe(false);
+      expect(snapshot(victims)).toEqual(before);
+    },
+    60_000,
   );
 
   it("when the service runs out of file descriptors while it watches, then the box is not taken for gone and stays running", async () => {

@@ -17,16 +17,23 @@ const run = promisify(execFile);
 /** The prefix of a folder moved aside for removal; one left by a failed removal is removed at the next start. */
 const asidePrefix = ".bancada-removed-";
 
-/** Removes `target` (a folder in a box's disk, or the disk's root folder itself) as the box's uid. */
-export async function removeAsBoxUser(target: string, uid: number): Promise<void> {
+/**
+ * Removes `target` (a folder in a box's disk, or the disk's root folder itself) as the box's uid; false when some of
+ * it stays (what the box's uid may not remove, or what a live process of the box made meanwhile).
+ */
+export async function removeAsBoxUser(target: string, uid: number): Promise<boolean> {
   const info = await lstat(target).catch(() => null);
-  if (!info) return;
+  if (!info) return true;
   // Everything below target, as the box's uid; target itself may sit in a root-owned folder (the disk's root in mnt/).
   await run(asBoxUser(uid)[0]!, [...asBoxUser(uid).slice(1), "/bin/rm", "-rf", "--one-file-system", "--", target], {
     env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" },
   }).catch(() => {});
-  // rmdir: an empty folder only, never a walk; what the box's uid could not remove stays (and is reported).
-  if (info.isDirectory()) await rmdir(target).catch(ignoreMissing);
+  // rmdir: an empty folder only, never a walk.
+  if (info.isDirectory()) await rmdir(target).catch(() => {});
+  return !(await lstat(target).then(
+    () => true,
+    () => false,
+  ));
 }
 
 /** Moves a folder of a box's disk aside (one rename, no walk) and returns where it went. */
