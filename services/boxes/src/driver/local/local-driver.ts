@@ -73,16 +73,7 @@ import { createDisk, detectDiskKind, diskExists, isMounted, mountDisk, removeDis
 import { buildEnterHelper } from "./enter-helper.js";
 import { hostLoader, type HostLoader } from "./host-loader.js";
 import { defaultJobLogMaxBytes, jobDirChanged, probeJob, readLog, startWaiter, type JobRuntime } from "./jobs.js";
-import {
-  childPids,
-  continueNamespace,
-  isAlive,
-  isAliveOrThrow,
-  isStopped,
-  pidsInProcessGroup,
-  sendSignal,
-  stopNamespace,
-} from "./procfs.js";
+import { childPids, continueNamespace, isAliveOrThrow, isStopped, pidsInProcessGroup, sendSignal, stopNamespace } from "./procfs.js";
 import { runCommand, spawnCommand, type RunResult } from "./run-command.js";
 import { WarmEntries, type EntryCommand } from "./warm-entries.js";
 import { probeSandbox, startSandbox, type LocalRuntime } from "./sandbox.js";
@@ -378,10 +369,12 @@ export class LocalDriver implements BoxDriver {
     // every process of the pid namespace with it while the host-side nsenters are still there to reap them.
     if (runtime.groups.tree) await cgroups.freeze(runtime.groups, false, 2_000).catch(() => {});
     else await continueNamespace(runtime.pidNamespace);
-    if (await isAlive(runtime.init)) sendSignal(runtime.init.pid, "SIGKILL");
-    for (let waited = 0; waited < 100 && (await isAlive(runtime.init)); waited++) await sleep(20);
-    if (await isAlive(runtime.bwrap)) sendSignal(runtime.bwrap.pid, "SIGKILL");
+    // Strict reads: a /proc or cgroup error (EMFILE, …) fails the stop rather than report a box stopped while it runs.
+    if (await isAliveOrThrow(runtime.init)) sendSignal(runtime.init.pid, "SIGKILL");
+    for (let waited = 0; waited < 100 && (await isAliveOrThrow(runtime.init)); waited++) await sleep(20);
+    if (await isAliveOrThrow(runtime.bwrap)) sendSignal(runtime.bwrap.pid, "SIGKILL");
     await cgroups.killBox(runtime.groups);
+    await cgroups.emptyBox(runtime.groups);
     await cgroups.removeBoxGroups(runtime.groups);
   }
 
