@@ -24,16 +24,26 @@ const asidePrefix = ".bancada-removed-";
 export async function removeAsBoxUser(target: string, uid: number): Promise<boolean> {
   const info = await lstat(target).catch(() => null);
   if (!info) return true;
+  // An empty folder (a fresh box's /tmp) needs no walk: rmdir alone, no process started.
+  if (info.isDirectory() && (await removeEmpty(target))) return true;
   // Everything below target, as the box's uid; target itself may sit in a root-owned folder (the disk's root in mnt/).
-  await run(asBoxUser(uid)[0]!, [...asBoxUser(uid).slice(1), "/bin/rm", "-rf", "--one-file-system", "--", target], {
+  const [file, ...args] = asBoxUser(uid);
+  await run(file!, [...args, "/bin/rm", "-rf", "--one-file-system", "--", target], {
     env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" },
   }).catch(() => {});
-  // rmdir: an empty folder only, never a walk.
-  if (info.isDirectory()) await rmdir(target).catch(() => {});
-  return !(await lstat(target).then(
+  if (info.isDirectory()) await removeEmpty(target);
+  return lstat(target).then(
+    () => false,
+    () => true,
+  );
+}
+
+/** rmdir: an empty folder only, never a walk. */
+function removeEmpty(dir: string): Promise<boolean> {
+  return rmdir(dir).then(
     () => true,
     () => false,
-  ));
+  );
 }
 
 /** Moves a folder of a box's disk aside (one rename, no walk) and returns where it went. */
