@@ -32,6 +32,8 @@ export interface BoxesServiceOptions extends ServiceOptions, BoxesConfigOptions 
   driver?: BoxDriver;
   /** Most processes per local box (default 1024). */
   pidsMax?: number;
+  /** The most of a job's output its log keeps (default 64 MiB). */
+  jobLogMaxBytes?: number;
   cgroups?: "auto" | "none";
   /** Where bubblewrap is (default /usr/bin/bwrap). */
   bwrapPath?: string;
@@ -173,6 +175,7 @@ async function localDriverOrUnavailable(
       dataDir: path.resolve(options.dataDir ?? ".data/boxes"),
       log,
       ...(options.pidsMax ? { pidsMax: options.pidsMax } : {}),
+      ...(options.jobLogMaxBytes ? { jobLogMaxBytes: options.jobLogMaxBytes } : {}),
       ...(options.cgroups ? { cgroups: options.cgroups } : {}),
       ...(options.bwrapPath ? { bwrapPath: options.bwrapPath } : {}),
       ...(options.disks ? { disks: options.disks } : {}),

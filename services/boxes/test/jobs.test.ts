@@ -6,11 +6,12 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { spawn } from "node:child_process";
+import { statfsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { subjects } from "@bancada/contracts";
 import { MemoryBus, createLogger } from "@bancada/service-kit";
-import { abandonableCall, freshDatabase, type Stack } from "@bancada/e2e";
+import { abandonableCall, connectClient, freshDatabase, startStack, type Stack } from "@bancada/e2e";
 import { createBoxesService } from "../src/index.js";
 import { boxesTestStack, type BoxesTestStack, cleanupAfterTest, closeBoxFixture, describeBoxes, openBoxFixture } from "./stack.js";
 import { allScopes, call, fails, issuePaths, ok, run, until, type Box, type Job } from "./helpers.js";
@@ -258,6 +259,53 @@ describeBoxes("jobs and durability", () => {
     const found = await ok(client, "get_box", { boxId: box.id });
     expect(found.box.state).toBe("stopped");
     expect(found.box.stateReason).toContain("restart");
+  });
+});
+
+describeBoxes("a job's log on the host", () => {
+  const cap = 1024 * 1024;
+  let boxes: BoxesTestStack;
+  let stack: Stack;
+  let client: Client;
+  let box: Box;
+
+  beforeAll(async () => {
+    boxes = boxesTestStack({ jobLogMaxBytes: cap });
+    stack = await startStack({ services: { boxes: boxes.factory } });
+    client = await connectClient(stack.mcpUrl, await stack.createKey({ scopes: allScopes }));
+    box = (await ok(client, "create_box", { name: "log-flood" })).box;
+  });
+  afterAll(() => closeBoxFixture({ boxes, stack, client }));
+
+  const freeBytes = () => {
+    const info = statfsSync(boxes.dataDir);
+    return info.bavail * info.bsize;
+  };
+  const logFile = (jobId: string) => path.join(boxes.dataDir, "state", box.id, "run/jobs", jobId, "log");
+
+  it("when a job fallocates 2 GiB on its stdout and floods it with yes, then the host keeps at most the cap and job_logs says truncated", async () => {
+    const before = freeBytes();
+    const { job } = await ok<{ job: Job }>(client, "start_job", {
+      boxId: box.id,
+      cmd:
+        "fallocate -l 2G /dev/stdout; python3 -c 'import os; os.posix_fallocate(1, 0, 2 << 30)' 2>/dev/null; " +
+        "yes | head -c 600000000; echo; echo flood-done",
+    });
+    const ended = (await ok<{ job: Job }>(client, "job_wait", { boxId: box.id, jobId: job.id, timeoutSeconds: 60 }, 120_000)).job;
+    expect(ended.status).toBe("succeeded");
+    expect(statSync(logFile(job.id)).size).toBe(cap);
+    // Other work on this machine moves the free space a little; a 2 GiB allocation or a 600 MB flood would not hide.
+    expect(before - freeBytes()).toBeLessThan(256 * 1024 * 1024);
+    const logs = await ok<Logs & { truncated: boolean }>(client, "job_logs", { boxId: box.id, jobId: job.id, tail: 1 });
+    expect(logs).toMatchObject({ size: cap, truncated: true });
+    expect(logs.data).toBe("y\n");
+  }, 120_000);
+
+  it("when a job writes less than the cap, then its whole log is kept and job_logs says not truncated", async () => {
+    const { job } = await ok<{ job: Job }>(client, "start_job", { boxId: box.id, cmd: `head -c ${cap} /dev/zero | tr '\\0' a` });
+    await ok(client, "job_wait", { boxId: box.id, jobId: job.id, timeoutSeconds: 30 }, 60_000);
+    const logs = await ok<Logs & { truncated: boolean }>(client, "job_logs", { boxId: box.id, jobId: job.id, offset: cap - 3 });
+    expect(logs).toMatchObject({ data: "aaa", size: cap, truncated: false, hasMore: false });
   });
 });
 

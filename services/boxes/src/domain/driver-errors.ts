@@ -12,7 +12,9 @@ export async function driverFailure(rt: BoxesRuntime, box: BoxRow, error: unknow
   if (error.kind === "cwd_missing") throw invalidArgument([{ path: "cwd", message: error.message }]);
   if (error.kind === "start_failed")
     throw new DomainError(ErrorCode.failedPrecondition, `The command could not start: ${error.message}`, { boxId: box.id });
-  if ((await rt.driver.inspect({ id: box.id, runtime: box.runtime })) === "gone") {
+  // Only a box known to be gone is marked stopped: an error looking at it leaves its state as it is.
+  const liveness = await rt.driver.inspect({ id: box.id, runtime: box.runtime }).catch(() => null);
+  if (liveness === "gone") {
     await changeState(rt, box.id, { state: "stopped", reason: goneReason, runtime: null, endOperation: false });
     throw new DomainError(ErrorCode.failedPrecondition, `The box stopped: ${goneReason}. resume_box starts it again.`, {
       boxId: box.id,

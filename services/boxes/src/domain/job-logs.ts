@@ -35,6 +35,7 @@ export async function jobLogs(ctx: BoxesContext, input: JobLogsInput): Promise<J
     nextOffset: offset + kept.length,
     size: chunk.size,
     hasMore: offset + kept.length < chunk.size,
+    truncated: chunk.truncated,
   };
 }
 

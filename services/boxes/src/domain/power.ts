@@ -108,7 +108,9 @@ async function failedChange(ctx: BoxesRuntime, box: BoxRow, kind: OperationKind,
   ctx.log.warn({ err: error, boxId: box.id, kind }, "box operation failed");
   if (kind === "delete") return { state: "deleting", reason: `deleting failed (${(error as Error).message}); call delete_box again` };
   if (kind === "start") return { state: "stopped", reason: `could not start: ${(error as Error).message}`, runtime: null };
-  const liveness = await ctx.driver.inspect(boxHandle(box)).catch(() => "gone" as const);
+  // Unknown (the driver could not look) is not "gone": the box keeps its state and its runtime.
+  const liveness = await ctx.driver.inspect(boxHandle(box)).catch(() => null);
+  if (liveness === null) return { state: box.state, reason: `${kind} failed: ${(error as Error).message}` };
   if (liveness === "gone" || error instanceof DriverError) return { state: "stopped", reason: goneReason, runtime: null };
   const state: BoxState = liveness === "frozen" ? frozenStateOf(box) : "running";
   return { state, reason: `${kind} failed: ${(error as Error).message}` };

@@ -96,7 +96,13 @@ export async function watchBoxes(rt: BoxesRuntime): Promise<void> {
     },
   });
   for (const box of boxes) {
-    if ((await rt.driver.inspect(boxHandle(box))) === "gone") {
+    // A box whose processes cannot be looked at (the service out of descriptors, say) is unknown, never "gone".
+    const liveness = await rt.driver.inspect(boxHandle(box)).catch((error: unknown) => {
+      rt.log.warn({ err: error, boxId: box.id }, "could not tell whether a box's processes run; its state is kept");
+      return null;
+    });
+    if (liveness === null) continue;
+    if (liveness === "gone") {
       // Re-read under the operation check: a delete or stop may have started meanwhile.
       const current = await rt.db.box.findUnique({ where: { id: box.id } });
       if (!current || current.operation || current.state !== box.state) continue;

@@ -87,6 +87,8 @@ export interface LogChunk {
   offset: number;
   nextOffset: number;
   size: number;
+  /** The job wrote more than its log keeps: the log holds the first bytes, the rest was dropped. */
+  truncated: boolean;
 }
 
 export type FileRead =

@@ -10,7 +10,8 @@ export const jobLogsTool = (rt: BoxesRuntime) =>
     title: "Job output",
     description:
       "Reads a job's output (stdout and stderr interleaved). Use offset to continue where the last read stopped (its nextOffset), " +
-      "or tail for the last N lines. Returns { data, offset, nextOffset, size, hasMore, status }; one read carries at most 1 MB.",
+      "or tail for the last N lines. Returns { data, offset, nextOffset, size, hasMore, truncated, status }; one read carries at most 1 MB. " +
+      "A log keeps a job's first 64 MB; truncated says the job wrote more.",
     input: jobLogsInput,
     output: jobLogsResult,
     annotations: readsOnly,

@@ -104,6 +104,9 @@ export const jobLogsResult = z.object({
   nextOffset: z.number().int().describe("Pass as offset to continue where this read stopped."),
   size: z.number().int().describe("Bytes in the log so far."),
   hasMore: z.boolean().describe("true when the log already holds more bytes after nextOffset."),
+  truncated: z
+    .boolean()
+    .describe("true when the job wrote more than its log keeps (64 MiB by default): the log holds the first bytes, the rest was dropped."),
 });
 export type JobLogsResult = z.infer<typeof jobLogsResult>;
 

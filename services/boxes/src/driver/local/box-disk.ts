@@ -16,6 +16,7 @@ import { randomBytes } from "node:crypto";
 import { chmod, chown, cp, lstat, mkdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
+import { moveAside, movedAside, removeAsBoxUser } from "./box-tree-removal.js";
 
 const run = promisify(execFile);
 
@@ -163,14 +164,18 @@ export async function adoptDisk(paths: BoxPaths, hostname: string, uid: number):
 }
 
 /**
- * Before every start: an empty /tmp and the host-only run folder. The box has no process at this point
- * (a start follows a stop), so nothing can race the removal.
+ * Before every start: an empty /tmp and the host-only run folder. The driver has killed every process left in the
+ * box's groups before (LocalDriver.start), yet the old /tmp is never walked as host root: it is renamed aside and
+ * removed as the box's uid (box-tree-removal.ts), so a process that survived anyway cannot steer the removal
+ * onto host files through a swapped symbolic link.
  */
 export async function prepareRun(paths: BoxPaths, uid: number): Promise<void> {
-  await rm(paths.tmp, { recursive: true, force: true });
+  const old = await moveAside(paths.tmp);
   await mkdir(paths.tmp);
   await chown(paths.tmp, uid, uid);
   await chmod(paths.tmp, 0o1777);
+  for (const aside of [...(old ? [old] : []), ...(await movedAside(paths.disk)).filter((dir) => dir !== old)])
+    await removeAsBoxUser(aside, uid);
   await mkdir(paths.jobs, { recursive: true });
   await chmod(paths.state, 0o700);
 }

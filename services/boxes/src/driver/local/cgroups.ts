@@ -30,6 +30,17 @@ export interface BoxLimits {
 
 const cpuPeriodUs = 100_000;
 
+/** Where a box's groups are (whether or not they exist): a box whose runtime was lost still has them here. */
+export function boxGroupsOf(support: CgroupSupport, boxId: string): BoxGroups {
+  const tree = support.tree ? { version: support.tree.version, path: path.join(support.tree.base, boxId) } : null;
+  const limits = new Map<string, Group>();
+  for (const hierarchy of Object.values(support.limits)) {
+    const group = { version: hierarchy.version, path: path.join(hierarchy.base, boxId) };
+    if (group.path !== tree?.path) limits.set(group.path, group);
+  }
+  return { tree, limits: [...limits.values()] };
+}
+
 export async function createBoxGroups(support: CgroupSupport, boxId: string, limits: BoxLimits): Promise<BoxGroups> {
   const tree = support.tree ? { version: support.tree.version, path: path.join(support.tree.base, boxId) } : null;
   if (tree) await mkdir(tree.path, { recursive: true });
@@ -151,6 +162,66 @@ export async function oomKillCount(groups: BoxGroups): Promise<number | null> {
     if (match) return Number(match[1]);
   }
   return null;
+}
+
+/**
+ * Kills every process left in a box's groups (frozen ones too) and waits until they are all gone; throws when some
+ * remain after `timeoutMs` or a group cannot be read (EMFILE, …): only an empty group means the box is stopped.
+ */
+export async function emptyBox(groups: BoxGroups, timeoutMs = 5_000): Promise<void> {
+  const all = [...(groups.tree ? [groups.tree] : []), ...groups.limits];
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const left = (await Promise.all(all.map((group) => pidsOrThrow(group.path)))).flat();
+    if (left.length === 0) return;
+    if (Date.now() > until) throw new Error(`${left.length} of the box's processes outlived SIGKILL for ${timeoutMs} ms`);
+    if (groups.tree?.version === 2) await writeFile(path.join(groups.tree.path, "cgroup.kill"), "1").catch(ignoreMissing);
+    for (const pid of left) sendSignal(pid, "SIGKILL");
+    // A frozen task does not die: thawed after the kill (v1; v2's cgroup.kill needs no thaw).
+    if (groups.tree?.version === 1) await writeFile(path.join(groups.tree.path, "freezer.state"), "THAWED").catch(ignoreMissing);
+    await sleep(10);
+  }
+}
+
+/**
+ * Kills the commands a previous process of the service left in a box (exec, read_file, write_file, transfers,
+ * warm entries: every command group but the jobs', which outlive the service on purpose) and removes their groups.
+ */
+export async function endLeftoverCommands(groups: BoxGroups): Promise<number> {
+  if (!groups.tree) return 0;
+  let ended = 0;
+  for (const child of await childGroups(groups.tree.path)) {
+    const name = path.basename(child);
+    if (name.startsWith("j-")) continue;
+    const left = await groupPids(child);
+    ended += left.length;
+    if (left.length > 0) await killCommandGroup(groups, name, -1);
+    await removeCommandGroup(groups, name);
+  }
+  return ended;
+}
+
+/** Pids in a group and its children; a missing group is empty, any other error reading it is thrown. */
+async function pidsOrThrow(dir: string): Promise<number[]> {
+  let own: string;
+  try {
+    own = await readFile(path.join(dir, "cgroup.procs"), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+  const pids = own.split("\n").filter(Boolean).map(Number);
+  let children: string[];
+  try {
+    children = (await readdir(dir, { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => path.join(dir, entry.name));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return pids;
+    throw error;
+  }
+  for (const child of children) pids.push(...(await pidsOrThrow(child)));
+  return pids;
 }
 
 export async function killBox(groups: BoxGroups): Promise<void> {

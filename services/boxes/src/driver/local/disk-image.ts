@@ -11,11 +11,12 @@
  * it (~4 MiB written, a few ms). The copy's root is handed to the box's user when its folders are made (makeDisk).
  */
 import { execFile } from "node:child_process";
-import { chmod, mkdir, readFile, rename, rm } from "node:fs/promises";
+import { chmod, lstat, mkdir, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
 import { exists, type BoxPaths } from "./box-disk.js";
+import { removeAsBoxUser } from "./box-tree-removal.js";
 
 const run = promisify(execFile);
 
@@ -108,9 +109,15 @@ export async function unmount(mountPoint: string): Promise<void> {
   if (await isMounted(mountPoint)) await run("umount", ["-l", mountPoint]);
 }
 
+/**
+ * A folder disk (or a disk left mounted) belongs to the box's uid, and is removed as that uid: host root never
+ * walks a tree a box could write (box-tree-removal.ts). An unmounted image's mount point is root's, and empty.
+ */
 export async function removeDisk(paths: BoxPaths): Promise<void> {
   await unmount(paths.disk);
-  await rm(paths.disk, { recursive: true, force: true, maxRetries: 3 });
+  const owner = (await lstat(paths.disk).catch(() => null))?.uid ?? 0;
+  if (owner > 0) await removeAsBoxUser(paths.disk, owner);
+  else await rm(paths.disk, { recursive: true, force: true, maxRetries: 3 });
   await rm(paths.state, { recursive: true, force: true, maxRetries: 3 });
 }
 

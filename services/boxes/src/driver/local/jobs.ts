@@ -1,14 +1,16 @@
 /**
  * Background jobs of a local box. Each job has a small waiter process on the host, started detached
  * (its own session, not a child bound to the service): it runs the command with stdout and stderr
- * interleaved into `run/jobs/<id>/log` and, when the command ends, writes its exit status to
- * `run/jobs/<id>/exit`. The job therefore outlives the call and the service; a restarted service reads
- * the same files. The waiter stays outside the box's cgroups, so freezing the box does not freeze it
- * and killing the job's processes still lets it record how they ended.
+ * interleaved into a pipe (`run/jobs/<id>/out`, a FIFO), copies at most the log cap of it into
+ * `run/jobs/<id>/log` (the rest is read and dropped, and `truncated` marks it) and, when the command ends, writes
+ * its exit status to `run/jobs/<id>/exit`. The job therefore outlives the call and the service; a restarted service
+ * reads the same files. The job never holds the host file itself: a job once allocated 2 GiB of the host's disk with
+ * one posix_fallocate on its stdout (a pipe refuses it). The waiter stays outside the box's cgroups, so freezing the
+ * box does not freeze it and killing the job's processes still lets it record how they ended.
  */
 import { spawn } from "node:child_process";
 import { watch } from "node:fs";
-import { mkdir, open, readFile, readdir, stat } from "node:fs/promises";
+import { access, mkdir, open, readFile, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import type { JobProbe, LogChunk } from "../box-driver.js";
@@ -22,14 +24,26 @@ export interface JobRuntime {
   oomKills?: number | null;
 }
 
-// fd 3 carries the in-box "started" byte to the service; the waiter must not keep it open itself.
+/** The most of a job's output its log keeps (the first bytes); the default of LocalDriverOptions.jobLogMaxBytes. */
+export const defaultJobLogMaxBytes = 64 * 1024 * 1024;
+
+// fd 3 carries the in-box "started" byte to the service; neither the waiter nor the log's copier keeps it open.
+// The copier: head reads exactly the cap, one more byte tells an overflow (marked, then drained so the job never
+// blocks or gets SIGPIPE); `logged` says the log is complete. The exit is written once the log is complete, or
+// after 2 s when a process the job left behind still holds the pipe.
 const waiterScript =
-  'd=$1; shift; exec 4>&3 3>&-; "$@" 3>&4 4>&- >"$d/log" 2>&1 </dev/null & exec 4>&-; wait "$!"; code=$?; ' +
+  'd=$1; cap=$2; shift 2; rm -f "$d/out"; mkfifo -m 600 "$d/out" || exit 125; exec 4>&3 3>&-; ' +
+  '"$@" 3>&4 4>&- >"$d/out" 2>&1 </dev/null & job=$!; ' +
+  '{ head -c "$cap"; if [ "$(head -c 1 | wc -c)" -gt 0 ]; then : >"$d/truncated"; cat >/dev/null; fi; : >"$d/logged"; } ' +
+  '>"$d/log" <"$d/out" 4>&- & ' +
+  'exec 4>&-; wait "$job"; code=$?; ' +
+  'n=0; while [ ! -e "$d/logged" ] && [ "$n" -lt 100 ]; do sleep 0.02; n=$((n + 1)); done; rm -f "$d/out"; ' +
   'printf "%s" "$code" >"$d/exit.tmp" && mv "$d/exit.tmp" "$d/exit"';
 
-export async function startWaiter(jobDir: string, command: Launch): Promise<JobRuntime> {
+export async function startWaiter(jobDir: string, command: Launch, logMaxBytes: number): Promise<JobRuntime> {
   await mkdir(jobDir, { recursive: true });
-  const child = spawn("/bin/sh", ["-c", waiterScript, "bancada-job", jobDir, command.file, ...command.args], {
+  const args = ["-c", waiterScript, "bancada-job", jobDir, String(logMaxBytes), command.file, ...command.args];
+  const child = spawn("/bin/sh", args, {
     env: command.env,
     detached: true,
     stdio: ["ignore", "ignore", "ignore", "pipe"],
@@ -87,17 +101,21 @@ export async function readLog(
     (info) => info.size,
     () => 0,
   );
+  const truncated = await access(path.join(jobDir, "truncated")).then(
+    () => true,
+    () => false,
+  );
   if ("offset" in range) {
     const start = Math.min(range.offset, size);
     const end = Math.min(size, start + range.maxBytes);
     const raw = await readRange(file, start, end);
     const data = end < size ? wholeCharacters(raw) : raw;
-    return { data, offset: start, nextOffset: start + data.length, size };
+    return { data, offset: start, nextOffset: start + data.length, size, truncated };
   }
   const start = Math.max(0, size - range.maxBytes);
   const raw = await readRange(file, start, size);
   const from = tailStart(raw, range.tailLines, start === 0);
-  return { data: raw.subarray(from), offset: start + from, nextOffset: size, size };
+  return { data: raw.subarray(from), offset: start + from, nextOffset: size, size, truncated };
 }
 
 async function readRange(file: string, start: number, end: number): Promise<Buffer> {

@@ -57,6 +57,7 @@ import { openShell } from "./box-shell.js";
 import { detectCgroups, type CgroupSupport } from "./cgroup-detect.js";
 import * as cgroups from "./cgroups.js";
 import { launch, launchProgram, programOf, type LaunchOptions } from "./command.js";
+import { endLeftoverCommands, endLeftovers } from "./leftovers.js";
 import {
   copyDiskFiles,
   detectCopyMethod,
@@ -71,8 +72,8 @@ import {
 import { createDisk, detectDiskKind, diskExists, isMounted, mountDisk, removeDisk, type DiskKind } from "./disk-image.js";
 import { buildEnterHelper } from "./enter-helper.js";
 import { hostLoader, type HostLoader } from "./host-loader.js";
-import { jobDirChanged, probeJob, readLog, startWaiter, type JobRuntime } from "./jobs.js";
-import { childPids, continueNamespace, isAlive, isStopped, pidsInProcessGroup, sendSignal, stopNamespace } from "./procfs.js";
+import { defaultJobLogMaxBytes, jobDirChanged, probeJob, readLog, startWaiter, type JobRuntime } from "./jobs.js";
+import { childPids, continueNamespace, isAliveOrThrow, isStopped, pidsInProcessGroup, sendSignal, stopNamespace } from "./procfs.js";
 import { runCommand, spawnCommand, type RunResult } from "./run-command.js";
 import { WarmEntries, type EntryCommand } from "./warm-entries.js";
 import { probeSandbox, startSandbox, type LocalRuntime } from "./sandbox.js";
@@ -100,6 +101,8 @@ export interface LocalDriverOptions {
   enter?: "auto" | "chain";
   /** false: no warm entries, every command joins the box's cgroups as it starts (benchmarks of that path). */
   warm?: boolean;
+  /** The most of a job's output its log keeps, on the host (default 64 MiB); the rest is dropped and reported. */
+  jobLogMaxBytes?: number;
 }
 
 /** What the driver found out about this machine at start. */
@@ -147,6 +150,7 @@ export async function createLocalDriver(options: LocalDriverOptions): Promise<Lo
     loader: await hostLoader("/usr/bin/setpriv"),
     helper: null,
   };
+  await endLeftoverCommands(options.dataDir, support, options.log);
   if (options.enter !== "chain") {
     const built = await buildEnterHelper();
     setup.helper = built.path;
@@ -229,6 +233,9 @@ export class LocalDriver implements BoxDriver {
     const paths = this.#paths(spec.id);
     const uid = boxUid(spec);
     if (!(await diskExists(this.#setup.disks, paths))) throw new DriverError("gone", "the box's disk is missing");
+    await this.#endLeftovers(spec.id).catch((error: Error) => {
+      throw new DriverError("start_failed", error.message);
+    });
     await mountDisk(this.#setup.disks, paths);
     await prepareRun(paths, uid);
     return this.#boot(spec, paths, uid);
@@ -241,8 +248,11 @@ export class LocalDriver implements BoxDriver {
     const from = kind === "image" ? paths.image : paths.disk;
     const destinations = await Promise.all(targets.map((target) => this.#copyDestination(target)));
     const started = Date.now();
-    // Processes first (no write is in flight once they are frozen), then the filesystem (its data written out).
-    const holdProcesses = (await this.inspect(source)) === "running";
+    // Processes first (no write is in flight once they are frozen), then the filesystem (its data written out). A
+    // stopped box has none: anything left of its last run is ended, since a folder disk is copied by walking it.
+    const liveness = await this.inspect(source);
+    if (liveness === "gone") await this.#endLeftovers(source.id);
+    const holdProcesses = liveness === "running";
     if (holdProcesses) await this.suspend(source);
     let frozenFs = false;
     try {
@@ -322,9 +332,18 @@ export class LocalDriver implements BoxDriver {
     }
   }
 
+  /**
+   * "gone" only when the box's pid 1 is known to be gone (an error reading /proc is thrown, never taken for "gone")
+   * and its groups are empty: what is left in them is killed first, and a box whose groups cannot be emptied or read
+   * is not reported gone (the error is thrown).
+   */
   async inspect(box: BoxHandle): Promise<BoxLiveness> {
     const runtime = asRuntime(box);
-    if (!runtime || !(await isAlive(runtime.init))) return "gone";
+    if (!runtime) return "gone";
+    if (!(await isAliveOrThrow(runtime.init))) {
+      await cgroups.emptyBox(runtime.groups);
+      return "gone";
+    }
     const frozen = runtime.groups.tree ? await cgroups.isFrozen(runtime.groups).catch(() => false) : await isStopped(runtime.init.pid);
     return frozen ? "frozen" : "running";
   }
@@ -350,10 +369,12 @@ export class LocalDriver implements BoxDriver {
     // every process of the pid namespace with it while the host-side nsenters are still there to reap them.
     if (runtime.groups.tree) await cgroups.freeze(runtime.groups, false, 2_000).catch(() => {});
     else await continueNamespace(runtime.pidNamespace);
-    if (await isAlive(runtime.init)) sendSignal(runtime.init.pid, "SIGKILL");
-    for (let waited = 0; waited < 100 && (await isAlive(runtime.init)); waited++) await sleep(20);
-    if (await isAlive(runtime.bwrap)) sendSignal(runtime.bwrap.pid, "SIGKILL");
+    // Strict reads: a /proc or cgroup error (EMFILE, …) fails the stop rather than report a box stopped while it runs.
+    if (await isAliveOrThrow(runtime.init)) sendSignal(runtime.init.pid, "SIGKILL");
+    for (let waited = 0; waited < 100 && (await isAliveOrThrow(runtime.init)); waited++) await sleep(20);
+    if (await isAliveOrThrow(runtime.bwrap)) sendSignal(runtime.bwrap.pid, "SIGKILL");
     await cgroups.killBox(runtime.groups);
+    await cgroups.emptyBox(runtime.groups);
     await cgroups.removeBoxGroups(runtime.groups);
   }
 
@@ -361,6 +382,9 @@ export class LocalDriver implements BoxDriver {
     // A copy of this disk may hold its filesystem frozen (a delete cancels it): unmounting a frozen one would hang.
     if (this.#setup.disks === "image") await thawFilesystem(this.#paths(box.id).disk);
     await this.stop(box);
+    // A box marked stopped may still have processes (its runtime lost): none may outlive its disk.
+    await this.#endLeftovers(box.id);
+    await cgroups.removeBoxGroups(cgroups.boxGroupsOf(this.#support, box.id));
     await removeDisk(this.#paths(box.id));
   }
 
@@ -390,7 +414,8 @@ export class LocalDriver implements BoxDriver {
     const command = launch(this.#launchOptions(box.id, runtime, group), request);
     const oomKills = await cgroups.oomKillCount(runtime.groups);
     try {
-      return { ...(await startWaiter(path.join(this.#paths(box.id).jobs, request.jobId), command)), oomKills };
+      const logMaxBytes = this.#options.jobLogMaxBytes ?? defaultJobLogMaxBytes;
+      return { ...(await startWaiter(path.join(this.#paths(box.id).jobs, request.jobId), command, logMaxBytes)), oomKills };
     } catch (error) {
       await cgroups.removeCommandGroup(runtime.groups, group);
       const message = (error as Error).message.replace(/^bancada: /, "");
@@ -402,9 +427,12 @@ export class LocalDriver implements BoxDriver {
     const live = asRuntime(box);
     const waiter = (runtime as JobRuntime | null)?.waiter;
     if (!live || !waiter) return;
-    // The waiter's child is the job's nsenter: spared so that it reaps the job's main process (see cgroups.ts).
+    // The waiter's children: the job's nsenter (spared so that it reaps the job's main process, see cgroups.ts) and
+    // the log's copier (outside the box's groups). The nsenter is the one in the job's group.
     const nsenter = await childPids(waiter.pid);
-    if (live.groups.tree) await cgroups.killCommandGroup(live.groups, `j-${jobId}`, nsenter[0] ?? -1);
+    const group = `j-${jobId}`;
+    const inGroup = live.groups.tree ? await cgroups.groupPids(path.join(live.groups.tree.path, group)) : [];
+    if (live.groups.tree) await cgroups.killCommandGroup(live.groups, group, nsenter.find((pid) => inGroup.includes(pid)) ?? -1);
     else
       for (const pid of await pidsInProcessGroup(waiter.pid)) if (pid !== waiter.pid && !nsenter.includes(pid)) sendSignal(pid, "SIGKILL");
   }
@@ -561,8 +589,12 @@ export class LocalDriver implements BoxDriver {
 
   async #alive(box: BoxHandle): Promise<LocalRuntime> {
     const runtime = this.#live(box);
-    if (!(await isAlive(runtime.init))) throw new DriverError("gone", "the box's processes are gone");
+    if (!(await isAliveOrThrow(runtime.init))) throw new DriverError("gone", "the box's processes are gone");
     return runtime;
+  }
+
+  #endLeftovers(boxId: string): Promise<void> {
+    return endLeftovers(this.#paths(boxId).run, cgroups.boxGroupsOf(this.#support, boxId));
   }
 
   #live(box: BoxHandle): LocalRuntime {

@@ -41,6 +41,28 @@ export async function isAlive(ref: ProcessRef): Promise<boolean> {
   return stat !== null && stat.startTime === ref.startTime && stat.state !== "Z" && stat.state !== "X";
 }
 
+/**
+ * Like isAlive, but only a missing process (ENOENT, ESRCH), a reused pid or a zombie is "gone": any other error
+ * reading /proc (EMFILE when the service is out of descriptors, EACCES, …) says nothing about the process and is
+ * thrown. A box was once marked stopped while its processes ran because such an error read as "gone".
+ */
+export async function isAliveOrThrow(ref: ProcessRef): Promise<boolean> {
+  let text: string;
+  try {
+    text = await readFile(`/proc/${ref.pid}/stat`, "utf8");
+  } catch (error) {
+    if (isNoSuchProcess(error)) return false;
+    throw error;
+  }
+  const rest = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return rest[19] === ref.startTime && rest[0] !== "Z" && rest[0] !== "X";
+}
+
+export function isNoSuchProcess(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === "ENOENT" || code === "ESRCH";
+}
+
 /** True when the process is stopped by a signal (state T). */
 export async function isStopped(pid: number): Promise<boolean> {
   return (await readStat(pid))?.state === "T";
