@@ -483,7 +483,7 @@ export class LocalDriver implements BoxDriver {
 
   async sweep(box: BoxHandle): Promise<void> {
     const runtime = asRuntime(box);
-    if (runtime) await cgroups.sweepCommandGroups(runtime.groups).catch(() => {});
+    if (runtime) await cgroups.sweepCommandGroups(runtime.groups, this.#warm?.held()).catch(() => {});
   }
 
   /** Removes this service's cgroup parents when no box is left in them (boxes outlive the service). */
@@ -512,8 +512,7 @@ export class LocalDriver implements BoxDriver {
       try {
         return await runCommand(entry.child, { ...run, killTree: killTree(entry.group) });
       } finally {
-        if (entry.group) await cgroups.removeCommandGroup(runtime.groups, entry.group);
-        this.#warm.prepare(box.id, runtime);
+        await this.#warm.finish(box.id, runtime, entry);
       }
     }
     const group = runtime.groups.tree ? `x-${randomBytes(6).toString("hex")}` : undefined;
