@@ -146,7 +146,8 @@ function warmEntries(boxId: string): number[] {
     } catch {
       continue;
     }
-    if (args[1] === "--warm" && args[4] === boxId) pids.push(Number(name));
+    const warm = args.indexOf("--warm");
+    if (warm > 0 && args[warm + 3] === boxId) pids.push(Number(name));
   }
   return pids;
 }
