@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { hiddenProc } from "../src/driver/local/sandbox.js";
+import { hiddenProc } from "../src/driver/local/proc-masks.js";
 import { closeBoxFixture, describeBoxes, openBoxFixture, type BoxFixture } from "./stack.js";
 import { ok, run } from "./helpers.js";
 

@@ -75,7 +75,8 @@ import { jobDirChanged, probeJob, readLog, startWaiter, type JobRuntime } from "
 import { childPids, continueNamespace, isAlive, isStopped, pidsInProcessGroup, sendSignal, stopNamespace } from "./procfs.js";
 import { runCommand, spawnCommand, type RunResult } from "./run-command.js";
 import { WarmEntries, type EntryCommand } from "./warm-entries.js";
-import { prepareProcMasks, probeSandbox, startSandbox, type LocalRuntime, type ProcMasks } from "./sandbox.js";
+import { prepareProcMasks, type ProcMasks } from "./proc-masks.js";
+import { probeSandbox, startSandbox, type LocalRuntime } from "./sandbox.js";
 import { boxSeccompFilter } from "./seccomp.js";
 
 export interface LocalDriverOptions {
@@ -117,7 +118,7 @@ interface HostSetup {
   /** The boxes' seccomp filter (seccomp.ts), and its file for the helper (null: the chain, which cannot load it). */
   seccomp: Buffer;
   filter: string | null;
-  /** What hides /proc's host entries in a box (sandbox.ts). */
+  /** What hides /proc's host entries in a box (proc-masks.ts). */
   masks: ProcMasks;
 }
 
