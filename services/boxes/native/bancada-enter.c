@@ -1,8 +1,10 @@
 /*
  * bancada-enter: how a command enters a running local box, in one exec (see src/driver/local/enter-helper.ts).
  *
- *   bancada-enter <pid> <startTime> <boxId> <cwd> <cgroup.procs>... -- <program> [args...]
- *   bancada-enter --warm <pid> <startTime> <boxId> <cgroup dir or ""> <cgroup.procs>...   (the command comes on fd 4)
+ *   bancada-enter [options] <pid> <startTime> <boxId> <cwd> <cgroup.procs>... -- <program> [args...]
+ *   bancada-enter [options] --warm <pid> <startTime> <boxId> <cgroup dir or ""> <cgroup.procs>...   (the command comes on fd 4)
+ *   options: --seccomp=<file>  the box's seccomp filter (src/driver/local/seccomp.ts), read on the host at start
+ *            --keep-fd=<n>     a descriptor above 2 the program needs (an upload's fd 4); repeatable
  *
  * As host root, on the host: joins each cgroup.procs given (its own pid), opens the namespaces, root and
  * identity of <pid> (the box's pid 1), checks that <pid> is still the process started at <startTime> (field 22
@@ -15,7 +17,10 @@
  * box's id file (/run/bancada/box-id, read-only, only in that box), changes to <cwd>, reports "started" on fd 3
  * and execs the program with its environment: the variables given as BANCADA_ENV_<name> become <name>, so no
  * variable of the caller (LD_PRELOAD...) ever reaches this program while it is privileged, as it is loaded.
- * Nothing of the box's files is run or loaded before every privilege is gone.
+ * Nothing of the box's files is run or loaded before every privilege is gone. Right before the exec it installs the
+ * box's seccomp filter (the one bubblewrap gave the box's init: a command entered here is not the init's child, so
+ * it would not inherit it) and closes every descriptor above 2 but the kept ones: whatever the service inherited
+ * from its own launcher without close-on-exec never reaches a box.
  *
  * A warm entry (src/driver/local/warm-entries.ts) does the same in two halves: the cgroup joins, the opening and
  * the check ahead of time; then, once its command arrives on fd 4 (see enter_warm), the check again and the rest.
@@ -28,18 +33,30 @@
 #include <grp.h>
 #include <poll.h>
 #include <linux/capability.h>
+#include <linux/filter.h>
 #include <linux/sched.h>
+#include <linux/seccomp.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+
 extern char **environ;
+
+/* The box's seccomp filter (empty: none given), and the descriptors above 2 the program keeps. */
+static struct sock_fprog filter;
+static int kept[8];
+static int kept_count;
 
 static void fail(int code, const char *what) {
   fprintf(stderr, "bancada: %s: %s\n", what, strerror(errno));
@@ -88,6 +105,44 @@ static void drop_privileges(void) {
   struct __user_cap_data_struct data[2];
   memset(data, 0, sizeof data);
   if (syscall(SYS_capset, &header, data) != 0) fail(125, "dropping capabilities");
+}
+
+/* Reads the compiled filter (struct sock_filter[]) from a file only root may write, on the host, before entering. */
+static void load_filter(const char *file) {
+  int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  struct stat info;
+  if (fd < 0 || fstat(fd, &info) != 0) fail(125, file);
+  if (!S_ISREG(info.st_mode) || info.st_uid != 0 || (info.st_mode & 022) != 0 || info.st_size <= 0 ||
+      info.st_size % sizeof(struct sock_filter) != 0 || info.st_size > BPF_MAXINSNS * (off_t)sizeof(struct sock_filter)) {
+    fprintf(stderr, "bancada: %s is not a seccomp filter owned by root and writable by it only\n", file);
+    exit(125);
+  }
+  struct sock_filter *program = malloc((size_t)info.st_size);
+  if (!program) fail(125, "memory");
+  for (off_t done = 0; done < info.st_size;) {
+    ssize_t length = read(fd, (char *)program + done, (size_t)(info.st_size - done));
+    if (length < 0 && errno == EINTR) continue;
+    if (length <= 0) fail(125, file);
+    done += length;
+  }
+  close(fd);
+  filter.len = (unsigned short)(info.st_size / sizeof(struct sock_filter));
+  filter.filter = program;
+}
+
+/* Everything above 2 goes but the kept descriptors (close_range, else one by one). */
+static void close_inherited(void) {
+  unsigned int from = 3;
+  for (int next = 0; next <= kept_count; next++) {
+    unsigned int until = next < kept_count ? (unsigned int)kept[next] : ~0U;
+    if (until < from) continue;
+    if (until > from && syscall(SYS_close_range, from, until - 1, 0) != 0) {
+      long most = sysconf(_SC_OPEN_MAX);
+      for (long fd = from; fd < (until == ~0U ? (most > 0 ? most : 65536) : (long)until); fd++) close((int)fd);
+    }
+    if (until == ~0U) break;
+    from = until + 1;
+  }
 }
 
 /* The environment the program gets: BANCADA_ENV_<name>=v as <name>=v (after the base variables, so they win). */
@@ -246,9 +301,11 @@ static int enter(struct box *box, const char *cwd, char **program, char **enviro
     if (environment)
       for (char **entry = environment; *entry; entry++)
         if (putenv(*entry) != 0) fail(125, "environment");
+    /* no_new_privs is set (drop_privileges): an unprivileged process may install it. */
+    if (filter.len && syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &filter) != 0) fail(125, "seccomp");
     if (write(3, "1", 1) < 0) { /* nobody listens for it: fine */
     }
-    close(3);
+    close_inherited();
     execvp(program[0], program);
     int code = errno == ENOENT ? 127 : 126;
     fprintf(stderr, "bancada: %s: %s\n", program[0], strerror(errno));
@@ -381,11 +438,38 @@ static int enter_warm(int argc, char **argv) {
   return enter(&box, fields[0], fields + 2 + entries, environment, lowered ? oom_score : NULL);
 }
 
+/* The options before the mode's arguments; returns how many there were. */
+static int read_options(int argc, char **argv) {
+  int index = 1;
+  for (; index < argc; index++) {
+    if (strncmp(argv[index], "--seccomp=", 10) == 0)
+      load_filter(argv[index] + 10);
+    else if (strncmp(argv[index], "--keep-fd=", 10) == 0 && kept_count < (int)(sizeof kept / sizeof *kept)) {
+      int fd = atoi(argv[index] + 10), at = kept_count++;
+      if (fd < 3) {
+        fprintf(stderr, "bancada: --keep-fd takes a descriptor above 2\n");
+        exit(125);
+      }
+      /* Kept in ascending order, which close_inherited walks. */
+      while (at > 0 && kept[at - 1] > fd) {
+        kept[at] = kept[at - 1];
+        at--;
+      }
+      kept[at] = fd;
+    } else
+      break;
+  }
+  return index - 1;
+}
+
 int main(int argc, char **argv) {
+  int options = read_options(argc, argv);
+  argc -= options;
+  argv += options;
   if (argc >= 6 && strcmp(argv[1], "--warm") == 0) return enter_warm(argc, argv);
   if (argc >= 7) return enter_now(argc, argv);
   fprintf(stderr,
-          "usage: bancada-enter <pid> <startTime> <boxId> <cwd> <cgroup.procs>... -- <program> [args...]\n"
-          "       bancada-enter --warm <pid> <startTime> <boxId> <cgroup dir or \"\"> <cgroup.procs>...\n");
+          "usage: bancada-enter [--seccomp=<file>] [--keep-fd=<n>]... <pid> <startTime> <boxId> <cwd> <cgroup.procs>... -- <program> [args...]\n"
+          "       bancada-enter [--seccomp=<file>] [--keep-fd=<n>]... --warm <pid> <startTime> <boxId> <cgroup dir or \"\"> <cgroup.procs>...\n");
   return 125;
 }

@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { hiddenProc } from "../src/driver/local/proc-masks.js";
 import { closeBoxFixture, describeBoxes, openBoxFixture, type BoxFixture } from "./stack.js";
 import { ok, run } from "./helpers.js";
 
@@ -151,7 +152,7 @@ describeBoxes("what a box can do to its host", () => {
     expect(Number(certificates)).toBeGreaterThan(existsSync("/etc/ssl/certs/ca-certificates.crt") ? 0 : -1);
   });
 
-  it("when a box lists its mounts, then the host paths it sees are exactly /usr, its links, the CA certificates, the alternatives links, /proc/sys and six device nodes", async () => {
+  it("when a box lists its mounts, then the host paths it sees are exactly /usr, its links, the CA certificates, the alternatives links, /proc/sys, the empty read-only masks over /proc's host entries and six device nodes", async () => {
     const mounts = (await run(fixture.client, fixture.box.id, "cat /proc/self/mountinfo")).stdout
       .trim()
       .split("\n")
@@ -175,6 +176,7 @@ describeBoxes("what a box can do to its host", () => {
       "/etc/ssl/certs",
       "/etc/alternatives",
       "/proc/sys",
+      ...[...hiddenProc.files, ...hiddenProc.folders].filter((name) => existsSync(`/proc/${name}`)).map((name) => `/proc/${name}`),
       "/dev/null",
       "/dev/zero",
       "/dev/full",

@@ -5,7 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { randomInt } from "node:crypto";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createLogger } from "@bancada/service-kit";
@@ -59,6 +59,29 @@ describeBoxes("warm entries", () => {
       Array.from({ length: 8 }, (_, index) => [String(index), index]),
     );
     expect(await waitForEntries(box.id, 1)).toHaveLength(1);
+  }, 60_000);
+
+  it("when the idle sweep runs after a warm entry waited past its cut-off, then the next exec, read_file and write_file still run", async () => {
+    const { driver, box, exec } = await localBox("idle");
+    await exec("true");
+    await waitForEntries(box.id, 1);
+    // The sweep removes command groups older than 60 s: the waiting entry's group is made to look that old.
+    const tree = (box.runtime as { groups: { tree: { path: string } | null } }).groups.tree;
+    const past = new Date(Date.now() - 120_000);
+    if (tree)
+      for (const entry of readdirSync(tree.path, { withFileTypes: true }))
+        if (entry.isDirectory()) utimesSync(path.join(tree.path, entry.name), past, past);
+    await driver.sweep(box);
+    const after = await exec("echo still-here");
+    expect(after.stderr.toString()).toBe("");
+    expect(after.stdout.toString()).toBe("still-here\n");
+    await waitForEntries(box.id, 1);
+    if (tree)
+      for (const entry of readdirSync(tree.path, { withFileTypes: true }))
+        if (entry.isDirectory()) utimesSync(path.join(tree.path, entry.name), past, past);
+    await driver.sweep(box);
+    await driver.writeFile(box, { path: "/data/home/idle.txt", data: Buffer.from("idle"), mode: 0o644, parents: false });
+    expect(await driver.readFile(box, "/data/home/idle.txt", 1024)).toEqual({ kind: "file", data: Buffer.from("idle") });
   }, 60_000);
 
   it("when a warm entry's box stops before its command comes, then the entry ends by itself and runs nothing", async () => {
@@ -123,7 +146,8 @@ function warmEntries(boxId: string): number[] {
     } catch {
       continue;
     }
-    if (args[1] === "--warm" && args[4] === boxId) pids.push(Number(name));
+    const warm = args.indexOf("--warm");
+    if (warm > 0 && args[warm + 3] === boxId) pids.push(Number(name));
   }
   return pids;
 }

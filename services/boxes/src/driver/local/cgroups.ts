@@ -118,10 +118,13 @@ export async function removeCommandGroup(groups: BoxGroups, command: string): Pr
   if (groups.tree) await rmdir(path.join(groups.tree.path, command)).catch(() => {});
 }
 
-/** Removes command groups left behind (their processes took long to die); recent ones may be about to be joined. */
-export async function sweepCommandGroups(groups: BoxGroups, olderThanMs = 60_000): Promise<void> {
+/**
+ * Removes command groups left behind (their processes took long to die); recent ones may be about to be joined, and
+ * `spare` names groups still in use though empty (a warm entry's, which it starts its command into).
+ */
+export async function sweepCommandGroups(groups: BoxGroups, spare: ReadonlySet<string> = new Set(), olderThanMs = 60_000): Promise<void> {
   if (!groups.tree) return;
-  const children = await childGroups(groups.tree.path);
+  const children = (await childGroups(groups.tree.path)).filter((child) => !spare.has(path.basename(child)));
   const cutoff = Date.now() - olderThanMs;
   await Promise.all(
     children

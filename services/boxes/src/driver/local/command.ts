@@ -13,7 +13,8 @@
  *               /etc/ld.so.preload (host-loader.ts), so the box cannot inject code while capabilities
  *               (of the box's user namespace only) are still held; drops every one of them for good
  *               (bounding set, inheritable, ambient) + no_new_privs
- *   sh (box)    changes to the working directory, reports "started" on fd 3, then execs
+ *   bash (box)  closes every inherited descriptor above 3 (but the kept ones), changes to the working
+ *               directory, reports "started" on fd 3, then execs
  *   bash -lc CMD, or the argv as given (no shell).
  * Measured on this machine the chain costs a few process starts over a bare `bash -lc` (bench/exec.ts).
  */
@@ -29,7 +30,10 @@ export const boxPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:
 // host process, nsenter would enter the host; the box-id file exists only inside that box, read-only.
 // The caller's environment crosses the host part of the chain under prefixed names (see launch) and is
 // put back here, once every privilege is gone; names are identifiers (validated), so eval only sees names.
+// Then every descriptor above 3 but the kept ones ($1) is closed: nsenter and setpriv pass on whatever the service
+// inherited from its launcher without close-on-exec (bash, not sh: dash cannot name a descriptor above 9).
 const inBoxScript =
+  'keep=" 0 1 2 3 $1 "; shift; for fd in /proc/$$/fd/*; do fd=${fd##*/}; case $keep in *" $fd "*) ;; *) [ -e "/proc/$$/fd/$fd" ] && exec {fd}>&-;; esac; done; unset keep fd; ' +
   'read -r id </run/bancada/box-id 2>/dev/null; [ "$id" = "$1" ] || { echo "bancada: the box is not running" >&2; exit 125; }; shift; ' +
   'cd -- "$1" 2>/dev/null || { printf "bancada: the working directory %s does not exist in the box\\n" "$1" >&2; exit 126; }; ' +
   'shift; __bancada_n=$1; shift; while [ "$__bancada_n" -gt 0 ]; do eval "export $1=\\"\\${BANCADA_ENV_$1}\\"; unset BANCADA_ENV_$1"; shift; __bancada_n=$((__bancada_n - 1)); done; unset __bancada_n; ' +
@@ -50,6 +54,15 @@ export interface LaunchOptions {
   loader: HostLoader;
   /** The one-exec helper, or null: the chain. */
   helper: string | null;
+  /** The box's seccomp filter as a file the helper loads (enter-helper.ts), or null: none (the chain cannot load one). */
+  filter: string | null;
+  /** Descriptors above 2 the program reads or writes (an upload's fd 4); every other one is closed before it runs. */
+  keepFds?: number[];
+}
+
+/** The helper's options: the filter to install and the descriptors to keep, before the exec. */
+function helperOptions(options: LaunchOptions): string[] {
+  return [...(options.filter ? [`--seccomp=${options.filter}`] : []), ...(options.keepFds ?? []).map((fd) => `--keep-fd=${fd}`)];
 }
 
 export function launch(options: LaunchOptions, spec: CommandSpec): Launch {
@@ -72,7 +85,7 @@ export function warmLaunch(options: LaunchOptions & { helper: string }): Launch 
   const into = tree?.version === 2 && group ? path.join(tree.path, group) : "";
   const join = into ? procsFiles({ tree: null, limits: runtime.groups.limits }) : procsFiles(runtime.groups, group);
   const target = [String(runtime.init.pid), runtime.init.startTime, options.boxId, into];
-  return { file: options.helper, args: ["--warm", ...target, ...join], env: boxEnv(runtime.hostname) };
+  return { file: options.helper, args: [...helperOptions(options), "--warm", ...target, ...join], env: boxEnv(runtime.hostname) };
 }
 
 /**
@@ -99,7 +112,11 @@ export function launchProgram(options: LaunchOptions, cwd: string, program: stri
   const env = { ...boxEnv(runtime.hostname), ...Object.fromEntries(names.map((name) => [`BANCADA_ENV_${name}`, extra[name]!])) };
   if (options.helper) {
     const target = [String(runtime.init.pid), runtime.init.startTime, options.boxId, cwd];
-    return { file: options.helper, args: [...target, ...procsFiles(runtime.groups, options.group), "--", ...program], env };
+    return {
+      file: options.helper,
+      args: [...helperOptions(options), ...target, ...procsFiles(runtime.groups, options.group), "--", ...program],
+      env,
+    };
   }
   // --wd: the box's own working directory; without it nsenter would keep the service's, a host folder outside the box's root.
   const enter = [
@@ -126,7 +143,8 @@ export function launchProgram(options: LaunchOptions, cwd: string, program: stri
     "--ambient-caps=-all",
     "--",
   ];
-  const inBox = ["/bin/sh", "-c", inBoxScript, "bancada", options.boxId, cwd, String(names.length), ...names, ...program];
+  const keep = (options.keepFds ?? []).join(" ");
+  const inBox = ["/bin/bash", "-c", inBoxScript, "bancada", keep, options.boxId, cwd, String(names.length), ...names, ...program];
   return {
     file: "/bin/sh",
     args: ["-c", joinCgroupsScript, "bancada-join", ...procsFiles(runtime.groups, options.group), "--", ...enter, ...drop, ...inBox],

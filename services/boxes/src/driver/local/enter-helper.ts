@@ -9,7 +9,7 @@
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmod, lstat, mkdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { chmod, lstat, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -56,6 +56,30 @@ export async function buildEnterHelper(cacheDir = path.join(homedir(), ".cache",
     const stderr = String((error as { stderr?: unknown }).stderr ?? "").trim();
     return { path: null, reason: `the helper could not be built: ${stderr || (error as Error).message}` };
   }
+}
+
+/**
+ * The box's seccomp filter (seccomp.ts) as a file the helper reads (`--seccomp=`) before it enters: in the same
+ * private folder, named by its hash, written aside and renamed, so a running helper never reads half of one.
+ */
+export async function saveSeccompFilter(program: Buffer, cacheDir = path.join(homedir(), ".cache", "bancada")): Promise<string> {
+  await mkdir(cacheDir, { recursive: true, mode: 0o700 });
+  await checkPrivate(cacheDir, true);
+  const target = path.join(cacheDir, `box-seccomp-${createHash("sha256").update(program).digest("hex").slice(0, 16)}.bpf`);
+  const saved = await readFile(target).catch(() => null);
+  if (saved?.equals(program)) {
+    await checkPrivate(target, false);
+    return target;
+  }
+  const aside = `${target}.${process.pid}.tmp`;
+  try {
+    await writeFile(aside, program, { mode: 0o400 });
+    await rename(aside, target);
+  } finally {
+    await rm(aside, { force: true });
+  }
+  await checkPrivate(target, false);
+  return target;
 }
 
 async function findCompiler(): Promise<string | null> {

@@ -70,13 +70,15 @@ import {
   type CopyMethod,
 } from "./disk-copy.js";
 import { createDisk, detectDiskKind, diskExists, isMounted, mountDisk, removeDisk, type DiskKind } from "./disk-image.js";
-import { buildEnterHelper } from "./enter-helper.js";
+import { buildEnterHelper, saveSeccompFilter } from "./enter-helper.js";
 import { hostLoader, type HostLoader } from "./host-loader.js";
 import { defaultJobLogMaxBytes, jobDirChanged, probeJob, readLog, startWaiter, type JobRuntime } from "./jobs.js";
 import { childPids, continueNamespace, isAliveOrThrow, isStopped, pidsInProcessGroup, sendSignal, stopNamespace } from "./procfs.js";
 import { runCommand, spawnCommand, type RunResult } from "./run-command.js";
 import { WarmEntries, type EntryCommand } from "./warm-entries.js";
+import { prepareProcMasks, type ProcMasks } from "./proc-masks.js";
 import { probeSandbox, startSandbox, type LocalRuntime } from "./sandbox.js";
+import { boxSeccompFilter } from "./seccomp.js";
 
 export interface LocalDriverOptions {
   /** Where box disks live (default `.data/boxes`). */
@@ -116,6 +118,11 @@ interface HostSetup {
   loader: HostLoader;
   /** The one-exec way into a box (enter-helper.ts), or null: the chain of command.ts. */
   helper: string | null;
+  /** The boxes' seccomp filter (seccomp.ts), and its file for the helper (null: the chain, which cannot load it). */
+  seccomp: Buffer;
+  filter: string | null;
+  /** What hides /proc's host entries in a box (proc-masks.ts). */
+  masks: ProcMasks;
 }
 
 export async function createLocalDriver(options: LocalDriverOptions): Promise<LocalDriver> {
@@ -135,7 +142,8 @@ export async function createLocalDriver(options: LocalDriverOptions): Promise<Lo
   await prepareDataDir(options.dataDir);
   const support: CgroupSupport = options.cgroups === "none" ? { tree: null, limits: {} } : await detectCgroups();
   const links = await usrLinks();
-  await probeSandbox(bwrapPath, links, options.probeUid ?? 100_000, path.join(options.dataDir, "mnt"));
+  const confinement = { seccomp: boxSeccompFilter(), masks: await prepareProcMasks(options.dataDir) };
+  await probeSandbox(bwrapPath, links, options.probeUid ?? 100_000, path.join(options.dataDir, "mnt"), confinement);
   const disks =
     options.disks === "directory"
       ? { kind: "directory" as const, reason: "disk images turned off" }
@@ -149,6 +157,8 @@ export async function createLocalDriver(options: LocalDriverOptions): Promise<Lo
     copies: await detectCopyMethod(path.join(options.dataDir, "state")),
     loader: await hostLoader("/usr/bin/setpriv"),
     helper: null,
+    ...confinement,
+    filter: null,
   };
   await endLeftoverCommands(options.dataDir, support, options.log);
   if (options.enter !== "chain") {
@@ -156,6 +166,8 @@ export async function createLocalDriver(options: LocalDriverOptions): Promise<Lo
     setup.helper = built.path;
     if (built.reason) options.log.warn({ reason: built.reason }, "commands enter boxes through the slower chain of programs");
   }
+  if (setup.helper) setup.filter = await saveSeccompFilter(setup.seccomp);
+  else options.log.warn("commands entered through the chain run without the boxes' seccomp filter (setpriv cannot load one)");
   options.log.info(
     {
       tree: support.tree?.version ?? null,
@@ -323,6 +335,8 @@ export class LocalDriver implements BoxDriver {
         usrLinks: this.#links,
         sharedEtc: this.#sharedEtc,
         bwrapPath: this.#bwrapPath,
+        seccomp: this.#setup.seccomp,
+        masks: this.#setup.masks,
       });
       this.#warm?.prepare(spec.id, runtime);
       return runtime;
@@ -511,7 +525,7 @@ export class LocalDriver implements BoxDriver {
 
   async sweep(box: BoxHandle): Promise<void> {
     const runtime = asRuntime(box);
-    if (runtime) await cgroups.sweepCommandGroups(runtime.groups).catch(() => {});
+    if (runtime) await cgroups.sweepCommandGroups(runtime.groups, this.#warm?.held()).catch(() => {});
   }
 
   /** Removes this service's cgroup parents when no box is left in them (boxes outlive the service). */
@@ -540,8 +554,7 @@ export class LocalDriver implements BoxDriver {
       try {
         return await runCommand(entry.child, { ...run, killTree: killTree(entry.group) });
       } finally {
-        if (entry.group) await cgroups.removeCommandGroup(runtime.groups, entry.group);
-        this.#warm.prepare(box.id, runtime);
+        await this.#warm.finish(box.id, runtime, entry);
       }
     }
     const group = runtime.groups.tree ? `x-${randomBytes(6).toString("hex")}` : undefined;
@@ -560,7 +573,10 @@ export class LocalDriver implements BoxDriver {
       const runtime = await this.#alive(box);
       const group = runtime.groups.tree ? `t-${randomBytes(6).toString("hex")}` : undefined;
       if (group) await cgroups.createCommandGroup(runtime.groups, group);
-      const launched = launchProgram(this.#launchOptions(box.id, runtime, group), where?.cwd ?? "/", program, where?.env ?? {});
+      // Descriptors past stdio and fd 3 ("started") that the program uses (an upload's fd 4) stay open in the box.
+      const keepFds = stdio.flatMap((use, fd) => (fd > 3 && use === "pipe" ? [fd] : []));
+      const options = { ...this.#launchOptions(box.id, runtime, group), keepFds };
+      const launched = launchProgram(options, where?.cwd ?? "/", program, where?.env ?? {});
       const child = transfers.spawnLaunch(launched, stdio);
       child.on("error", () => {});
       const exited = new Promise<void>((resolve) => {
@@ -584,7 +600,8 @@ export class LocalDriver implements BoxDriver {
   }
 
   #launchOptions(boxId: string, runtime: LocalRuntime, group: string | undefined): LaunchOptions {
-    return { boxId, runtime, group, nsenterPath: this.#nsenterPath, loader: this.#setup.loader, helper: this.#setup.helper };
+    const { loader, helper, filter } = this.#setup;
+    return { boxId, runtime, group, nsenterPath: this.#nsenterPath, loader, helper, filter };
   }
 
   async #alive(box: BoxHandle): Promise<LocalRuntime> {

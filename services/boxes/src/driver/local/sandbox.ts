@@ -15,7 +15,11 @@
  * service process, so a restarted service finds its boxes running (their pids are in `runtime`).
  * Everything the box sees: the host's /usr read-only (and the bin/lib links into it), the host's public CA
  * certificates and alternatives links read-only, a fresh /proc (its /proc/sys read-only) and /dev, its own
- * disk (/etc, /data/home, /var, /opt, /root, /tmp), a small /run tmpfs. Every capability is dropped.
+ * disk (/etc, /data/home, /var, /opt, /root, /tmp), a small /run tmpfs. Every capability is dropped, and the box's
+ * seccomp filter (seccomp.ts) holds for its init and everything the init starts (bubblewrap --seccomp).
+ *
+ * /proc is the box's own (its pid namespace), but some of its files describe the host's kernel and machine, not the
+ * box; those a box has no use for are hidden behind an empty read-only file (or folder), see proc-masks.ts.
  */
 import { spawn } from "node:child_process";
 import { open, writeFile, readFile } from "node:fs/promises";
@@ -23,6 +27,7 @@ import path from "node:path";
 import type { BoxGroups } from "./cgroups.js";
 import { procsFiles } from "./cgroups.js";
 import { diskMounts, type BoxPaths } from "./box-disk.js";
+import { maskArgs, type ProcMasks } from "./proc-masks.js";
 import { pidNamespace, processRef, sendSignal, type ProcessRef } from "./procfs.js";
 
 export interface LocalRuntime {
@@ -47,6 +52,9 @@ export interface SandboxOptions {
   /** Host /etc entries mounted read-only into the box's /etc. */
   sharedEtc: string[];
   bwrapPath: string;
+  /** The compiled seccomp filter (seccomp.ts). */
+  seccomp: Buffer;
+  masks: ProcMasks;
 }
 
 /** Writes its own pid into each cgroup.procs file given before `--`, then becomes the command after it. */
@@ -88,14 +96,15 @@ export async function startSandbox(options: SandboxOptions): Promise<LocalRuntim
     const chain = [...procsFiles(options.groups), "--", ...asBoxUser(options.uid), options.bwrapPath, ...bwrapArgs(options)];
     const child = spawn("/bin/sh", ["-c", joinCgroupsScript, "bancada-box", ...chain], {
       detached: true,
-      // 3: bwrap's info; 4: the box id for /run/bancada/box-id; 5: the empty /etc/ld.so.preload.
-      stdio: ["ignore", log.fd, log.fd, "pipe", "pipe", "pipe"],
+      // 3: bwrap's info; 4: the box id for /run/bancada/box-id; 5: the empty /etc/ld.so.preload; 6: the seccomp filter.
+      stdio: ["ignore", log.fd, log.fd, "pipe", "pipe", "pipe", "pipe"],
       env: baseEnv,
     });
     child.unref();
     const inputs = child.stdio as unknown as NodeJS.WritableStream[];
     inputs[4]!.end(`${options.boxId}\n`);
     inputs[5]!.end();
+    inputs[6]!.end(options.seccomp);
     if (child.pid) started.push(child.pid);
     const info = await readInfo(child.stdio[3] as NodeJS.ReadableStream, child);
     const childPid = Number(info["child-pid"]);
@@ -130,35 +139,54 @@ export async function startSandbox(options: SandboxOptions): Promise<LocalRuntim
 // The user namespace is made before bubblewrap (asBoxUser), so bubblewrap makes only the others.
 const isolation = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup", "--cap-drop", "ALL"];
 
-/** The host's /usr read-only, the bin/lib links into it (or the directories themselves), a fresh /proc (/proc/sys read-only) and /dev. */
-function systemArgs(links: SandboxOptions["usrLinks"]): string[] {
+/**
+ * The host's /usr read-only, the bin/lib links into it (or the directories themselves), a fresh /proc (/proc/sys
+ * read-only, the host's entries of proc-masks.ts hidden) and /dev.
+ */
+function systemArgs(links: SandboxOptions["usrLinks"], masks: ProcMasks): string[] {
   const args = ["--ro-bind", "/usr", "/usr"];
   for (const link of links)
     args.push(...(link.target === null ? ["--ro-bind", `/${link.name}`, `/${link.name}`] : ["--symlink", link.target, `/${link.name}`]));
-  return [...args, "--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys", "--dev", "/dev"];
+  return [...args, "--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys", ...maskArgs(masks), "--dev", "/dev"];
 }
 
 function bwrapArgs(options: SandboxOptions): string[] {
   const { paths } = options;
-  const args = [...isolation, "--as-pid-1", "--new-session", "--hostname", options.hostname, ...systemArgs(options.usrLinks)];
+  const args = [
+    ...isolation,
+    "--as-pid-1",
+    "--new-session",
+    "--hostname",
+    options.hostname,
+    ...systemArgs(options.usrLinks, options.masks),
+  ];
   for (const [dir, target] of diskMounts) args.push("--bind", path.join(paths.disk, dir), target);
   for (const name of options.sharedEtc) args.push("--ro-bind", `/etc/${name}`, `/etc/${name}`);
   args.push("--size", String(64 * 1024 * 1024), "--tmpfs", "/run");
   // Read-only files the box cannot replace: its id (see command.ts), and an empty preload list (see host-loader.ts).
   args.push("--ro-bind-data", "4", "/run/bancada/box-id", "--ro-bind-data", "5", "/etc/ld.so.preload");
-  args.push("--remount-ro", "/", "--chdir", "/data/home", "--info-fd", "3", "--", "/bin/bash", "-c", initScript);
+  args.push("--remount-ro", "/", "--chdir", "/data/home", "--info-fd", "3", "--seccomp", "6", "--", "/bin/bash", "-c", initScript);
   return args;
 }
 
 /**
  * A throw-away sandbox at start, made like a box's (as an unprivileged uid, binding a folder below the mount
- * folder): a machine that cannot make one (no user namespaces, a folder on the way the box's user cannot cross)
- * is found now, not at the first create_box.
+ * folder, hiding /proc's host entries, under the seccomp filter): a machine that cannot make one (no user
+ * namespaces, a folder on the way the box's user cannot cross, a filter the kernel refuses) is found now, not at
+ * the first create_box.
  */
-export async function probeSandbox(bwrapPath: string, links: SandboxOptions["usrLinks"], uid: number, mountDir: string): Promise<void> {
+export async function probeSandbox(
+  bwrapPath: string,
+  links: SandboxOptions["usrLinks"],
+  uid: number,
+  mountDir: string,
+  confinement: Pick<SandboxOptions, "seccomp" | "masks">,
+): Promise<void> {
   const failure = await new Promise<string | null>((resolve) => {
-    const args = [...asBoxUser(uid), bwrapPath, ...isolation, ...systemArgs(links), "--ro-bind", mountDir, "/probe", "--", "/usr/bin/true"];
-    const child = spawn(args[0]!, args.slice(1), { stdio: ["ignore", "ignore", "pipe"], env: baseEnv });
+    const sandbox = [...isolation, ...systemArgs(links, confinement.masks), "--ro-bind", mountDir, "/probe", "--seccomp", "3"];
+    const args = [...asBoxUser(uid), bwrapPath, ...sandbox, "--", "/usr/bin/true"];
+    const child = spawn(args[0]!, args.slice(1), { stdio: ["ignore", "ignore", "pipe", "pipe"], env: baseEnv });
+    (child.stdio[3] as NodeJS.WritableStream).end(confinement.seccomp);
     let stderr = "";
     child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
     child.on("error", (error) => resolve(error.message));

@@ -7,6 +7,10 @@
  * that pipe, and the entry starts it straight into the command's own cgroup v2 group (clone3, no migration); after
  * each command another entry is started for the box.
  *
+ * A waiting entry holds its command's group open by file descriptor only (no process is in it yet), so the idle
+ * sweep of empty command groups (cgroups.sweepCommandGroups) must spare it: `held` names the groups of every entry
+ * not yet finished; a removed group would fail the entry's clone3 ("fork: No such file or directory").
+ *
  * What the box can do to one: nothing. It is a host process outside the box's pid namespace (the box cannot see or
  * signal it) and its pipe is the service's; it checks the box's pid 1 again when its command comes, so a box that
  * was stopped or restarted meanwhile is refused, and it dies with the service (parent-death signal). The only trace
@@ -48,6 +52,8 @@ export class WarmEntries {
    * another (`claimed`); commands that come at the same time start their own at once.
    */
   readonly #preparing = new Map<string, { done: Promise<void>; claimed: boolean }>();
+  /** The command groups of entries started and not yet finished or discarded: never swept. */
+  readonly #held = new Set<string>();
 
   constructor(options: Options) {
     this.#options = options;
@@ -85,12 +91,23 @@ export class WarmEntries {
         entry.child.once("exit", () => {
           if (this.#ready.get(boxId) !== entry) return;
           this.#ready.delete(boxId);
-          if (entry.group) void cgroups.removeCommandGroup(entry.groups, entry.group).catch(() => {});
+          void this.#removeGroup(entry);
         });
       })
       .catch(() => {})
       .finally(() => this.#preparing.delete(boxId));
     this.#preparing.set(boxId, { done, claimed: false });
+  }
+
+  /** The command groups entries hold now (the sweep leaves them alone). */
+  held(): ReadonlySet<string> {
+    return this.#held;
+  }
+
+  /** After an entry's command ended: its group goes, and the box gets its next entry. */
+  async finish(boxId: string, runtime: LocalRuntime, entry: WarmEntry): Promise<void> {
+    await this.#removeGroup(entry);
+    this.prepare(boxId, runtime);
   }
 
   /** Ends the box's waiting entry (the box stops or goes away). */
@@ -121,7 +138,13 @@ export class WarmEntries {
 
   async #start(boxId: string, runtime: LocalRuntime): Promise<WarmEntry> {
     const group = runtime.groups.tree ? `x-${randomBytes(6).toString("hex")}` : undefined;
-    if (group) await cgroups.createCommandGroup(runtime.groups, group);
+    if (group) {
+      this.#held.add(group);
+      await cgroups.createCommandGroup(runtime.groups, group).catch((error: unknown) => {
+        this.#held.delete(group);
+        throw error;
+      });
+    }
     const child = spawnCommand(warmLaunch(this.#options(boxId, runtime, group)), { stdin: true, request: true });
     child.on("error", () => {});
     (child.stdio[3] as Readable).on("error", () => {});
@@ -136,7 +159,13 @@ export class WarmEntries {
     if (entry.child.pid !== undefined) sendSignal(entry.child.pid, "SIGKILL");
     // A v1 freezer may hold it (its group is the command's, inside a suspended box): its kill then waits for the thaw.
     await Promise.race([done, sleep(2_000)]);
-    if (entry.group) await cgroups.removeCommandGroup(entry.groups, entry.group).catch(() => {});
+    await this.#removeGroup(entry);
+  }
+
+  async #removeGroup(entry: WarmEntry): Promise<void> {
+    if (!entry.group) return;
+    await cgroups.removeCommandGroup(entry.groups, entry.group).catch(() => {});
+    this.#held.delete(entry.group);
   }
 }
 
