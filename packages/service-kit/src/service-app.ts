@@ -1,6 +1,7 @@
 /**
  * A service's own HTTP app: health, metrics, and its REST routes behind the Host/Origin guards (browsers will
- * call them from a console), bearer auth and the one error handler.
+ * call them from a console), bearer auth and the one error handler. `/healthz` answers while the process runs and
+ * reports its file descriptors; `/readyz` fails (503) while they are at 90 % of the limit (descriptors.ts).
  */
 import express, { type Express, type Router } from "express";
 import { hostGuard, originGuard, type GuardOptions } from "./http-guards.js";
@@ -9,6 +10,7 @@ import type { Logger } from "./logger.js";
 import type { ToolMetrics } from "./metrics.js";
 import { utf8BodyGuard } from "./body-charset.js";
 import { bodyTimeout, defaultBodyTimeoutMs } from "./http-limits.js";
+import { descriptorPressure, descriptorUse } from "./descriptors.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { requestLog } from "./request-log.js";
 import { openApiDeclaration, openApiPath, openApiRoute, type OpenApiInfo } from "./openapi.js";
@@ -35,7 +37,14 @@ export interface ServiceAppOptions {
 export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
-  app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
+  app.get("/healthz", (_req, res) => void res.json({ status: "ok", descriptors: descriptorUse() }));
+  app.get("/readyz", (_req, res) => {
+    const descriptors = descriptorUse();
+    const pressure = descriptorPressure(descriptors);
+    res
+      .status(pressure ? 503 : 200)
+      .json(pressure ? { status: "unready", reason: pressure, descriptors } : { status: "ready", descriptors });
+  });
   if (options.metrics) {
     const registry = options.metrics.registry;
     app.get("/metrics", async (_req, res) => void res.type(registry.contentType).send(await registry.metrics()));
