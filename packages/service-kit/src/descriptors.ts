@@ -4,7 +4,9 @@
  * service, and the health route itself died with it — so health reports the use, readiness fails from 90 %
  * (a load balancer stops sending new work while the process still answers), and the start raises the limit.
  * Node raises the soft limit to the hard one itself; only a privileged process (CAP_SYS_RESOURCE) may raise the
- * hard limit, which the start tries through util-linux's prlimit and otherwise names in a warning.
+ * hard limit, which the start tries through util-linux's prlimit and otherwise names in a warning. It asks for
+ * 65,536, not the kernel's most: what a process spawns inherits its limit (a box's commands among them), and the
+ * connection caps keep a service far below it.
  */
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
@@ -19,9 +21,8 @@ export interface DescriptorUse {
 
 /** From this share of the limit on, readiness fails. */
 export const descriptorReadyShare = 0.9;
-/** What the start asks for (and the least it does not warn about). */
-export const wantedDescriptors = 1_048_576;
-const enoughDescriptors = 65_536;
+/** What the start asks for, and the least it does not warn about. */
+export const wantedDescriptors = 65_536;
 
 let lastLimit: number | null = null;
 
@@ -44,8 +45,8 @@ export function descriptorPressure(use: DescriptorUse = descriptorUse()): string
 }
 
 /**
- * At start: asks for `wanted` descriptors (soft and hard) when the limit is lower; where that is not permitted
- * and the limit stays under 65,536, warns with how to raise it. Returns the soft limit in force.
+ * At start: asks for `wanted` descriptors (soft and hard) when the limit is lower; where that is not permitted,
+ * warns with how to raise it. Returns the soft limit in force.
  */
 export function raiseDescriptorLimit(log: Logger, wanted = wantedDescriptors): number | null {
   const before = softLimit();
@@ -58,9 +59,9 @@ export function raiseDescriptorLimit(log: Logger, wanted = wantedDescriptors): n
   }
   const after = softLimit();
   if (after !== null && after > before) log.info({ from: before, to: after }, "raised the file descriptor limit");
-  else if (after !== null && after < enoughDescriptors)
+  else if (after !== null && after < wanted)
     log.warn(
-      { limit: after, wanted: enoughDescriptors },
+      { limit: after, wanted },
       "the file descriptor limit is low for a service that takes connections from the network: raise it (ulimit -Hn, systemd LimitNOFILE=, the container runtime's nofile)",
     );
   return after;

@@ -1,15 +1,16 @@
 /**
  * A service's health and readiness against its file descriptors: /healthz reports how many are open of the soft
  * limit and keeps answering; /readyz fails from 90 % of it. The test lowers its own soft limit (allowed without
- * privileges), opens descriptors up to the edge, and puts everything back.
+ * privileges), opens descriptors up to the edge, and puts everything back. And the start's raise of the limit.
  */
 import { execFileSync } from "node:child_process";
 import { closeSync, openSync, readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
+import { PassThrough } from "node:stream";
 import { createServer, type Server } from "node:http";
 import { Router } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger, createServiceApp } from "../src/index.js";
+import { createLogger, createServiceApp, raiseDescriptorLimit } from "../src/index.js";
 
 interface Health {
   status: string;
@@ -78,5 +79,25 @@ describe("health and file descriptors", () => {
       setSoftLimit(before.soft, before.hard);
     }
     expect((await get("/readyz")).status).toBe(200);
+  });
+
+  it("when the limit is under 65,536 at start, then it is raised where permitted, else a warning says how to raise it", async () => {
+    const before = limits();
+    setSoftLimit(Math.min(before.soft, 4_096), before.hard);
+    const lines = new PassThrough();
+    let logged = "";
+    lines.on("data", (chunk: Buffer) => (logged += chunk.toString()));
+    try {
+      const after = raiseDescriptorLimit(createLogger("test", "info", lines));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(after).toBe(limits().soft);
+      if (after === 65_536) expect(logged).toContain("raised the file descriptor limit");
+      else {
+        expect(after).toBe(Math.min(before.soft, 4_096));
+        expect(logged).toContain("ulimit -Hn");
+      }
+    } finally {
+      setSoftLimit(before.soft, Math.max(before.hard, limits().hard));
+    }
   });
 });
