@@ -16,7 +16,7 @@ import { connectClient, startStack, type Stack } from "@bancada/e2e";
 import { createLogger } from "@bancada/service-kit";
 import { createLocalDriver } from "../src/index.js";
 import { boxesTestStack, describeBoxes, type BoxesTestStack } from "./stack.js";
-import { allScopes, ok, run, until, type Box } from "./helpers.js";
+import { allScopes, ok, restClient, run, until, type Box } from "./helpers.js";
 
 /** An http server on 8080 and a tcp echo server on 9000, in the box. */
 const servers = String.raw`
@@ -78,6 +78,7 @@ describeBoxes("connection floods and port bridges", () => {
   let boxes: BoxesTestStack;
   let stack: Stack;
   let client: Client;
+  let key: string;
   let box: Box;
   let sshPort: number;
 
@@ -92,7 +93,8 @@ describeBoxes("connection floods and port bridges", () => {
       portsHost: "127.0.0.1",
     });
     stack = await startStack({ services: { boxes: boxes.factory } });
-    client = await connectClient(stack.mcpUrl, await stack.createKey({ scopes: allScopes }));
+    key = await stack.createKey({ scopes: allScopes });
+    client = await connectClient(stack.mcpUrl, key);
     box = (await ok(client, "create_box", { name: "floods" })).box;
     await ok(client, "write_file", { boxId: box.id, path: "servers.js", content: servers });
     await ok(client, "start_job", { boxId: box.id, cmd: "node servers.js" });
@@ -263,6 +265,36 @@ describeBoxes("connection floods and port bridges", () => {
     ).toBe(0);
     expect(listed(path.join(boxes.dataDir, "ports"))).toEqual([]);
     expect(await (await fetch(published.port.url)).text()).toBe("hello");
+  });
+
+  it("when a tcp port with open connections is unpublished, then the call returns at once and its connections are closed", async () => {
+    const published = await ok<{ port: { hostPort: number } }>(client, "publish_port", {
+      boxId: box.id,
+      port: 9000,
+      protocol: "tcp",
+      visibility: "public",
+    });
+    const held = await flood(published.port.hostPort, 3);
+    try {
+      await until(
+        async () => bridges(boxes.dataDir).filter((bridge) => bridge.socket.includes(`/${box.id}/9000-`)).length,
+        (count) => count >= 4,
+        5_000,
+      );
+      const rest = restClient(stack.baseUrl, key);
+      const started = Date.now();
+      expect((await rest("DELETE", `/v1/boxes/${box.id}/ports/9000`)).status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(
+        await until(
+          async () => held.open(),
+          (open) => open === 0,
+          5_000,
+        ),
+      ).toBe(0);
+    } finally {
+      held.close();
+    }
   });
 
   it("when a box is deleted, then none of its bridges and no socket folder is left", async () => {

@@ -26,7 +26,7 @@ import { boxCookies, setsServiceCookieLine, tokenCookie, tokenCookies, withoutSe
 
 export class PortProxy implements PortListeners {
   readonly #rt: BoxesRuntime;
-  readonly #servers = new Map<string, NetServer>();
+  readonly #servers = new Map<string, { server: NetServer; sockets: Set<Socket> }>();
   /** Every published port's connections together. */
   readonly #all: ConnectionGate;
 
@@ -50,25 +50,31 @@ export class PortProxy implements PortListeners {
 
   listen(row: BoxPortRow): Promise<boolean> {
     const server = row.protocol === "tcp" ? this.#tcpServer(row.id) : this.#httpServer(row.id);
+    // closing a port ends its connections too: a held one would keep it (and unpublishing it) open for ever
+    const sockets = new Set<Socket>();
+    server.on("connection", (socket: Socket) => {
+      sockets.add(socket);
+      socket.once("close", () => sockets.delete(socket));
+    });
     return new Promise((resolve) => {
       server.once("error", () => resolve(false));
       // a deep accept queue: a burst is accepted (and what is over the caps closed) rather than left half-open by the kernel
       server.listen({ port: row.hostPort, host: this.#rt.portSettings.bindHost, backlog: 4096 }, () => {
         server.removeAllListeners("error");
         server.on("error", (err) => this.#rt.log.warn({ err, portId: row.id }, "published port listener"));
-        this.#servers.set(row.id, server);
+        this.#servers.set(row.id, { server, sockets });
         resolve(true);
       });
     });
   }
 
   async close(portId: string): Promise<void> {
-    const server = this.#servers.get(portId);
+    const served = this.#servers.get(portId);
     this.#servers.delete(portId);
-    if (!server) return;
+    if (!served) return;
     await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      served.server.close(() => resolve());
+      for (const socket of served.sockets) socket.destroy();
     });
   }
 
