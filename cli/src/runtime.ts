@@ -19,6 +19,7 @@ import {
   defaultServerLimits,
   createToolMetrics,
   isLoopback,
+  raiseDescriptorLimit,
   startTelemetry,
   type Bus,
   type Logger,
@@ -68,6 +69,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const pepper = components.includes("gateway") ? keyPepper(env) : undefined;
   if (components.includes("boxes")) boxesSecretsKey(env);
   const keys = await busKeysFor(env, components, log);
+  // every connection and spawned command holds descriptors: the most this process may have (see service-kit's descriptors.ts)
+  raiseDescriptorLimit(log);
   // after the checks, before anything connects or serves: the first call is traced too
   const telemetry = await tracing(env, allInOne ? "bancada" : components.join("+"), log);
   const bus: Bus = env.NATS_URL

@@ -1,6 +1,7 @@
 /**
  * A service's own HTTP app: health, metrics, and its REST routes behind the Host/Origin guards (browsers will
- * call them from a console), bearer auth and the one error handler.
+ * call them from a console), bearer auth and the one error handler. `/healthz` answers while the process runs and
+ * reports its file descriptors; `/readyz` fails (503) while they are at 90 % of the limit (descriptors.ts).
  */
 import express, { type Express, type Router } from "express";
 import { hostGuard, originGuard, type GuardOptions } from "./http-guards.js";
@@ -10,6 +11,7 @@ import type { ToolMetrics } from "./metrics.js";
 import { metricsPath, metricsRoute, type MetricsAccess } from "./metrics-route.js";
 import { utf8BodyGuard } from "./body-charset.js";
 import { bodyTimeout, defaultBodyTimeoutMs } from "./http-limits.js";
+import { descriptorPressure, descriptorUse } from "./descriptors.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { requestLog } from "./request-log.js";
 import { requestPathGuard } from "./request-path.js";
@@ -40,7 +42,14 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
   app.use(requestPathGuard());
-  app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
+  app.get("/healthz", (_req, res) => void res.json({ status: "ok", descriptors: descriptorUse() }));
+  app.get("/readyz", (_req, res) => {
+    const descriptors = descriptorUse();
+    const pressure = descriptorPressure(descriptors);
+    res
+      .status(pressure ? 503 : 200)
+      .json(pressure ? { status: "unready", reason: pressure, descriptors } : { status: "ready", descriptors });
+  });
   if (options.metrics) app.get(metricsPath, ...metricsRoute(options.metrics, options.guards, options.metricsAccess));
   app.use("/v1", requestLog(options.log));
   // the document describes the API, not anyone's data: served without a key, like most public API docs

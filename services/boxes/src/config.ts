@@ -16,6 +16,12 @@
  *   BOXES_PORTS_BIND           the address those listen on (default HOST, else 127.0.0.1)
  *   BOXES_PORTS_HOST           the host name in port URLs (default the host of BOXES_PUBLIC_URL)
  *   BOXES_SSH_PORT             the SSH endpoint's port (default 2222; "off": no SSH); it listens on BOXES_PORTS_BIND
+ *   BOXES_SSH_CONNECTIONS_PER_IP  open SSH connections from one address (IPv6: one /64; default 64)
+ *   BOXES_SSH_UNAUTHENTICATED  SSH connections not authenticated yet, from everyone (default 512)
+ *   BOXES_SSH_AUTH_TIMEOUT_MS  an SSH connection not authenticated within this is dropped (default 10000)
+ *   BOXES_PORT_CONNECTIONS     open connections to one published port (default 256)
+ *   BOXES_PORT_CONNECTIONS_PER_IP  open connections to one published port from one address (default 64)
+ *   BOXES_PORT_CONNECTIONS_TOTAL   open connections to all published ports of this node (default 4096)
  *   BOXES_SIGNING_KEY          the key transfer URLs are signed with, ≥ 32 characters, the same for every
  *                              replica (default: one made once and kept in the data folder)
  *   BOXES_NODE                 this machine's name among the replicas (default: the hostname); letters, digits, . _ -
@@ -23,7 +29,7 @@
  *                              key (the bancada command requires one with DATABASE_URL: cli/src/env.ts)
  */
 import { availableParallelism, totalmem } from "node:os";
-import type { PortSettings } from "./domain/ports/port-settings.js";
+import type { PortConnectionLimits, PortSettings } from "./domain/ports/port-settings.js";
 import { developmentSecretsKey, SecretsKey } from "./domain/secrets/sealing.js";
 import { priceTable, type PriceTable, type PriceText } from "./domain/usage/prices.js";
 
@@ -37,6 +43,7 @@ export interface BoxesConfig {
   ports: PortSettings;
   /** null: no SSH endpoint. */
   sshPort: number | null;
+  sshLimits: SshLimits;
   /** null: the hostname (the driver's default). */
   node: string | null;
   secretsKey: SecretsKey;
@@ -55,6 +62,13 @@ export interface HostCapacity {
   reserveMiB: number;
   cores: number;
   overcommit: number;
+}
+
+/** Caps on SSH connections (src/http/connection-gate.ts): a flood of idle ones must not run the service out of descriptors. */
+export interface SshLimits {
+  perAddress: number;
+  unauthenticated: number;
+  authTimeoutMs: number;
 }
 
 /** Box n (1, 2, …) runs as host uid base + n − 1; n past count is refused. */
@@ -79,6 +93,9 @@ export interface BoxesConfigOptions {
   portsHost?: string;
   /** null: no SSH endpoint; 0: a free port. */
   sshPort?: number | null;
+  /** Over their variables (tests lower them). */
+  sshLimits?: Partial<SshLimits>;
+  portConnections?: Partial<PortConnectionLimits>;
   /** The key sealing workspace secrets, over BOXES_SECRETS_KEY. */
   secretsKey?: string;
   /** This machine's name among the replicas, over BOXES_NODE. */
@@ -114,6 +131,17 @@ export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.Proces
     range,
     bindHost: options.portsBindHost ?? (env.BOXES_PORTS_BIND || env.HOST || "127.0.0.1"),
     publicHost: options.portsHost ?? (env.BOXES_PORTS_HOST || new URL(publicUrl).hostname),
+    connections: {
+      perPort: read("BOXES_PORT_CONNECTIONS", options.portConnections?.perPort, 256, 1),
+      perAddress: read("BOXES_PORT_CONNECTIONS_PER_IP", options.portConnections?.perAddress, 64, 1),
+      total: read("BOXES_PORT_CONNECTIONS_TOTAL", options.portConnections?.total, 4096, 1),
+      firstRequestMs: options.portConnections?.firstRequestMs ?? 10_000,
+    },
+  };
+  const sshLimits: SshLimits = {
+    perAddress: read("BOXES_SSH_CONNECTIONS_PER_IP", options.sshLimits?.perAddress, 64, 1),
+    unauthenticated: read("BOXES_SSH_UNAUTHENTICATED", options.sshLimits?.unauthenticated, 512, 1),
+    authTimeoutMs: read("BOXES_SSH_AUTH_TIMEOUT_MS", options.sshLimits?.authTimeoutMs, 10_000, 100),
   };
   const sshText = env.BOXES_SSH_PORT || "2222";
   const sshPort = options.sshPort !== undefined ? options.sshPort : sshText === "off" ? null : Number(sshText);
@@ -121,6 +149,7 @@ export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.Proces
     throw new Error(`BOXES_SSH_PORT must be a port (0-65535) or off (got '${sshText}')`);
   return {
     sshPort,
+    sshLimits,
     ports,
     publicUrl,
     signingKey,

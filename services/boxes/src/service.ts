@@ -115,18 +115,20 @@ export const boxesService = defineService<BoxesServiceOptions>()({
   async start(runtime, { options, log }) {
     if (runtime.driver.available) await recoverBoxes(runtime);
     if (runtime.driver.available) await servePublishedPorts(runtime);
-    const sshPort = boxesConfig(options).sshPort;
+    const { sshPort, sshLimits } = boxesConfig(options);
     if (runtime.driver.available && sshPort !== null) {
       const dataDir = path.resolve(options.dataDir ?? ".data/boxes");
       const hostKeyFile = path.join(dataDir, "ssh_host_ed25519_key");
       // Without SSH the boxes still serve everything else: a taken port is a warning, and sshCommand says null.
       sshEndpoints.set(
         runtime,
-        await startSshServer(runtime, { port: sshPort, bindHost: runtime.portSettings.bindHost, hostKeyFile }).catch((err: unknown) => {
-          log.warn({ err, port: sshPort }, "the SSH endpoint could not listen; boxes have no sshCommand");
-          runtime.ssh.failure = err instanceof Error ? err.message : String(err);
-          return null;
-        }),
+        await startSshServer(runtime, { port: sshPort, bindHost: runtime.portSettings.bindHost, hostKeyFile, limits: sshLimits }).catch(
+          (err: unknown) => {
+            log.warn({ err, port: sshPort }, "the SSH endpoint could not listen; boxes have no sshCommand");
+            runtime.ssh.failure = err instanceof Error ? err.message : String(err);
+            return null;
+          },
+        ),
       );
       runtime.ssh.port = sshEndpoints.get(runtime)?.port ?? null;
     }

@@ -19,13 +19,24 @@ interface Published {
   usage: string;
 }
 
-/** An http server (answers with what it saw) that also takes WebSocket upgrades (echoes one text frame), and a tcp echo server. */
+/**
+ * An http server (answers with what it saw; /set-cookie?<cookie> also sets that cookie and one of its own) that also
+ * takes WebSocket upgrades (echoes one text frame; /set-cookie?<cookie> sets it in the 101), the same http server
+ * on 8082, and a tcp echo server.
+ */
 const servers = String.raw`
 const http = require("http"), net = require("net"), crypto = require("crypto");
-const web = http.createServer((req, res) => res.end(JSON.stringify({ path: req.url, method: req.method, headers: req.headers })));
+const cookieOf = (url) => url.startsWith("/set-cookie?") ? decodeURIComponent(url.slice("/set-cookie?".length)) : null;
+const answer = (req, res) => {
+  if (cookieOf(req.url)) res.setHeader("Set-Cookie", [cookieOf(req.url), "own=1; Path=/"]);
+  res.end(JSON.stringify({ path: req.url, method: req.method, headers: req.headers }));
+};
+const web = http.createServer(answer);
+http.createServer(answer).listen(8082, "127.0.0.1");
 web.on("upgrade", (req, socket) => {
   const accept = crypto.createHash("sha1").update(req.headers["sec-websocket-key"] + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest("base64");
-  socket.write("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: " + accept + "\r\n\r\n");
+  const cookie = cookieOf(req.url) ? "Set-Cookie: " + cookieOf(req.url) + "\r\nSet-Cookie: own=1\r\n" : "";
+  socket.write("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" + cookie + "Sec-WebSocket-Accept: " + accept + "\r\n\r\n");
   socket.on("data", (frame) => {
     const length = frame[1] & 127, mask = frame.subarray(2, 6), data = Buffer.from(frame.subarray(6, 6 + length));
     for (let i = 0; i < data.length; i++) data[i] ^= mask[i % 4];
@@ -58,8 +69,11 @@ const refused = (url: string) =>
     (error: NodeJS.ErrnoException) => error.code === "ECONNREFUSED",
   );
 
-/** A WebSocket handshake and one masked text frame; resolves with the 101's accept header and the echoed text. */
-function webSocket(url: string, headers: Record<string, string>): Promise<{ status: number; accept: string; echoed: string }> {
+/** A WebSocket handshake and one masked text frame; resolves with the 101's accept and cookie headers and the echoed text. */
+function webSocket(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; accept: string; echoed: string; cookies: string[] }> {
   const key = createHash("md5").update(String(Math.random())).digest("base64");
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, {
@@ -76,10 +90,11 @@ function webSocket(url: string, headers: Record<string, string>): Promise<{ stat
           status: res.statusCode ?? 0,
           accept: String(res.headers["sec-websocket-accept"]),
           echoed: frame.subarray(2).toString("utf8"),
+          cookies: res.headers["set-cookie"] ?? [],
         });
       });
     });
-    req.on("response", (res) => resolve({ status: res.statusCode ?? 0, accept: "", echoed: "" }));
+    req.on("response", (res) => resolve({ status: res.statusCode ?? 0, accept: "", echoed: "", cookies: [] }));
     req.on("error", reject);
     req.end();
   });
@@ -116,7 +131,12 @@ describeBoxes("published ports", () => {
     await ok(client, "write_file", { boxId: box.id, path: "servers.js", content: servers });
     await ok(client, "start_job", { boxId: box.id, cmd: "node servers.js" });
     await until(
-      () => run(client, box.id, "(exec 3<>/dev/tcp/127.0.0.1/8080 && exec 4<>/dev/tcp/127.0.0.1/9000) 2>/dev/null && echo up"),
+      () =>
+        run(
+          client,
+          box.id,
+          "(exec 3<>/dev/tcp/127.0.0.1/8080 && exec 4<>/dev/tcp/127.0.0.1/9000 && exec 5<>/dev/tcp/127.0.0.1/8082) 2>/dev/null && echo up",
+        ),
       (result) => result.stdout.trim() === "up",
       20_000,
     );
@@ -187,6 +207,33 @@ describeBoxes("published ports", () => {
     expect(socket.accept).toMatch(/^[A-Za-z0-9+/]{27}=$/);
     expect(socket.echoed).toBe("echo:hi");
     expect((await webSocket(url, {})).status).toBe(401);
+  });
+
+  it("when a public port's box sets the cookie of another port (cookies ignore ports), then the proxy drops it, and the other port's own cookie still lets in", async () => {
+    const victim = await publish({ port: 8082 });
+    const attacker = await publish({ port: 8080, visibility: "public" });
+    const name = `bancada_port_${victim.port.id}`;
+    const toss = `${attacker.port.url}set-cookie?${encodeURIComponent(`${name}=tossed; Path=/; Max-Age=31536000`)}`;
+    const tossed = await get(toss);
+    expect(tossed.status).toBe(200);
+    expect(tossed.headers["set-cookie"]).toEqual(["own=1; Path=/"]);
+    // in any case of the name, and in a WebSocket's 101 too
+    const shouted = await get(`${attacker.port.url}set-cookie?${encodeURIComponent(`${name.toUpperCase()}=tossed`)}`);
+    expect(shouted.headers["set-cookie"]).toEqual(["own=1; Path=/"]);
+    const upgraded = await webSocket(toss, {});
+    expect(upgraded.status).toBe(101);
+    expect(upgraded.cookies).toEqual(["own=1"]);
+    expect(upgraded.echoed).toBe("echo:hi");
+    // a script of the other port can still add the name with a longer Path (sent first): the right value lets in
+    const first = await get(`${victim.port.url}?accessToken=${victim.accessToken}`);
+    const own = String((first.headers["set-cookie"] as string[])[0]).split(";")[0]!;
+    expect(own).toBe(`${name}=${victim.accessToken}`);
+    for (const cookie of [`${name}=tossed; ${own}`, `${own}; ${name}=tossed`]) {
+      const answer = await get(victim.port.url, { Cookie: cookie });
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body).headers.cookie).toBeUndefined();
+    }
+    expect((await get(victim.port.url, { Cookie: `${name}=tossed` })).status).toBe(403);
   });
 
   it("when nothing listens on the published port, then 502 says to start a server there", async () => {

@@ -1,11 +1,13 @@
 /**
  * SSH into boxes with Debian's real OpenSSH client: keys registered over REST, get_box's sshCommand, a command and
  * its exit status, a pty, an interactive shell fed through stdin, keys refused (none, unknown, deleted, another
- * account's), and the REST edges of /v1/ssh-keys.
+ * account's), and the REST edges of /v1/ssh-keys; the authentication deadline drops a client that never
+ * authenticates and leaves an authenticated session alone.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -25,6 +27,8 @@ const hasSsh = (() => {
 
 /** Tests that drive OpenSSH's client; where it is missing (apt-get install openssh-client) they say they are skipped. */
 const itSsh = hasSsh ? it : it.skip;
+
+const authTimeoutMs = 2_000;
 
 describeBoxes("ssh into boxes", () => {
   let boxes: BoxesTestStack;
@@ -80,7 +84,7 @@ describeBoxes("ssh into boxes", () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), "bancada-ssh-test-"));
-    boxes = boxesTestStack({ sshPort: 0, portsBindHost: "127.0.0.1", portsHost: "127.0.0.1" });
+    boxes = boxesTestStack({ sshPort: 0, sshLimits: { authTimeoutMs }, portsBindHost: "127.0.0.1", portsHost: "127.0.0.1" });
     stack = await startStack({ services: { boxes: boxes.factory }, log: logs.log });
     key = await stack.createKey({ scopes: allScopes });
     client = await connectClient(stack.mcpUrl, key);
@@ -144,6 +148,24 @@ describeBoxes("ssh into boxes", () => {
       }
     },
   );
+
+  itSsh("when a client never authenticates, then the deadline drops it; an authenticated session outlives the deadline", async () => {
+    const started = Date.now();
+    const silent = await new Promise<{ banner: string; after: number }>((resolve) => {
+      const socket = connect(port, "127.0.0.1", () => socket.write("SSH-2.0-silent\r\n"));
+      let banner = "";
+      socket.on("data", (chunk: Buffer) => (banner += chunk.toString("latin1")));
+      socket.on("error", () => {});
+      socket.on("close", () => resolve({ banner, after: Date.now() - started }));
+      setTimeout(() => socket.destroy(), authTimeoutMs * 5).unref();
+    });
+    expect(silent.banner).toMatch(/^SSH-2\.0-/);
+    expect(silent.after).toBeGreaterThanOrEqual(authTimeoutMs - 100);
+    expect(silent.after).toBeLessThan(authTimeoutMs * 4);
+    const slow = await ssh(mine.file, box.id, [`sleep ${(authTimeoutMs * 1.5) / 1000}; echo still-here`]);
+    expect(slow.stdout).toBe("still-here\n");
+    expect(slow.code).toBe(0);
+  });
 
   itSsh("when a terminal is asked for, then the command runs on a pty in the box", async () => {
     const result = await ssh(mine.file, box.id, ["-tt", "tty; echo TERM=$TERM; stty size"]);

@@ -4,7 +4,12 @@
  * request or connection reads the port's row again (visibility, token, still published), checks the token of a
  * private port, wakes the box and reaches 127.0.0.1:<port> inside it through the driver (the box keeps no host
  * network). http: requests and WebSocket upgrades pass through; tcp: bytes pass through, a private port wants its
- * token as the first line. The service's own cookies and a matching bearer token never reach the box.
+ * token as the first line. The service's own cookies and a matching bearer token never reach the box, and a box
+ * never sets the service's cookies (port-cookies.ts).
+ *
+ * Connections are capped (config.ts, connection-gate.ts): per port, per address and port, and for all ports of
+ * the node; an http connection that sends no request within 10 s (a tcp one without its token line) is dropped.
+ * Each connection that reaches a box costs a bridge process in the box's own limits (driver/local/port-bridges.ts).
  */
 import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createTcpServer, type Server as NetServer, type Socket } from "node:net";
@@ -16,37 +21,60 @@ import type { BoxPortRow, PortListeners } from "../domain/ports/port-listeners.j
 import { portBox, publishedPort } from "../domain/ports/port-target.js";
 import { portTokenMatches } from "../domain/ports/port-token.js";
 import { keepAwake } from "../domain/transfers/open-transfer.js";
-
-const cookiePrefix = "bancada_port_";
+import { ConnectionGate, type Settle } from "./connection-gate.js";
+import { boxCookies, setsServiceCookieLine, tokenCookie, tokenCookies, withoutServiceCookies } from "./port-cookies.js";
 
 export class PortProxy implements PortListeners {
   readonly #rt: BoxesRuntime;
-  readonly #servers = new Map<string, NetServer>();
+  readonly #servers = new Map<string, { server: NetServer; sockets: Set<Socket> }>();
+  /** Every published port's connections together. */
+  readonly #all: ConnectionGate;
 
   constructor(rt: BoxesRuntime) {
     this.#rt = rt;
+    this.#all = new ConnectionGate({ perAddress: Number.POSITIVE_INFINITY, total: rt.portSettings.connections.total });
+  }
+
+  /** One port's own gate: its caps, and the deadline of a connection's first request (or token line). */
+  #portGate(): ConnectionGate {
+    const { perPort, perAddress, firstRequestMs } = this.#rt.portSettings.connections;
+    return new ConnectionGate({ perAddress, total: perPort, pendingMs: firstRequestMs });
+  }
+
+  /** Admits a connection to a port through the node's gate and the port's; null: refused (and closed). */
+  #admit(gate: ConnectionGate, socket: Socket): Settle | null {
+    const node = this.#all.admit(socket);
+    node?.();
+    return node ? gate.admit(socket) : null;
   }
 
   listen(row: BoxPortRow): Promise<boolean> {
     const server = row.protocol === "tcp" ? this.#tcpServer(row.id) : this.#httpServer(row.id);
+    // closing a port ends its connections too: a held one would keep it (and unpublishing it) open for ever
+    const sockets = new Set<Socket>();
+    server.on("connection", (socket: Socket) => {
+      sockets.add(socket);
+      socket.once("close", () => sockets.delete(socket));
+    });
     return new Promise((resolve) => {
       server.once("error", () => resolve(false));
-      server.listen(row.hostPort, this.#rt.portSettings.bindHost, () => {
+      // a deep accept queue: a burst is accepted (and what is over the caps closed) rather than left half-open by the kernel
+      server.listen({ port: row.hostPort, host: this.#rt.portSettings.bindHost, backlog: 4096 }, () => {
         server.removeAllListeners("error");
         server.on("error", (err) => this.#rt.log.warn({ err, portId: row.id }, "published port listener"));
-        this.#servers.set(row.id, server);
+        this.#servers.set(row.id, { server, sockets });
         resolve(true);
       });
     });
   }
 
   async close(portId: string): Promise<void> {
-    const server = this.#servers.get(portId);
+    const served = this.#servers.get(portId);
     this.#servers.delete(portId);
-    if (!server) return;
+    if (!served) return;
     await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      served.server.close(() => resolve());
+      for (const socket of served.sockets) socket.destroy();
     });
   }
 
@@ -64,13 +92,19 @@ export class PortProxy implements PortListeners {
   }
 
   #httpServer(portId: string): NetServer {
-    const sockets = new Set<Socket>();
-    const server = createHttpServer((req, res) => void this.#request(portId, req, res).catch((error: unknown) => fail(res, error)));
-    server.on("connection", (socket) => {
-      sockets.add(socket);
-      socket.once("close", () => sockets.delete(socket));
+    const gate = this.#portGate();
+    const pending = new WeakMap<Socket, Settle>();
+    const settle = (socket: Socket) => pending.get(socket)?.();
+    const server = createHttpServer((req, res) => {
+      settle(req.socket);
+      void this.#request(portId, req, res).catch((error: unknown) => fail(res, error));
+    });
+    server.on("connection", (socket: Socket) => {
+      const admitted = this.#admit(gate, socket);
+      if (admitted) pending.set(socket, admitted);
     });
     server.on("upgrade", (req: IncomingMessage, socket: Socket, head: Buffer) => {
+      settle(socket);
       void this.#upgrade(portId, req, socket, head).catch((error: unknown) => failRaw(socket, error));
     });
     return server;
@@ -84,7 +118,7 @@ export class PortProxy implements PortListeners {
       // The browser way in: a first visit with ?accessToken= sets a cookie and comes back without the token in the URL.
       if (!portTokenMatches(row.tokenHash, given)) throw refused(row, "The access token in the URL is not this port's.");
       url.searchParams.delete("accessToken");
-      const cookie = `${cookiePrefix}${row.id}=${given}; Path=/; HttpOnly; SameSite=Lax`;
+      const cookie = tokenCookie(row, given);
       res.writeHead(302, { Location: url.pathname + url.search, "Set-Cookie": cookie, "Cache-Control": "no-store" }).end();
       return;
     }
@@ -93,7 +127,7 @@ export class PortProxy implements PortListeners {
     const forward = httpRequest(
       { createConnection: () => upstream as Socket, method: req.method, path: req.url, headers: forwardedHeaders(row, req) },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders);
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, withoutServiceCookies(answer.rawHeaders));
         answer.pipe(res);
       },
     );
@@ -124,27 +158,36 @@ export class PortProxy implements PortListeners {
     upstream.on("error", () => client.destroy());
     upstream.write(`${lines.join("\r\n")}\r\n\r\n`);
     if (head.length) upstream.write(head);
+    // the box's answer head passes without the service's cookies; what follows it passes as it comes
+    const answer = await answerHead(upstream);
+    if (!answer.length || client.destroyed) return;
+    client.write(answer);
     upstream.pipe(client);
     client.pipe(upstream);
   }
 
   #tcpServer(portId: string): NetServer {
+    const gate = this.#portGate();
     return createTcpServer((client) => {
       client.on("error", () => {});
-      void this.#tcpConnection(portId, client).catch((error: unknown) => {
-        client.end(`bancada: ${error instanceof DomainError ? error.message : "the port could not be reached"}\n`);
+      const settle = this.#admit(gate, client);
+      if (!settle) return;
+      void this.#tcpConnection(portId, client, settle).catch((error: unknown) => {
+        endSoon(client, `bancada: ${error instanceof DomainError ? error.message : "the port could not be reached"}\n`);
       });
     });
   }
 
-  async #tcpConnection(portId: string, client: Socket): Promise<void> {
+  async #tcpConnection(portId: string, client: Socket, settle: Settle): Promise<void> {
     const row = await publishedPort(this.#rt, portId);
     let rest: Buffer = Buffer.alloc(0);
-    if (row.visibility === "private") {
+    if (row.visibility === "public") settle();
+    else {
       const first = await firstLine(client);
       if (!portTokenMatches(row.tokenHash, first.line))
         throw refused(row, "This tcp port is private: send its access token and a newline first.");
       rest = first.rest;
+      settle();
     }
     const { upstream } = await this.#reach(row);
     upstream.on("error", () => client.destroy());
@@ -159,9 +202,9 @@ export class PortProxy implements PortListeners {
 function check(row: BoxPortRow, req: IncomingMessage): void {
   if (row.visibility === "public") return;
   const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
-  const cookie = cookies(req.headers.cookie).get(`${cookiePrefix}${row.id}`);
-  if (portTokenMatches(row.tokenHash, bearer) || portTokenMatches(row.tokenHash, cookie)) return;
-  if (bearer || cookie) throw refused(row, "The access token is not this port's (publishing the port again made a new one).");
+  const cookies = tokenCookies(row, req);
+  if (portTokenMatches(row.tokenHash, bearer) || cookies.some((cookie) => portTokenMatches(row.tokenHash, cookie))) return;
+  if (bearer || cookies.length) throw refused(row, "The access token is not this port's (publishing the port again made a new one).");
   throw new DomainError(
     ErrorCode.unauthenticated,
     "This port is private: send 'Authorization: Bearer <accessToken>' (the token publish_port returned), or open the URL once with ?accessToken=<accessToken>.",
@@ -184,8 +227,8 @@ function nothingListens(row: BoxPortRow): DomainError {
 function forwardedHeaders(row: BoxPortRow, req: IncomingMessage): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = value;
-  const kept = [...cookies(req.headers.cookie)].filter(([name]) => !name.startsWith(cookiePrefix));
-  if (kept.length) headers.cookie = kept.map(([name, value]) => `${name}=${value}`).join("; ");
+  const cookie = boxCookies(req);
+  if (cookie) headers.cookie = cookie;
   else delete headers.cookie;
   const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
   if (bearer && portTokenMatches(row.tokenHash, bearer)) delete headers.authorization;
@@ -194,15 +237,6 @@ function forwardedHeaders(row: BoxPortRow, req: IncomingMessage): Record<string,
   headers["x-forwarded-proto"] = "http";
   if (req.headers.host) headers["x-forwarded-host"] = req.headers.host;
   return headers;
-}
-
-function cookies(header: string | undefined): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const part of (header ?? "").split(";")) {
-    const at = part.indexOf("=");
-    if (at > 0) out.set(part.slice(0, at).trim(), part.slice(at + 1).trim());
-  }
-  return out;
 }
 
 function statusOf(error: unknown): { status: number; body: { error: { code: string; message: string } } } {
@@ -224,9 +258,43 @@ function failRaw(socket: Socket, error: unknown): void {
   if (socket.destroyed) return;
   const { status, body } = statusOf(error);
   const text = JSON.stringify(body);
-  socket.end(
+  endSoon(
+    socket,
     `HTTP/1.1 ${status} ${status === 401 ? "Unauthorized" : "Error"}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
   );
+}
+
+/** Ends the connection with a last word, and closes it for good soon after (a client that never reads holds nothing). */
+function endSoon(socket: Socket, text: string): void {
+  socket.end(text);
+  setTimeout(() => socket.destroy(), 2_000).unref();
+}
+
+/**
+ * The head of the box's answer to an upgrade (up to the blank line, at most 64 KiB), without Set-Cookie lines of
+ * the service's cookies, and whatever came after it in the same reads.
+ */
+function answerHead(upstream: Duplex): Promise<Buffer> {
+  return new Promise((resolve) => {
+    let seen = Buffer.alloc(0);
+    const done = (head: Buffer) => {
+      upstream.removeListener("data", onData);
+      upstream.removeListener("close", onClose);
+      upstream.pause();
+      resolve(head);
+    };
+    const onData = (chunk: Buffer) => {
+      seen = Buffer.concat([seen, chunk]);
+      const end = seen.indexOf("\r\n\r\n");
+      if (end < 0) return void (seen.length > 64 * 1024 && done(seen));
+      const lines = seen.subarray(0, end).toString("latin1").split("\r\n");
+      const kept = lines.filter((line) => !setsServiceCookieLine(line)).join("\r\n");
+      done(Buffer.concat([Buffer.from(kept, "latin1"), seen.subarray(end)]));
+    };
+    const onClose = () => done(seen);
+    upstream.on("data", onData);
+    upstream.once("close", onClose);
+  });
 }
 
 /** The first line a tcp client sends (the token), within 10 s and 512 bytes; what came after it is kept. */

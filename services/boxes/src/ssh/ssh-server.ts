@@ -4,9 +4,14 @@
  * public-key authentication, against the keys registered by the box's own account (domain/ssh/ssh-keys.ts); the
  * host key is made once and kept in the data folder, so clients see the same host key after a restart. A session
  * wakes a sleeping box and keeps it awake while it lasts. No port forwarding, no SFTP (get_upload_url serves files).
+ *
+ * The endpoint is open to the internet, so what a client gets before it authenticates is bounded
+ * (../http/connection-gate.ts): a few connections per address, a few hundred unauthenticated ones in all, and
+ * a deadline to authenticate (10 s by default). Connections are accepted by our own listener and handed to ssh2
+ * only once admitted; ssh2 itself has no such limits (an idle flood once took every descriptor of the service).
  */
 import { readFile, writeFile } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
+import { createServer, type AddressInfo, type Socket } from "node:net";
 import ssh2, { type AuthContext, type Connection, type ServerChannel, type Session } from "ssh2";
 import { DomainError, ErrorCode } from "@bancada/contracts";
 import type { BoxRow } from "../db/client.js";
@@ -19,6 +24,11 @@ import { boxIdPattern } from "../domain/schemas/common.js";
 import { sshCommandOf, sshEndpoints } from "../domain/ssh/ssh-command.js";
 import { sshFingerprint } from "../domain/ssh/ssh-keys.js";
 import { keepAwake } from "../domain/transfers/open-transfer.js";
+import type { SshLimits } from "../config.js";
+import { ConnectionGate, type Settle } from "../http/connection-gate.js";
+
+/** Connections the kernel may hold for accepting (capped by net.core.somaxconn). */
+const acceptQueue = 4096;
 
 export interface SshEndpoint {
   /** The port it listens on (a free one when asked for 0). */
@@ -28,35 +38,53 @@ export interface SshEndpoint {
 
 export async function startSshServer(
   rt: BoxesRuntime,
-  options: { port: number; bindHost: string; hostKeyFile: string },
+  options: { port: number; bindHost: string; hostKeyFile: string; limits: SshLimits },
 ): Promise<SshEndpoint> {
-  const server = new ssh2.Server({ hostKeys: [await hostKey(options.hostKeyFile)] }, (client) => serveClient(rt, client));
+  const { perAddress, unauthenticated, authTimeoutMs } = options.limits;
+  const gate = new ConnectionGate({ perAddress, total: Number.POSITIVE_INFINITY, pending: unauthenticated, pendingMs: authTimeoutMs });
+  // ssh2 names a client by its peer's address and port: how an authenticated client settles its admission
+  const admitted = new Map<string, Settle>();
+  const server = new ssh2.Server({ hostKeys: [await hostKey(options.hostKeyFile)] }, (client, info) =>
+    serveClient(rt, client, admitted.get(`${info.ip}|${info.port}`)),
+  );
+  const sockets = new Set<Socket>();
+  const listener = createServer((socket) => {
+    const settle = gate.admit(socket);
+    if (!settle) return;
+    const peer = `${socket.remoteAddress}|${socket.remotePort}`;
+    admitted.set(peer, settle);
+    sockets.add(socket);
+    socket.once("close", () => {
+      admitted.delete(peer);
+      sockets.delete(socket);
+    });
+    server.injectSocket(socket);
+  });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.bindHost, () => {
-      server.removeListener("error", reject);
+    listener.once("error", reject);
+    // a deep accept queue: a burst is accepted (and what is over the caps closed) rather than left half-open by the kernel
+    listener.listen({ port: options.port, host: options.bindHost, backlog: acceptQueue }, () => {
+      listener.removeListener("error", reject);
       resolve();
     });
   });
+  listener.on("error", (err: Error) => rt.log.warn({ err }, "ssh server"));
   server.on("error", (err: Error) => rt.log.warn({ err }, "ssh server"));
-  const clients = new Set<Connection>();
-  server.on("connection", (client: Connection) => {
-    clients.add(client);
-    client.once("close", () => clients.delete(client));
-  });
   return {
-    port: (server.address() as AddressInfo).port,
+    port: (listener.address() as AddressInfo).port,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const client of clients) client.end();
-        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+        listener.close(() => resolve());
       }),
   };
 }
 
-function serveClient(rt: BoxesRuntime, client: Connection): void {
+function serveClient(rt: BoxesRuntime, client: Connection, settle: Settle | undefined): void {
   let box: BoxRow | null = null;
   client.on("error", () => {});
+  // authenticated: the connection leaves the unauthenticated count and its deadline
+  client.once("ready", () => settle?.());
   client.on("authentication", (ctx) => {
     void authenticate(rt, ctx).then(
       (row) => {

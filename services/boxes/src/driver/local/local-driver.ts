@@ -178,7 +178,10 @@ export async function createLocalDriver(options: LocalDriverOptions): Promise<Lo
     },
     "local box driver ready",
   );
-  return new LocalDriver(options, setup, bwrapPath, nsenterPath);
+  const driver = new LocalDriver(options, setup, bwrapPath, nsenterPath);
+  const leftovers = await driver.endLeftoverBridges();
+  if (leftovers) options.log.info({ processes: leftovers }, "ended the port bridges a previous service left running");
+  return driver;
 }
 
 export class LocalDriver implements BoxDriver {
@@ -375,7 +378,7 @@ export class LocalDriver implements BoxDriver {
   }
 
   async stop(box: BoxHandle): Promise<void> {
-    this.#bridges.close(box.id);
+    await this.#bridges.close(box.id);
     const runtime = asRuntime(box);
     await this.#warm?.drop(box.id);
     if (!runtime) return;
@@ -519,8 +522,13 @@ export class LocalDriver implements BoxDriver {
     return this.#bridges.connect(box.id, runtime, port);
   }
 
+  /** At start: the port bridges of a previous service on this data folder (killed with -9) are ended. */
+  endLeftoverBridges(): Promise<number> {
+    return this.#bridges.endLeftovers();
+  }
+
   async closePorts(box: BoxHandle, port?: number): Promise<void> {
-    this.#bridges.close(box.id, port);
+    await this.#bridges.close(box.id, port);
   }
 
   async sweep(box: BoxHandle): Promise<void> {
