@@ -26,6 +26,7 @@ import type {
   BoxResources,
   BoxSpec,
   DiskCopy,
+  DiskSpace,
   DiskTarget,
   Enforcement,
   ExecOutcome,
@@ -69,6 +70,7 @@ import {
   type CopyMethod,
 } from "./disk-copy.js";
 import { createDisk, detectDiskKind, diskExists, isMounted, mountDisk, removeDisk, type DiskKind } from "./disk-image.js";
+import { diskSpace } from "./disk-space.js";
 import { buildEnterHelper } from "./enter-helper.js";
 import { hostLoader, type HostLoader } from "./host-loader.js";
 import { jobDirChanged, probeJob, readLog, startWaiter, type JobRuntime } from "./jobs.js";
@@ -320,6 +322,10 @@ export class LocalDriver implements BoxDriver {
       await cgroups.removeBoxGroups(groups);
       throw error;
     }
+  }
+
+  diskSpace(boxIds: string[]): Promise<DiskSpace> {
+    return diskSpace(this.#options.dataDir, this.#setup.disks, boxIds);
   }
 
   async inspect(box: BoxHandle): Promise<BoxLiveness> {
