@@ -122,6 +122,8 @@ export interface UploadRequest {
   source: Readable;
   /** More bytes than this from `source`: nothing is written (too_large). */
   maxBytes: number;
+  /** Aborted: the upload stops (interrupted, nothing written); `source` is left as it is. */
+  signal?: AbortSignal;
 }
 
 /** written: renamed over `path`; every other outcome leaves the box's files as they were. */
