@@ -51,6 +51,8 @@ describe.skipIf(unsupported !== null)("the console's Boxes page in Chromium", ()
         uidBase: 200_000 + randomInt(0, 100_000) * 1_000,
         hostMemoryMiB: 64 * 1024,
         hostCores: 64,
+        // a roomy machine on paper, whatever the test machine's free disk (host admission has its own tests)
+        diskOvercommit: 1000,
       });
       return { name: "boxes", routes: service.routes, stop: () => service.stop() };
     };

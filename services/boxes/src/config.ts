@@ -6,6 +6,12 @@
  *   BOXES_MEMORY_RESERVE_MIB   memory kept for the host itself, never given to boxes (default 2048)
  *   BOXES_HOST_CORES           cores of this machine (default: the cores Node sees)
  *   BOXES_VCPU_OVERCOMMIT      vCPUs handed out per core (default 4): CPU is shared, memory never is
+ *   BOXES_ACCOUNT_SHARE        the most one account may hold of this machine's memory and vCPUs for boxes, in
+ *                              percent (default 50: a node always keeps room for a second account)
+ *   BOXES_DISK_OVERCOMMIT      GiB of box disks promised per GiB free in the data folder (default 1: a box image
+ *                              grows one-for-one with its writes, so none is promised that the disk does not have)
+ *   BOXES_ACCOUNT_CALLS        box calls one account may have in flight on this replica (exec, files, jobs,
+ *                              transfers; default 32): past it, rate_limited
  *   BOXES_UID_BASE             the first host uid given to a box (default 100000)
  *   BOXES_UID_COUNT            how many uids boxes may use from there (default 1000000)
  *   BOXES_PRICE_VCPU_SECOND, BOXES_PRICE_MIB_SECOND, BOXES_PRICE_DISK_GIB_MONTH, BOXES_PRICE_SNAPSHOT_GIB_MONTH
@@ -49,6 +55,8 @@ export interface BoxesConfig {
   secretsKey: SecretsKey;
   /** True when the public development key seals secrets (no key was configured). */
   developmentSecretsKey: boolean;
+  /** Box calls one account may have in flight on this replica (domain/account-calls.ts). */
+  accountCalls: number;
 }
 
 /** What this machine may hold in boxes, all accounts together (host admission, see domain/capacity.ts). */
@@ -62,6 +70,10 @@ export interface HostCapacity {
   reserveMiB: number;
   cores: number;
   overcommit: number;
+  /** The most one account may hold of `memMiB` and `vcpus`, in percent. */
+  accountSharePercent: number;
+  /** GiB of box disks promised per GiB free in the data folder. */
+  diskOvercommit: number;
 }
 
 /** Caps on SSH connections (src/http/connection-gate.ts): a flood of idle ones must not run the service out of descriptors. */
@@ -82,6 +94,9 @@ export interface BoxesConfigOptions {
   memoryReserveMiB?: number;
   hostCores?: number;
   vcpuOvercommit?: number;
+  accountSharePercent?: number;
+  diskOvercommit?: number;
+  accountCalls?: number;
   uidBase?: number;
   uidCount?: number;
   /** Prices in reais as decimal text, over their variables. */
@@ -115,6 +130,10 @@ export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.Proces
   const reserveMiB = read("BOXES_MEMORY_RESERVE_MIB", options.memoryReserveMiB, 2048, 0);
   const cores = read("BOXES_HOST_CORES", options.hostCores, availableParallelism(), 1);
   const overcommit = read("BOXES_VCPU_OVERCOMMIT", options.vcpuOvercommit, 4, 1);
+  const accountSharePercent = read("BOXES_ACCOUNT_SHARE", options.accountSharePercent, 50, 1);
+  if (accountSharePercent > 100) throw new Error(`BOXES_ACCOUNT_SHARE must be a percent from 1 to 100 (got '${accountSharePercent}')`);
+  const diskOvercommit = read("BOXES_DISK_OVERCOMMIT", options.diskOvercommit, 1, 0.1);
+  const accountCalls = Math.floor(read("BOXES_ACCOUNT_CALLS", options.accountCalls, 32, 1));
   const base = Math.floor(read("BOXES_UID_BASE", options.uidBase, 100_000, 1000));
   const count = Math.floor(read("BOXES_UID_COUNT", options.uidCount, 1_000_000, 1));
   // Stored as a Postgres integer; Linux uids go further, but two billion boxes will do.
@@ -160,7 +179,10 @@ export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.Proces
       reserveMiB,
       cores,
       overcommit,
+      accountSharePercent,
+      diskOvercommit,
     },
+    accountCalls,
     uids: { base, count },
     prices: priceTable(options.prices ?? {}, env),
     node: nodeName(options.node ?? (env.BOXES_NODE || null)),

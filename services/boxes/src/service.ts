@@ -8,7 +8,9 @@ import { createBoxesDb, postgresSchema, type BoxesDb } from "./db/client.js";
 import type { BoxDriver } from "./driver/box-driver.js";
 import { createLocalDriver } from "./driver/local/local-driver.js";
 import { unavailableDriver } from "./driver/unavailable-driver.js";
+import { AccountCalls } from "./domain/account-calls.js";
 import { Background } from "./domain/background.js";
+import { BoxSuspensions } from "./domain/suspensions.js";
 import { RunningOperations } from "./domain/running-operations.js";
 import type { BoxesRuntime } from "./domain/context.js";
 import { expireKeys } from "./domain/idempotency.js";
@@ -71,6 +73,12 @@ export const migrationsDir = path.join(import.meta.dirname, "../prisma/migration
 /** Room for the reply envelope and the small fields around the big texts. */
 const replyEnvelopeBytes = 16 * 1024;
 
+/**
+ * Connections of the reapers' and the watcher's own pool. They share the calls' pool no more: 450 concurrent execs
+ * once left a reaper round "Unable to start a transaction". A round takes one for its claim, then one per box it acts on.
+ */
+const housekeepingPoolMax = 3;
+
 export const boxesService = defineService<BoxesServiceOptions>()({
   name: "boxes",
   version: "0.1.0",
@@ -97,6 +105,9 @@ export const boxesService = defineService<BoxesServiceOptions>()({
       secretsKey: config.secretsKey,
       now: options.clock ?? (() => new Date()),
       inFlight: { exec: 0, jobWait: 0 },
+      accountCalls: new AccountCalls(config.accountCalls),
+      suspensions: new BoxSuspensions(),
+      housekeepingDb: createBoxesDb(options.databaseUrl, housekeepingPoolMax),
       transfers: {
         publicUrl: config.publicUrl,
         signingKey: config.signingKey ? Buffer.from(config.signingKey) : await keptSigningKey(dataDir),
@@ -145,13 +156,21 @@ export const boxesService = defineService<BoxesServiceOptions>()({
   },
   jobs: (runtime, { options }) => [
     { name: "expiring idempotency keys", intervalMs: 3600_000, run: () => expireKeys(runtime.db), runNow: true },
-    runtime.driver.available && { name: "watching boxes", intervalMs: options.watchIntervalMs ?? 2_000, run: () => watchBoxes(runtime) },
+    runtime.driver.available && {
+      name: "watching boxes",
+      intervalMs: options.watchIntervalMs ?? 2_000,
+      run: () => watchBoxes({ ...runtime, db: runtime.housekeepingDb }),
+    },
     runtime.driver.available && {
       name: "unpublishing ports of deleted boxes",
       intervalMs: 2_000,
       run: () => unpublishDeletedBoxes(runtime),
     },
-    runtime.driver.available && { name: "reaping boxes", intervalMs: options.reapIntervalMs ?? 5_000, run: () => reapBoxes(runtime) },
+    runtime.driver.available && {
+      name: "reaping boxes",
+      intervalMs: options.reapIntervalMs ?? 5_000,
+      run: () => reapBoxes({ ...runtime, db: runtime.housekeepingDb }),
+    },
   ],
   async stop(runtime) {
     relays.get(runtime)?.stop();
@@ -159,6 +178,7 @@ export const boxesService = defineService<BoxesServiceOptions>()({
     await runtime.ports.closeAll();
     await sshEndpoints.get(runtime)?.close();
     await runtime.driver.close();
+    await runtime.housekeepingDb.$disconnect();
   },
   expose: (runtime) => ({ driver: runtime.driver, runtime }),
 });

@@ -143,6 +143,34 @@ describeBoxes("exec and files", () => {
       expect((await run(client, box.id, "pgrep -cf '[s]leep 25' || true")).stdout.trim()).toBe("0");
       await fails(client, "read_file", { boxId: box.id, path: "after-cancel" }, "not_found");
     });
+
+    it("when the box is suspended during an exec, then the exec answers at once that the box was suspended, naming resume_box, and the command is gone after resume", async () => {
+      const paused = (await ok(client, "create_box", { name: "paused-under-exec" })).box;
+      try {
+        const running = call<ExecResult>(client, "exec", {
+          boxId: paused.id,
+          cmd: "sleep 40; touch /data/home/after-suspend",
+          timeoutSeconds: 60,
+        });
+        await until(
+          async () => boxes.service().runtime.inFlight.exec,
+          (count) => count > 0,
+        );
+        await ok(client, "suspend_box", { boxId: paused.id });
+        const suspendedAt = Date.now();
+        const answer = await running;
+        expect(Date.now() - suspendedAt).toBeLessThan(3_000);
+        expect(answer.isError).toBe(true);
+        const error = (answer.data as unknown as { error: { code: string; message: string; details: Record<string, unknown> } }).error;
+        expect(error.code).toBe("failed_precondition");
+        expect(error.message).toMatch(/suspended while the command ran.*resume_box/);
+        expect(error.details).toMatchObject({ boxId: paused.id, state: "suspended" });
+        expect((await ok(client, "resume_box", { boxId: paused.id })).box.state).toBe("running");
+        expect((await run(client, paused.id, "pgrep -cf '[s]leep 40' || true")).stdout.trim()).toBe("0");
+      } finally {
+        await ok(client, "delete_box", { boxId: paused.id, confirm: true });
+      }
+    });
   });
 
   describe("1 MB limits at their edges", () => {

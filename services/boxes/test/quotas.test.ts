@@ -3,6 +3,7 @@
  * it), the plan caps what an account runs at once, and the machine refuses a box it cannot hold. Each at
  * its edge: N fits, N+1 is refused with the limit named.
  */
+import { statfsSync } from "node:fs";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient, startStack, type Stack } from "@bancada/e2e";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -42,7 +43,7 @@ describeBoxes("disk and account quotas", () => {
     expect(fits).toBe("fits");
   });
 
-  it("when a free account runs 3 boxes, then a 4th is refused naming runningBoxes; resume of a suspended box is refused the same way until one is deleted", async () => {
+  it("when a free account holds 3 boxes, running or suspended, then a 4th is refused naming runningBoxes until one is deleted; a suspended box still counts", async () => {
     const client = await account("acct-count");
     try {
       const boxes = [await create(client, { name: "one" }), await create(client, { name: "two" }), await create(client, { name: "three" })];
@@ -50,14 +51,14 @@ describeBoxes("disk and account quotas", () => {
       expect(refused.details).toEqual({ limit: "runningBoxes", used: 3, requested: 1, max: 3, plan: "free" });
       expect(refused.message).toMatch(/plan \(free\) allows 3 running boxes/);
       for (const box of boxes) await settled(client, box);
+      // Suspended, a box keeps its processes and memory: it frees no place.
       await ok(client, "suspend_box", { boxId: "three" });
+      const still = await fails(client, "create_box", { name: "four" }, "failed_precondition");
+      expect(still.details).toMatchObject({ limit: "runningBoxes", used: 3 });
+      expect(still.message).toMatch(/suspended boxes count/);
+      await ok(client, "delete_box", { boxId: "two", confirm: true });
       const four = await create(client, { name: "four" });
-      expect((await fails(client, "resume_box", { boxId: "three" }, "failed_precondition")).details).toMatchObject({
-        limit: "runningBoxes",
-        used: 3,
-      });
       await settled(client, four);
-      await ok(client, "delete_box", { boxId: "four", confirm: true });
       expect((await ok(client, "resume_box", { boxId: "three" })).box.state).toBe("running");
     } finally {
       await client.close();
@@ -119,7 +120,8 @@ describeBoxes("host admission", () => {
 
   beforeAll(async () => {
     // 12,288 MiB for boxes (14,336 less the 2,048 reserve) and 6 vCPUs (1 core × 6): a small machine, on paper.
-    boxes = boxesTestStack({ hostMemoryMiB: 14_336, memoryReserveMiB: 2048, hostCores: 1, vcpuOvercommit: 6 });
+    // One account may take the whole machine here (its share is the next block's subject).
+    boxes = boxesTestStack({ hostMemoryMiB: 14_336, memoryReserveMiB: 2048, hostCores: 1, vcpuOvercommit: 6, accountSharePercent: 100 });
     stack = await startStack({ services: { boxes: boxes.factory } });
     await boxes.service().db.accountPlan.create({ data: { accountId: "acct-big", plan: "scale" } });
     client = await connectClient(stack.mcpUrl, await stack.createKey({ scopes: allScopes, accountId: "acct-big" }));
@@ -147,5 +149,87 @@ describeBoxes("host admission", () => {
       expect(cpus.details).toMatchObject({ resource: "vcpus", used: 2, requested: 8, capacity: 6 });
       expect((await ok(client, "create_box", { name: "c", vcpus: 4, memMiB: 8192 })).box.state).toBe("running");
     });
+  });
+});
+
+describeBoxes("one account's share of a node", () => {
+  let boxes: BoxesTestStack;
+  let stack: Stack;
+  let big: Client;
+  let other: Client;
+
+  beforeAll(async () => {
+    // 32,768 MiB and 16 vCPUs for boxes, the default share (50%): one account may hold 16,384 MiB and 8 vCPUs here.
+    boxes = boxesTestStack({ hostMemoryMiB: 34_816, memoryReserveMiB: 2048, hostCores: 2, vcpuOvercommit: 8 });
+    stack = await startStack({ services: { boxes: boxes.factory } });
+    await boxes.service().db.accountPlan.create({ data: { accountId: "acct-share", plan: "scale" } });
+    big = await connectClient(stack.mcpUrl, await stack.createKey({ scopes: allScopes, accountId: "acct-share" }));
+    other = await connectClient(stack.mcpUrl, await stack.createKey({ scopes: allScopes, accountId: "acct-other" }));
+  });
+  afterAll(async () => {
+    await big?.close();
+    await other?.close();
+    await stack?.stop();
+    await boxes?.cleanup();
+  });
+
+  it("when an account holds half the node, even suspended, then its next box is refused naming nodeShare and another account's box fits", async () => {
+    await ok(big, "create_box", { name: "a", vcpus: 4, memMiB: 8192 });
+    await ok(big, "create_box", { name: "b", vcpus: 4, memMiB: 8192 });
+    await ok(big, "suspend_box", { boxId: "b" });
+    const refused = await fails(big, "create_box", { name: "c", vcpus: 2, memMiB: 4096 }, "failed_precondition");
+    expect(refused.details).toEqual({
+      limit: "nodeShare",
+      resource: "memMiB",
+      used: 16_384,
+      requested: 4096,
+      max: 16_384,
+      sharePercent: 50,
+      node: expect.any(String),
+    });
+    expect(refused.message).toMatch(/at most 50% of this machine/);
+    // The plan (scale: 50 boxes, 256 vCPUs) would allow it: the share is what keeps room for the other account.
+    expect((await ok(other, "create_box", { name: "theirs", vcpus: 4, memMiB: 8192 })).box.state).toBe("running");
+    await ok(big, "delete_box", { boxId: "b", confirm: true });
+    expect((await ok(big, "create_box", { name: "c", vcpus: 4, memMiB: 8192 })).box.state).toBe("running");
+  });
+});
+
+describeBoxes("disk admission", () => {
+  let boxes: BoxesTestStack;
+  let stack: Stack;
+  let client: Client;
+
+  beforeAll(async () => {
+    // No overcommit: a box's disk is admitted only when it fits in the free space with what other disks may still grow to.
+    boxes = boxesTestStack({ diskOvercommit: 1 });
+    stack = await startStack({ services: { boxes: boxes.factory } });
+    client = await connectClient(stack.mcpUrl, await stack.createKey({ scopes: allScopes, accountId: "acct-disk" }));
+  });
+  afterAll(async () => {
+    await client?.close();
+    await stack?.stop();
+    await boxes?.cleanup();
+  });
+
+  it("when a disk larger than the free space is asked for, then create_box answers unavailable naming disk; what other sparse disks may still grow to counts", async ({
+    skip,
+  }) => {
+    const free = statfsSync(boxes.dataDir);
+    const freeGiB = Math.floor((free.bavail * free.bsize) / 1024 ** 3);
+    if (freeGiB >= 500) skip(`this machine has ${freeGiB} GiB free: a 500 GiB disk would fit`);
+    const refused = await fails(client, "create_box", { name: "huge", dataGiB: 500 }, "unavailable");
+    expect(refused.details).toMatchObject({ resource: "disk", used: 0, requested: 500, node: expect.any(String) });
+    expect((refused.details as { capacity: number }).capacity).toBeLessThan(500);
+    expect(refused.message).toMatch(/cannot hold the box's disk/);
+    const room = (refused.details as { capacity: number }).capacity;
+    if (room < 45) skip(`only ${room} GiB free here: not enough to show two disks adding up`);
+    // A sparse image takes almost nothing when made, yet may grow to its size: the next disk must leave it room.
+    const first = (await ok(client, "create_box", { name: "first", dataGiB: room - 10 })).box;
+    expect(first.state).toBe("running");
+    const second = await fails(client, "create_box", { name: "second", dataGiB: 20 }, "unavailable");
+    expect(second.details).toMatchObject({ resource: "disk", used: room - 10, requested: 20 });
+    await ok(client, "delete_box", { boxId: "first", confirm: true });
+    expect((await ok(client, "create_box", { name: "second", dataGiB: 20 })).box.state).toBe("running");
   });
 });

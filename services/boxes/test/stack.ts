@@ -2,8 +2,8 @@
  * The boxes service as the test stack starts it: its own temporary disk root, a small pids limit (128, so a
  * fork bomb is over quickly), a quick watch interval, a uid range of its own (test files run side by side,
  * each with its own database and so its own uid sequence) and a roomy host capacity: the tests declare
- * boxes far larger than this machine (16 vCPUs, 32 GiB) that stay idle; host admission has its own tests,
- * which lower the capacity instead. Boxes outlive a stopped service (that is the
+ * boxes far larger than this machine (16 vCPUs, 32 GiB, 500 GiB disks) that stay idle; host admission has its own
+ * tests, which lower the capacity (or the disk overcommit) instead. Boxes outlive a stopped service (that is the
  * point), so every test file calls `cleanup()` in afterAll: it kills every box process and removes the
  * cgroups and the directory, also after a failure; on a crash of the test process, an exit hook kills
  * the boxes' processes. What one test makes for itself (a driver, a second stack) is handed to `cleanupAfterTest`
@@ -68,6 +68,7 @@ export function boxesTestStack(options: Partial<BoxesServiceOptions> = {}): Boxe
         uidBase,
         hostMemoryMiB: 4 * 1024 * 1024,
         hostCores: 1024,
+        diskOvercommit: 1000,
         // no SSH endpoint unless a test asks for one (test files run side by side: one fixed port would collide)
         sshPort: null,
         ...options,

@@ -84,7 +84,7 @@ describeBoxes("transfer URLs", () => {
   const uploadUrl = (args: Record<string, unknown>) => ok<TransferUrl>(client, "get_upload_url", { boxId: box.id, ...args });
   const downloadUrl = (args: Record<string, unknown>) => ok<TransferUrl>(client, "get_download_url", { boxId: box.id, ...args });
   const inBox = async (cmd: string) => (await run(client, box.id, cmd)).stdout.trim();
-  const leftovers = () => inBox("find / -xdev -name '.bancada-upload.*' 2>/dev/null | wc -l");
+  const leftovers = () => inBox("find /data/home -name '.bancada-upload.*' 2>/dev/null | wc -l");
 
   it("when a file is PUT to an upload URL, then it is in the box with its mode, owned by the box's root, and the URL holds no API key", async () => {
     const grant = await uploadUrl({ path: "up/data.bin", mode: "0600" });
@@ -167,6 +167,36 @@ describeBoxes("transfer URLs", () => {
     expect(response).toBe("aborted");
     expect(await until(leftovers, (count) => count === "0")).toBe("0");
     expect(await inBox("cat cut.bin")).toBe("old");
+  });
+
+  it("when the box is suspended during an upload, then the upload answers 409 at once naming resume_box, and nothing is written", async () => {
+    const grant = await ok<TransferUrl>(client, "get_upload_url", { boxId: other.id, path: "during-suspend.bin" });
+    const req = httpRequest(grant.url, { method: "PUT", headers: { "Content-Length": String(8 * 1024 * 1024) } });
+    req.on("error", () => {});
+    const answered = new Promise<{ status: number; body: string }>((resolve) =>
+      req.on("response", (res) => {
+        const parts: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => parts.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString("utf8") }));
+      }),
+    );
+    // Half the body, then nothing more: the upload is under way in the box when it is suspended.
+    req.write(randomBytes(4 * 1024 * 1024));
+    const temporaries = () => run(client, other.id, "find /data/home -name '.bancada-upload.*' 2>/dev/null | wc -l");
+    await until(temporaries, (result) => result.stdout.trim() === "1");
+    await ok(client, "suspend_box", { boxId: other.id });
+    const suspendedAt = Date.now();
+    const response = await answered;
+    req.destroy();
+    expect(Date.now() - suspendedAt).toBeLessThan(3_000);
+    expect(response.status).toBe(409);
+    const error = (JSON.parse(response.body) as { error: { code: string; message: string; details: Record<string, unknown> } }).error;
+    expect(error.code).toBe("failed_precondition");
+    expect(error.message).toMatch(/suspended while the upload ran.*nothing was written.*resume_box/);
+    expect(error.details).toMatchObject({ boxId: other.id, state: "suspended" });
+    await ok(client, "resume_box", { boxId: other.id });
+    expect(await until(temporaries, (result) => result.stdout.trim() === "0")).toMatchObject({ stdout: "0\n" });
+    await fails(client, "read_file", { boxId: other.id, path: "during-suspend.bin" }, "not_found");
   });
 
   it("when a file is downloaded, then it streams whole with Content-Length; a Range answers 206, a range past the end 416", async () => {

@@ -32,6 +32,14 @@ export function activityIsStale(box: Pick<BoxRow, "lastActivityAt">): boolean {
   return Date.now() - box.lastActivityAt.getTime() > activityResolutionMs;
 }
 
+/** Moves the box's last activity to now, if it is still running; false when it is not (or is gone). */
+export async function stillRunning(rt: BoxesRuntime, boxId: string): Promise<boolean> {
+  const moved = await rt.db.box
+    .updateMany({ where: { id: boxId, state: "running" }, data: { lastActivityAt: new Date() } })
+    .catch(() => null);
+  return moved === null || moved.count > 0;
+}
+
 /** Moves the box's last activity to now (also while a long exec runs, and when it ends). */
 export async function recordActivity(rt: BoxesRuntime, boxId: string, at = new Date()): Promise<void> {
   await rt.db.box.update({ where: { id: boxId }, data: { lastActivityAt: at } }).catch(() => {});

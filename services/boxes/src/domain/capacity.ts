@@ -4,16 +4,24 @@
  * waking a sleeping box. Each check runs in the transaction that records the box or claims its operation,
  * under a Postgres advisory lock per account (and per node for the host), so two racing calls are counted
  * one after the other and cannot both pass.
- *  - Account: boxes creating or running, and boxes whose resume or start is under way, count; suspended,
- *    sleeping and stopped boxes cost nothing and count nothing. Over the plan: failed_precondition.
- *  - Host: every box of this node that holds processes counts (a frozen box keeps its memory), and boxes
- *    whose start is under way. Memory is never overcommitted; vCPUs up to the configured overcommit.
- *    Over it: unavailable (the request is fine, this machine is full).
+ *  - Account: every box that holds processes counts — creating, running, and sleeping or suspended (a frozen
+ *    box keeps its memory on the machine) — and stopped boxes whose start is under way; only stopped boxes
+ *    count nothing. Over the plan: failed_precondition.
+ *  - Host: the same boxes of this node, all accounts together. Memory is never overcommitted; vCPUs up to the
+ *    configured overcommit. Over it: unavailable (the request is fine, this machine is full).
+ *  - Share: one account may hold at most BOXES_ACCOUNT_SHARE percent (default 50) of this node's memory and
+ *    vCPUs, so that no plan, however large, lets one account take a node and leave other accounts only
+ *    `unavailable`. Over it: failed_precondition (the account's own boxes on this node are what to free).
+ *  - Disk (new disks only: create_box, fork_box): a box image is sparse and grows one-for-one with its writes,
+ *    so what this node's images may still grow to (their dataGiB less what they hold now, disk-space.ts) plus
+ *    the new disk must fit in the data folder's free space × BOXES_DISK_OVERCOMMIT. Over it: unavailable.
  */
 import { DomainError, ErrorCode } from "@bancada/contracts";
 import type { HostCapacity } from "../config.js";
 import type { BoxesTx } from "../db/client.js";
+import { Prisma } from "../db/generated/client.js";
 import type { BoxesContext } from "./context.js";
+import { checkHostDisk } from "./disk-space.js";
 import type { Plan } from "./plans.js";
 
 export interface Demand {
@@ -46,14 +54,20 @@ export async function admit(
   if (!options.host) return;
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('bancada-boxes node'), hashtext(${ctx.driver.node}))`;
   checkHost(ctx.capacity, ctx.driver.node, await hostUsage(tx, ctx, except), demand);
+  checkShare(ctx.capacity, ctx.driver.node, await accountUsage(tx, ctx.accountId, except, ctx), demand);
+  if (demand.dataGiB && (demand.boxes ?? 1) > 0) await checkHostDisk(tx, ctx, demand.dataGiB);
 }
 
-async function accountUsage(tx: BoxesTx, accountId: string, except: string): Promise<Usage> {
+/** The boxes that hold processes (and so memory): see the top of this file. */
+const holdsProcesses = Prisma.sql`(state IN ('creating', 'running', 'sleeping', 'suspended') OR operation->>'kind' = 'start')`;
+
+/** The account's boxes that hold processes: everywhere (its plan), or on this node (its share of the node). */
+async function accountUsage(tx: BoxesTx, accountId: string, except: string, onNode?: BoxesContext): Promise<Usage> {
+  const node = onNode ? Prisma.sql`AND driver = ${onNode.driver.kind} AND node = ${onNode.driver.node}` : Prisma.empty;
   const [row] = await tx.$queryRaw<Usage[]>`
     SELECT count(*)::int AS boxes, coalesce(sum(vcpus), 0)::int AS vcpus, coalesce(sum(mem_mib), 0)::int AS "memMiB"
       FROM boxes
-     WHERE account_id = ${accountId} AND id <> ${except}
-       AND (state IN ('creating', 'running') OR operation->>'kind' IN ('resume', 'start'))`;
+     WHERE account_id = ${accountId} AND id <> ${except} ${node} AND ${holdsProcesses}`;
   return row!;
 }
 
@@ -61,8 +75,7 @@ async function hostUsage(tx: BoxesTx, ctx: BoxesContext, except: string): Promis
   const [row] = await tx.$queryRaw<Usage[]>`
     SELECT count(*)::int AS boxes, coalesce(sum(vcpus), 0)::int AS vcpus, coalesce(sum(mem_mib), 0)::int AS "memMiB"
       FROM boxes
-     WHERE driver = ${ctx.driver.kind} AND node = ${ctx.driver.node} AND id <> ${except}
-       AND (state IN ('creating', 'running', 'sleeping', 'suspended') OR operation->>'kind' = 'start')`;
+     WHERE driver = ${ctx.driver.kind} AND node = ${ctx.driver.node} AND id <> ${except} AND ${holdsProcesses}`;
   return row!;
 }
 
@@ -97,8 +110,32 @@ function checkAccount(plan: Plan, used: Usage, demand: Demand): void {
     throw new DomainError(
       ErrorCode.failedPrecondition,
       `This workspace's plan (${plan.name}) allows ${max} ${unit} at once; ${inUse} are in use and this box needs ${requested}. ` +
-        "Suspend, stop or delete a box first, or move to a larger plan.",
+        "Sleeping and suspended boxes count (they keep their memory): delete a box first, or move to a larger plan.",
       { limit, used: inUse, requested, max, plan: plan.name },
+    );
+  }
+}
+
+/** One account's part of this node: at most accountSharePercent of its memory and of its vCPUs. */
+function checkShare(capacity: HostCapacity, node: string, used: Usage, demand: Demand): void {
+  const share = capacity.accountSharePercent;
+  const resources = [
+    {
+      resource: "memMiB",
+      used: used.memMiB,
+      requested: demand.memMiB,
+      max: Math.floor((capacity.memMiB * share) / 100),
+      unit: "MiB of memory",
+    },
+    { resource: "vcpus", used: used.vcpus, requested: demand.vcpus, max: Math.floor((capacity.vcpus * share) / 100), unit: "vCPUs" },
+  ];
+  for (const { resource, used: inUse, requested, max, unit } of resources) {
+    if (requested === 0 || inUse + requested <= max) continue;
+    throw new DomainError(
+      ErrorCode.failedPrecondition,
+      `One workspace may hold at most ${share}% of this machine's boxes' ${unit} (${max}), so that other workspaces keep room; ` +
+        `this workspace's boxes here hold ${inUse} (sleeping and suspended ones too) and this box needs ${requested}. Delete a box first, or try a smaller one.`,
+      { limit: "nodeShare", resource, used: inUse, requested, max, sharePercent: share, node },
     );
   }
 }

@@ -2,7 +2,9 @@ import type { Logger } from "@bancada/service-kit";
 import type { HostCapacity, UidRange } from "../config.js";
 import type { BoxesDb } from "../db/client.js";
 import type { BoxDriver } from "../driver/box-driver.js";
+import type { AccountCalls } from "./account-calls.js";
 import type { Background } from "./background.js";
+import type { BoxSuspensions } from "./suspensions.js";
 import type { PlanName } from "./plans.js";
 import type { SecretsKey } from "./secrets/sealing.js";
 import type { PriceTable } from "./usage/prices.js";
@@ -42,6 +44,12 @@ export interface BoxesRuntime {
   portSettings: PortSettings;
   /** The SSH endpoint (port null until it listens, or when it is off). */
   ssh: SshSettings;
+  /** Box work in flight per account on this replica, capped (account-calls.ts). */
+  accountCalls: AccountCalls;
+  /** The calls running in each box, told when this process freezes it (suspensions.ts). */
+  suspensions: BoxSuspensions;
+  /** A small pool of its own for the reapers and the watcher, which no burst of calls can take from them. */
+  housekeepingDb: BoxesDb;
   /** Calls waiting right now (exec, job_wait), for tests and metrics. */
   inFlight: { exec: number; jobWait: number };
 }

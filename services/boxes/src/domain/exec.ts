@@ -7,12 +7,13 @@
 import { DomainError, ErrorCode, type ProgressUpdate } from "@bancada/contracts";
 import type { BoxRow } from "../db/client.js";
 import type { ExecOutcome } from "../driver/box-driver.js";
-import { activityIsStale, awakeBox, recordActivity } from "./awake.js";
+import { activityIsStale, awakeBox, recordActivity, stillRunning } from "./awake.js";
 import type { BoxesContext } from "./context.js";
 import { driverFailure } from "./driver-errors.js";
 import { boxHandle } from "./find-box.js";
 import { limits } from "./limits.js";
 import { secretEnv } from "./secrets/secrets.js";
+import { suspendedUnder, unlessSuspended, type Freeze } from "./suspensions.js";
 import { decodePayload } from "./payload.js";
 import { inBoxPath } from "./schemas/common.js";
 import type { ExecInput, ExecResult } from "./schemas/exec.js";
@@ -22,13 +23,23 @@ import { fitTexts, wholeCharacters } from "./text-output.js";
 const progressEveryMs = 5_000;
 const activityEveryMs = 60_000;
 
-export async function execCommand(
+export function execCommand(
   ctx: BoxesContext,
   input: ExecInput,
   signal?: AbortSignal,
   progress?: (update: ProgressUpdate) => void,
   /** The box's row as this call's owner lookup just read it (for the caller's account), so it is not read twice. */
   found?: BoxRow,
+): Promise<ExecResult> {
+  return ctx.accountCalls.run(ctx.accountId, "this exec", () => runExec(ctx, input, signal, progress, found));
+}
+
+async function runExec(
+  ctx: BoxesContext,
+  input: ExecInput,
+  signal: AbortSignal | undefined,
+  progress: ((update: ProgressUpdate) => void) | undefined,
+  found: BoxRow | undefined,
 ): Promise<ExecResult> {
   const stdin = input.stdin === undefined ? undefined : decodePayload(input.stdin, input.stdinEncoding, "stdin", limits.stdinBytes);
   const box = await awakeBox(ctx, input.boxId, "exec", found);
@@ -42,19 +53,30 @@ export async function execCommand(
       )
     : undefined;
   // A command running longer than autoSuspendSeconds is activity all along: recorded every minute and at its end.
-  const active = setInterval(() => void recordActivity(ctx, box.id), activityEveryMs);
+  // A box no longer running by then was frozen by another replica of this node (suspensions.ts).
+  const active = setInterval(
+    () =>
+      void stillRunning(ctx, box.id).then(
+        (running) =>
+          running || ctx.suspensions.announce(box.id, { state: "suspended", reason: "it is no longer running; get_box says why" }),
+      ),
+    activityEveryMs,
+  );
   ctx.inFlight.exec++;
   let outcome: ExecOutcome;
   try {
-    outcome = await ctx.driver.exec(boxHandle(box), {
-      command: input.cmd !== undefined ? { cmd: input.cmd } : { argv: input.argv ?? [] },
-      cwd: inBoxPath(input.cwd ?? "/data/home"),
-      env,
-      timeoutMs: input.timeoutSeconds * 1000,
-      maxOutputBytes: limits.streamBytes,
-      ...(stdin ? { stdin } : {}),
-      ...(signal ? { signal } : {}),
-    });
+    const interrupted = (freeze: Freeze) => suspendedUnder(box, "the command", freeze, "the command and everything it started were killed");
+    outcome = await unlessSuspended(ctx, box, interrupted, (suspended) =>
+      ctx.driver.exec(boxHandle(box), {
+        command: input.cmd !== undefined ? { cmd: input.cmd } : { argv: input.argv ?? [] },
+        cwd: inBoxPath(input.cwd ?? "/data/home"),
+        env,
+        timeoutMs: input.timeoutSeconds * 1000,
+        maxOutputBytes: limits.streamBytes,
+        ...(stdin ? { stdin } : {}),
+        signal: signal ? AbortSignal.any([signal, suspended]) : suspended,
+      }),
+    );
   } catch (error) {
     // Awaited here, before the finally block's own await, so its rejection is never left unhandled meanwhile.
     return await driverFailure(ctx, box, error);

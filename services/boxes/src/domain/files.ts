@@ -9,15 +9,29 @@ import type { BoxesContext } from "./context.js";
 import { driverFailure } from "./driver-errors.js";
 import { boxHandle } from "./find-box.js";
 import { limits } from "./limits.js";
+import { suspendedUnder, unlessSuspended, type Freeze } from "./suspensions.js";
 import { decodePayload, encodeContent } from "./payload.js";
 import { inBoxPath } from "./schemas/common.js";
 import type { ReadFileResult, WriteFileInput } from "./schemas/exec.js";
 import { jsonSize } from "./text-output.js";
 
-export async function readBoxFile(ctx: BoxesContext, input: { boxId: string; path: string }): Promise<ReadFileResult> {
+export function readBoxFile(ctx: BoxesContext, input: { boxId: string; path: string }): Promise<ReadFileResult> {
+  return ctx.accountCalls.run(ctx.accountId, "this read_file", () => readFile(ctx, input));
+}
+
+export function writeBoxFile(ctx: BoxesContext, input: WriteFileInput): Promise<{ path: string; size: number; mode: string }> {
+  return ctx.accountCalls.run(ctx.accountId, "this write_file", () => writeFile(ctx, input));
+}
+
+async function readFile(ctx: BoxesContext, input: { boxId: string; path: string }): Promise<ReadFileResult> {
   const box = await awakeBox(ctx, input.boxId, "read_file");
   const path = inBoxPath(input.path);
-  const read = await ctx.driver.readFile(boxHandle(box), path, limits.fileBytes).catch((error: unknown) => driverFailure(ctx, box, error));
+  const read = await unlessSuspended(
+    ctx,
+    box,
+    (freeze) => suspendedUnder(box, "read_file", freeze, "nothing was read"),
+    () => ctx.driver.readFile(boxHandle(box), path, limits.fileBytes),
+  ).catch((error: unknown) => driverFailure(ctx, box, error));
   if (read.kind === "missing") throw new DomainError(ErrorCode.notFound, `No file ${path} in the box.`, { path });
   if (read.kind === "directory") throw invalidArgument([{ path: "path", message: `${path} is a directory; read_file reads files` }]);
   if (read.kind === "special") throw invalidArgument([{ path: "path", message: `${path} is not a regular file (device, socket or pipe)` }]);
@@ -44,15 +58,17 @@ export async function readBoxFile(ctx: BoxesContext, input: { boxId: string; pat
   return { path, ...encoded, size: read.data.length };
 }
 
-export async function writeBoxFile(ctx: BoxesContext, input: WriteFileInput): Promise<{ path: string; size: number; mode: string }> {
+async function writeFile(ctx: BoxesContext, input: WriteFileInput): Promise<{ path: string; size: number; mode: string }> {
   const data = decodePayload(input.content, input.encoding, "content", limits.fileBytes);
   const box = await awakeBox(ctx, input.boxId, "write_file");
   const path = inBoxPath(input.path);
   if (path.endsWith("/")) throw invalidArgument([{ path: "path", message: "names a directory (ends with /); give a file path" }]);
   const mode = Number.parseInt(input.mode, 8);
-  const written = await ctx.driver
-    .writeFile(boxHandle(box), { path, data, mode, parents: input.parents })
-    .catch((error: unknown) => driverFailure(ctx, box, error));
+  // A write the box's freeze interrupts may still land when it wakes (its bytes are in the pipe): the answer says so.
+  const interrupted = (freeze: Freeze) => suspendedUnder(box, "write_file", freeze, `${path} may or may not be written once the box wakes`);
+  const written = await unlessSuspended(ctx, box, interrupted, () =>
+    ctx.driver.writeFile(boxHandle(box), { path, data, mode, parents: input.parents }),
+  ).catch((error: unknown) => driverFailure(ctx, box, error));
   if (written.kind === "directory") throw invalidArgument([{ path: "path", message: `${path} is a directory` }]);
   if (written.kind === "missing_parent")
     throw new DomainError(ErrorCode.notFound, `The folder of ${path} does not exist (parents: false).`, { path });

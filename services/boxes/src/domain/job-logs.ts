@@ -12,7 +12,11 @@ import { limits } from "./limits.js";
 import type { JobLogsInput, JobLogsResult } from "./schemas/exec.js";
 import { jsonSize, wholeCharacters } from "./text-output.js";
 
-export async function jobLogs(ctx: BoxesContext, input: JobLogsInput): Promise<JobLogsResult> {
+export function jobLogs(ctx: BoxesContext, input: JobLogsInput): Promise<JobLogsResult> {
+  return ctx.accountCalls.run(ctx.accountId, "this job_logs", () => readJobLogs(ctx, input));
+}
+
+async function readJobLogs(ctx: BoxesContext, input: JobLogsInput): Promise<JobLogsResult> {
   const box = await findBox(ctx, input.boxId);
   const found = await findJob(ctx, box, input.jobId);
   if (box.state === "deleted" || box.state === "deleting") {

@@ -1,8 +1,9 @@
 /**
  * Account plans (docs/boxes.md#limits): the plan caps a box's vCPUs; "never sleep" and "unlimited run" are for paid plans.
  * An account's plan is a row in account_plans; accounts without one get the service's default plan.
- * Besides the size of one box, a plan caps what the account runs at once (domain/capacity.ts): boxes
- * running (or being created or woken), and their vCPUs and memory added up. Memory averages 1.5 GiB per
+ * Besides the size of one box, a plan caps what the account holds at once (domain/capacity.ts): boxes
+ * that hold processes and memory (creating, running, sleeping, suspended, or being started again), and their
+ * vCPUs and memory added up; only stopped boxes count nothing. Memory averages 1.5 GiB per
  * vCPU of the total (one box may take 2 GiB per vCPU), so memory-heavy accounts meet the memory cap first.
  * `allowanceCentavos` is what the plan includes each month (get_usage shows it beside the spend).
  * Disk is capped apart (maxTotalDataGiB): the dataGiB of every box not deleted, in any state, and of every snapshot.

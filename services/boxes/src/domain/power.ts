@@ -13,6 +13,7 @@ import { boxHandle, boxSpec, findBox } from "./find-box.js";
 import { endRunningJobs } from "./end-jobs.js";
 import type { BoxState, BoxView, PowerInput } from "./schemas/box.js";
 import { admit } from "./capacity.js";
+import { freezeBox } from "./suspensions.js";
 import { planOf } from "./plans.js";
 import { beginOperation, changeState, type StateChange } from "./transitions.js";
 
@@ -24,8 +25,9 @@ export async function suspendBox(ctx: BoxesContext, input: PowerInput, signal?: 
   const claimed = await beginOperation(ctx, box, "suspend", ["running", "sleeping"]);
   // A sleeping box is frozen already: only its state (and how it may wake) changes.
   return runOperation(ctx, claimed, "suspend", input.wait, signal, async () => {
-    if (claimed.state === "running") await ctx.driver.suspend(boxHandle(claimed));
-    return { state: "suspended", reason: "paused with suspend_box; only resume_box wakes it" };
+    const reason = "paused with suspend_box; only resume_box wakes it";
+    if (claimed.state === "running") await freezeBox(ctx, claimed, { state: "suspended", reason });
+    return { state: "suspended", reason };
   });
 }
 

@@ -17,6 +17,7 @@ import type { BoxesRuntime } from "./context.js";
 import { endRunningJobs } from "./end-jobs.js";
 import { boxHandle } from "./find-box.js";
 import { runOperation } from "./power.js";
+import { freezeBox } from "./suspensions.js";
 import { changeState } from "./transitions.js";
 
 export interface ReapOptions {
@@ -118,18 +119,14 @@ async function deleteDue(rt: BoxesRuntime, id: string): Promise<Outcome> {
 
 async function pauseDue(rt: BoxesRuntime, id: string): Promise<Outcome> {
   const box = await rt.db.box.findUniqueOrThrow({ where: { id } });
-  await rt.driver.suspend(boxHandle(box));
-  return {
-    state: "suspended",
-    reason: `paused: the run limit was reached (maxRunMinutes ${box.maxRunMinutes} since it last started running); processes are kept, only resume_box wakes it`,
-  };
+  const reason = `paused: the run limit was reached (maxRunMinutes ${box.maxRunMinutes} since it last started running); processes are kept, only resume_box wakes it`;
+  await freezeBox(rt, box, { state: "suspended", reason });
+  return { state: "suspended", reason };
 }
 
 async function sleepDue(rt: BoxesRuntime, id: string): Promise<Outcome> {
   const box = await rt.db.box.findUniqueOrThrow({ where: { id } });
-  await rt.driver.suspend(boxHandle(box));
-  return {
-    state: "sleeping",
-    reason: `asleep: no exec, job or file call for ${box.autoSuspendSeconds} s (autoSuspendSeconds); exec, start_job or a file call wakes it`,
-  };
+  const reason = `asleep: no exec, job or file call for ${box.autoSuspendSeconds} s (autoSuspendSeconds); exec, start_job or a file call wakes it`;
+  await freezeBox(rt, box, { state: "sleeping", reason });
+  return { state: "sleeping", reason };
 }

@@ -24,7 +24,11 @@ export interface JobSpec {
   env: Record<string, string>;
 }
 
-export async function startJob(ctx: BoxesContext, input: StartJobInput): Promise<JobView> {
+export function startJob(ctx: BoxesContext, input: StartJobInput): Promise<JobView> {
+  return ctx.accountCalls.run(ctx.accountId, "this start_job", () => startJobIn(ctx, input));
+}
+
+async function startJobIn(ctx: BoxesContext, input: StartJobInput): Promise<JobView> {
   const box = await awakeBox(ctx, input.boxId, "start_job");
   const spec = jobSpec(input);
   const { idempotencyKey, ...args } = input;

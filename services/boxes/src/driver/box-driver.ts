@@ -124,6 +124,8 @@ export interface UploadRequest {
   source: Readable;
   /** More bytes than this from `source`: nothing is written (too_large). */
   maxBytes: number;
+  /** Aborted: the upload stops (interrupted, nothing written); `source` is left as it is. */
+  signal?: AbortSignal;
 }
 
 /** written: renamed over `path`; every other outcome leaves the box's files as they were. */
@@ -181,6 +183,12 @@ export interface ShellProcess {
   kill(): Promise<void>;
 }
 
+/** The free space where box disks live, and what each named box's disk holds on it now (bytes). */
+export interface DiskSpace {
+  freeBytes: number;
+  heldBytes: Map<string, number>;
+}
+
 export interface BoxDriver {
   readonly kind: string;
   /** False when the driver could not start here; its calls then answer `unavailable`. */
@@ -207,6 +215,8 @@ export interface BoxDriver {
   deleteSnapshot(snapshot: SnapshotHandle): Promise<void>;
   /** Starts a stopped box again from its disk (fresh processes). */
   start(spec: BoxSpec): Promise<unknown>;
+  /** Free space for box disks and what the boxes' disks take now; absent where disks are not this machine's. */
+  diskSpace?(boxIds: string[]): Promise<DiskSpace>;
   inspect(box: BoxHandle): Promise<BoxLiveness>;
   suspend(box: BoxHandle): Promise<void>;
   resume(box: BoxHandle): Promise<void>;

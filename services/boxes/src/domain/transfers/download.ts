@@ -38,14 +38,27 @@ export async function downloadTarget(ctx: BoxesContext, box: BoxRow, path: strin
   return { kind: "file", size: info.size };
 }
 
+/** The download holds one of the account's places (account-calls.ts) until its stream ends. */
 export async function streamDownload(ctx: BoxesContext, box: BoxRow, request: DownloadRequest): Promise<DownloadStream> {
+  const leave = ctx.accountCalls.enter(ctx.accountId, "this download");
   const awake = keepAwake(ctx, box.id);
   try {
     const opened = await ctx.driver.download(boxHandle(box), request);
-    void opened.ended.finally(awake);
+    // A box frozen under the download would stall it until resumed: the stream is cut instead (the client sees it end short).
+    const done = () => {
+      stopListening();
+      awake();
+      leave();
+    };
+    const stopListening = ctx.suspensions.listen(box.id, () => {
+      opened.stream.destroy(new Error("the box was suspended"));
+      done();
+    });
+    void opened.ended.finally(done);
     return opened;
   } catch (error) {
     awake();
+    leave();
     return driverFailure(ctx, box, error);
   }
 }

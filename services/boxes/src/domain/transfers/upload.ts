@@ -10,6 +10,7 @@ import type { BoxRow } from "../../db/client.js";
 import type { BoxesContext } from "../context.js";
 import { driverFailure } from "../driver-errors.js";
 import { boxHandle } from "../find-box.js";
+import { suspendedUnder, unlessSuspended, type Freeze } from "../suspensions.js";
 import { keepAwake } from "./open-transfer.js";
 
 export interface UploadResult {
@@ -18,19 +19,30 @@ export interface UploadResult {
   mode: string;
 }
 
-export async function receiveUpload(
-  ctx: BoxesContext,
-  box: BoxRow,
-  upload: { path: string; mode: string; source: Readable; declaredBytes: number | null },
-): Promise<UploadResult> {
+export interface Upload {
+  path: string;
+  mode: string;
+  source: Readable;
+  declaredBytes: number | null;
+}
+
+/** The upload holds one of the account's places (account-calls.ts) while its bytes flow. */
+export function receiveUpload(ctx: BoxesContext, box: BoxRow, upload: Upload): Promise<UploadResult> {
+  return ctx.accountCalls.run(ctx.accountId, "this upload", () => receive(ctx, box, upload));
+}
+
+async function receive(ctx: BoxesContext, box: BoxRow, upload: Upload): Promise<UploadResult> {
   const max = ctx.transfers.maxUploadBytes;
   if (upload.declaredBytes !== null && upload.declaredBytes > max) throw tooLarge(upload.declaredBytes, max);
   const mode = Number.parseInt(upload.mode, 8);
   const awake = keepAwake(ctx, box.id);
+  // A box frozen under the upload would hold it until someone resumes the box: it is refused at once instead
+  // (the box's half of it, frozen too, removes its temporary file when the box wakes: box-transfers.ts).
+  const interrupted = (freeze: Freeze) => suspendedUnder(box, "the upload", freeze, `nothing was written to ${upload.path}`);
   try {
-    const outcome = await ctx.driver
-      .upload(boxHandle(box), { path: upload.path, mode, parents: true, source: upload.source, maxBytes: max })
-      .catch((error: unknown) => driverFailure(ctx, box, error));
+    const outcome = await unlessSuspended(ctx, box, interrupted, (signal) =>
+      ctx.driver.upload(boxHandle(box), { path: upload.path, mode, parents: true, source: upload.source, maxBytes: max, signal }),
+    ).catch((error: unknown) => driverFailure(ctx, box, error));
     if (outcome.kind === "written") return { path: upload.path, size: outcome.size, mode: upload.mode.padStart(4, "0") };
     if (outcome.kind === "too_large") throw tooLarge(null, max);
     if (outcome.kind === "interrupted")

@@ -10,7 +10,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { Transform, type Readable, type TransformCallback } from "node:stream";
+import { finished, Transform, type Readable, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { DownloadRequest, PathInfo, UploadOutcome, UploadRequest } from "../box-driver.js";
 import type { Launch } from "./command.js";
@@ -70,7 +70,7 @@ export async function upload(spawnInBox: InBoxSpawner, request: UploadRequest): 
   const counter = new ByteCounter(request.maxBytes);
   let failure: UploadOutcome | null = null;
   try {
-    await pipeline(request.source, counter, child.stdin!);
+    await feed(request.source, counter, child.stdin!, request.signal);
   } catch (error) {
     failure = counter.over ? { kind: "too_large" } : { kind: "interrupted", message: (error as Error).message };
     child.stdin!.destroy();
@@ -115,6 +115,30 @@ export async function download(
     return { ok: code === 0, message: message.trim() };
   });
   return { stream, ended };
+}
+
+/**
+ * The request's bytes through the counter into the box. The source is read, never destroyed here: the HTTP layer
+ * still answers on its connection. It ending early, the counter refusing a byte, or the signal (the box is being
+ * suspended) ends the box's input without the bytes still on their way.
+ */
+async function feed(source: Readable, counter: ByteCounter, stdin: NodeJS.WritableStream, signal?: AbortSignal): Promise<void> {
+  const stop = (error: Error) => {
+    source.unpipe(counter);
+    counter.destroy(error);
+  };
+  const onAbort = () => stop(new Error("the box was suspended"));
+  const unwatch = finished(source, (error) => error && stop(error));
+  signal?.addEventListener("abort", onAbort, { once: true });
+  if (signal?.aborted) onAbort();
+  source.pipe(counter);
+  try {
+    await pipeline(counter, stdin);
+  } finally {
+    source.unpipe(counter);
+    unwatch();
+    signal?.removeEventListener("abort", onAbort);
+  }
 }
 
 /** Counts what passes; past `max` bytes it fails the pipeline (the upload is then refused, nothing written). */

@@ -26,6 +26,7 @@ import type {
   BoxResources,
   BoxSpec,
   DiskCopy,
+  DiskSpace,
   DiskTarget,
   Enforcement,
   ExecOutcome,
@@ -70,6 +71,7 @@ import {
   type CopyMethod,
 } from "./disk-copy.js";
 import { createDisk, detectDiskKind, diskExists, isMounted, mountDisk, removeDisk, type DiskKind } from "./disk-image.js";
+import { diskSpace } from "./disk-space.js";
 import { buildEnterHelper, saveSeccompFilter } from "./enter-helper.js";
 import { hostLoader, type HostLoader } from "./host-loader.js";
 import { defaultJobLogMaxBytes, jobDirChanged, probeJob, readLog, startWaiter, type JobRuntime } from "./jobs.js";
@@ -347,6 +349,10 @@ export class LocalDriver implements BoxDriver {
       await cgroups.removeBoxGroups(groups);
       throw error;
     }
+  }
+
+  diskSpace(boxIds: string[]): Promise<DiskSpace> {
+    return diskSpace(this.#options.dataDir, this.#setup.disks, boxIds);
   }
 
   /**
