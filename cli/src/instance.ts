@@ -10,14 +10,19 @@ import type { StdioLaunch } from "@bancada/contracts";
 interface Instance {
   pid: number;
   mcpUrl: string;
+  /** Shown by a stdio bridge so the instance serves it as the stdio client it is (stdio-only tools included). */
+  bridgeToken?: string;
 }
 
 const fileOf = (dataDir: string) => path.join(dataDir, "instance.json");
 
 /** Records this process as the data folder's running instance; the returned function removes the record. */
-export async function recordInstance(dataDir: string, mcpUrl: string): Promise<() => Promise<void>> {
+export async function recordInstance(dataDir: string, mcpUrl: string, bridgeToken?: string): Promise<() => Promise<void>> {
   const file = fileOf(dataDir);
-  await writeFile(file, `${JSON.stringify({ pid: process.pid, mcpUrl } satisfies Instance)}\n`, { mode: 0o600 });
+  // mode 600: only the data folder's owner (who may run `bancada gateway --stdio` on it anyway) reads the token
+  await writeFile(file, `${JSON.stringify({ pid: process.pid, mcpUrl, ...(bridgeToken ? { bridgeToken } : {}) } satisfies Instance)}\n`, {
+    mode: 0o600,
+  });
   return async () => {
     // only this process's record: a later start on the same folder may have replaced it
     if ((await runningInstance(dataDir))?.pid === process.pid) await rm(file, { force: true });
@@ -38,7 +43,11 @@ export async function runningInstance(dataDir: string): Promise<Instance | undef
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EPERM") return undefined;
   }
-  return { pid: instance.pid, mcpUrl: instance.mcpUrl };
+  return {
+    pid: instance.pid,
+    mcpUrl: instance.mcpUrl,
+    ...(typeof instance.bridgeToken === "string" ? { bridgeToken: instance.bridgeToken } : {}),
+  };
 }
 
 /** How an MCP client starts `bancada gateway --stdio` on the data folder `dataDir` (the embedded mode: nothing secret). */

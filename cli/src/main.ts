@@ -37,7 +37,9 @@ async function main(argv: string[]): Promise<void> {
       const { values } = parseArgs({ args: rest, options: { only: { type: "string" } } });
       const runtime = await startRuntime({ env, ...(values.only ? { only: values.only.split(",").map((s) => s.trim()) } : {}) });
       const forget =
-        runtime.embedded && runtime.mcpUrl ? await recordInstance(path.resolve(env.BANCADA_DATA_DIR), runtime.mcpUrl) : undefined;
+        runtime.embedded && runtime.mcpUrl
+          ? await recordInstance(path.resolve(env.BANCADA_DATA_DIR), runtime.mcpUrl, runtime.stdioBridgeToken)
+          : undefined;
       if (runtime.mcpUrl) await announce(runtime, env, print);
       return untilSignal(runtime, forget);
     }
@@ -52,6 +54,7 @@ async function main(argv: string[]): Promise<void> {
         log.info({ mcpUrl: running.mcpUrl, pid: running.pid }, "stdio carried to the running bancada start of this data folder");
         const { refused } = await bridgeStdio(running.mcpUrl, env.BANCADA_API_KEY, {
           profile: env.BANCADA_PROFILE,
+          ...(running.bridgeToken ? { bridgeToken: running.bridgeToken } : {}),
           onProblem: (message) => void process.stderr.write(`${message}\n`),
         });
         if (refused) process.exitCode = 1;

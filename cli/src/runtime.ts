@@ -4,6 +4,7 @@
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import express from "express";
 import { subjects as makeSubjects } from "@bancada/contracts";
@@ -52,6 +53,8 @@ export interface Runtime {
   embedded: boolean;
   gateway: Gateway | undefined;
   mcpUrl: string | undefined;
+  /** The secret a stdio bridge of this data folder shows (embedded mode; kept in instance.json, mode 600). */
+  stdioBridgeToken: string | undefined;
   stop(): Promise<void>;
 }
 
@@ -96,6 +99,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     throw error;
   });
   const host = databases.embedded && !isLoopback(env.HOST) ? "127.0.0.1" : env.HOST;
+  // a stdio client of this data folder is carried to this process over HTTP: the token proves it is local
+  const stdioBridgeToken = databases.embedded && components.includes("gateway") ? randomBytes(32).toString("base64url") : undefined;
   const guards = { bindHost: host, allowedHosts: env.BANCADA_ALLOWED_HOSTS, allowedOrigins: env.BANCADA_ALLOWED_ORIGINS };
   if (host !== env.HOST) log.warn({ HOST: env.HOST }, "the embedded mode listens on 127.0.0.1 only; set DATABASE_URL to serve other hosts");
   const metrics = createToolMetrics(allInOne ? "bancada" : components.join("+"));
@@ -147,6 +152,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         consoleDir: consoleDistDir,
         // the embedded mode's stdio configuration names nothing secret (a real database's would need its URL and pepper)
         ...(databases.embedded ? { stdioLaunch: stdioLaunchFor(path.resolve(env.BANCADA_DATA_DIR)) } : {}),
+        ...(stdioBridgeToken ? { stdioBridgeToken } : {}),
       });
       if (options.http !== false) {
         const server = await listen(gateway.app, env.PORT, host, "PORT", env.BANCADA_MAX_CONNECTIONS);
@@ -187,6 +193,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     embedded: databases.embedded,
     gateway,
     mcpUrl,
+    stdioBridgeToken,
     async stop() {
       await Promise.all(servers.map((server) => closeServer(server, 10_000)));
       for (const service of started) await service.stop().catch((err: unknown) => log.warn({ err }, "service stop"));

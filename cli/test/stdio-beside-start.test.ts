@@ -66,6 +66,8 @@ describe("a stdio client beside a running bancada start", { timeout: 300_000 }, 
     await client.connect(transport, { timeout: 180_000 });
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(["create_script", "list_boards", "create_box", "search_documents"]));
+    // a stdio client keeps its stdio-only tool though it is carried over HTTP (the bridge shows the instance's token)
+    expect(names).toContain("sosoapi_add_content_draft_asset");
     const created = await callTool<{ script: { id: string } }>(client, "create_script", { title: "through stdio", text: "hi" });
     expect(created.isError).toBe(false);
     await client.close();
@@ -75,7 +77,21 @@ describe("a stdio client beside a running bancada start", { timeout: 300_000 }, 
     const http = await connectClient(started.url, key);
     const read = await callTool<{ script: { title: string } }>(http, "get_script", { id: created.data.script.id });
     expect(read.data.script.title).toBe("through stdio");
+    expect((await http.listTools()).tools.map((tool) => tool.name)).not.toContain("sosoapi_add_content_draft_asset");
     await http.close();
+    // an HTTP client cannot claim to be the bridge without the token in the data folder
+    const claimed = await fetch(started.url, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+        "bancada-stdio-bridge": "guessed",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(await claimed.text()).not.toContain("sosoapi_add_content_draft_asset");
   });
 
   it("when the stdio client's key is wrong, then its initialize is answered with the refusal's words", async () => {

@@ -49,6 +49,8 @@ export interface GatewayOptions {
   extra?: RequestHandler[];
   /** How a local MCP client starts this Bancada over stdio: a new key's answer then carries that configuration too. */
   stdioLaunch?: StdioLaunch;
+  /** The secret a local stdio bridge shows to be served as stdio (the embedded `bancada start`; see mcp-route.ts). */
+  stdioBridgeToken?: string;
   /** Tests only: false sends every MCP request through the SDK, to compare it with the fast path (docs/gateway.md#speed). */
   fastPath?: boolean;
   /** How often an SSE answer carries a keep-alive comment while its call runs (default 15 s). */
@@ -123,6 +125,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     ...(options.extra ? { extra: options.extra } : {}),
     ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
     ...(options.stdioLaunch ? { stdioLaunch: options.stdioLaunch } : {}),
+    ...(options.stdioBridgeToken ? { stdioBridgeToken: options.stdioBridgeToken } : {}),
     ...(options.fastPath !== undefined ? { fastPath: options.fastPath } : {}),
     ...(options.sseKeepAliveMs !== undefined ? { sseKeepAliveMs: options.sseKeepAliveMs } : {}),
   });

@@ -8,10 +8,13 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import { stdioRefusedCode, unknownKeyMessage } from "./stdio.js";
+import { stdioBridgeHeader } from "./http/mcp-route.js";
 
 export interface StdioBridgeOptions {
   /** core | full | search, as the stdio server's BANCADA_PROFILE. */
   profile?: string;
+  /** The running instance's bridge token (its instance.json): with it the instance serves this client as stdio. */
+  bridgeToken?: string;
   /** Told once when the key is refused or the instance does not answer (the command writes it on stderr). */
   onProblem?: (message: string) => void;
   streams?: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream };
@@ -21,7 +24,9 @@ export interface StdioBridgeOptions {
 export async function bridgeStdio(mcpUrl: string, apiKey: string, options: StdioBridgeOptions = {}): Promise<{ refused: boolean }> {
   const url = new URL(mcpUrl);
   if (options.profile && options.profile !== "full") url.searchParams.set("profile", options.profile);
-  const upstream = new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${apiKey}` } } });
+  const headers: Record<string, string> = { Authorization: `Bearer ${apiKey}` };
+  if (options.bridgeToken) headers[stdioBridgeHeader] = options.bridgeToken;
+  const upstream = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
   const { streams } = options;
   const downstream = streams ? new StdioServerTransport(streams.stdin as never, streams.stdout as never) : new StdioServerTransport();
   let refused = false;

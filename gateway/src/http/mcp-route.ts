@@ -6,6 +6,7 @@
  * and hands any other parsed message to the SDK. GET/DELETE answer 405:
  * there is no session stream to open or close.
  */
+import { timingSafeEqual } from "node:crypto";
 import express, { type Request, type RequestHandler, type Response, type Router } from "express";
 import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { DomainError, ErrorCode } from "@bancada/contracts";
@@ -26,7 +27,15 @@ export interface McpRouteOptions extends McpServerOptions {
   fastPath?: boolean;
   /** How often an SSE answer carries a keep-alive comment while its call runs (default 15 s, the SDK's), on both paths. */
   sseKeepAliveMs?: number;
+  /**
+   * The secret a local stdio bridge shows in `bancada-stdio-bridge` (kept in the data folder, mode 600): a request
+   * with it is the stdio client it carries, and may call stdio-only tools. Without the option the header counts for nothing.
+   */
+  stdioBridgeToken?: string;
 }
+
+/** The header a stdio bridge's requests carry the instance's bridge token in. */
+export const stdioBridgeHeader = "bancada-stdio-bridge";
 
 const views: readonly View[] = ["core", "full", "search"];
 /** The SDK's own default interval of SSE keep-alive comments. */
@@ -46,7 +55,7 @@ export function mcpRoute(options: McpRouteOptions): Router {
   });
   router.post(
     "/mcp",
-    authenticateKey(options.keys),
+    authenticateKey(options.keys, options.stdioBridgeToken),
     express.raw({ type: () => true, limit: options.bodyLimit }),
     (req, res) => void serve(handler, fastPath ? { answers, version: options.version, keepAliveMs } : undefined, req, res, log),
   );
@@ -102,7 +111,7 @@ function failed(error: unknown, res: Response, log: Logger, parsed: unknown): vo
   else res.end();
 }
 
-function authenticateKey(keys: KeyStore): RequestHandler {
+function authenticateKey(keys: KeyStore, bridgeToken: string | undefined): RequestHandler {
   return async (req, res, next) => {
     const profile = req.query.profile ?? "full";
     if (typeof profile !== "string" || !views.includes(profile as View)) {
@@ -128,11 +137,19 @@ function authenticateKey(keys: KeyStore): RequestHandler {
         ),
       );
     }
-    callers.set(req, { principal, view, transport: "http" });
+    const bridged = bridgeToken !== undefined && sameSecret(req.headers[stdioBridgeHeader], bridgeToken);
+    callers.set(req, bridged ? { principal, view, transport: "stdio", bridged } : { principal, view, transport: "http" });
     next();
   };
 }
 
 function jsonRpcError(code: number, message: string, id: string | number | null = null) {
   return { jsonrpc: "2.0", error: { code, message }, id };
+}
+
+function sameSecret(shown: string | string[] | undefined, secret: string): boolean {
+  if (typeof shown !== "string") return false;
+  const a = Buffer.from(shown);
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -9,4 +9,6 @@ export interface Caller {
   principal: Principal;
   view: View;
   transport: Transport;
+  /** A stdio client carried over HTTP by `bancada gateway --stdio` beside a running start: no notification reaches it. */
+  bridged?: boolean;
 }

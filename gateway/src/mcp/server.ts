@@ -51,7 +51,7 @@ export function mcpServerFactory(options: McpServerOptions, fixedCaller?: Caller
     const caller = fixedCaller ?? (context.authInfo as CallerAuthInfo | undefined)?.extra.caller;
     if (!caller) throw new Error("The MCP route must authenticate the caller before the server is built.");
     const server = new Server(info, {
-      capabilities: { tools: { listChanged: caller.transport === "stdio" }, prompts: {}, logging: {} },
+      capabilities: { tools: { listChanged: caller.transport === "stdio" && !caller.bridged }, prompts: {}, logging: {} },
       instructions: catalog.instructions(),
       jsonSchemaValidator: sharedValidator,
       cacheHints: { "tools/list": toolsListCacheHint },
