@@ -102,6 +102,8 @@ export async function startSandbox(options: SandboxOptions): Promise<LocalRuntim
     });
     child.unref();
     const inputs = child.stdio as unknown as NodeJS.WritableStream[];
+    // a sandbox that fails before it reads its inputs resets them: that is its failure to report, not a crash
+    for (const input of inputs.slice(4)) input.on("error", () => {});
     inputs[4]!.end(`${options.boxId}\n`);
     inputs[5]!.end();
     inputs[6]!.end(options.seccomp);
@@ -186,7 +188,10 @@ export async function probeSandbox(
     const sandbox = [...isolation, ...systemArgs(links, confinement.masks), "--ro-bind", mountDir, "/probe", "--seccomp", "3"];
     const args = [...asBoxUser(uid), bwrapPath, ...sandbox, "--", "/usr/bin/true"];
     const child = spawn(args[0]!, args.slice(1), { stdio: ["ignore", "ignore", "pipe", "pipe"], env: baseEnv });
-    (child.stdio[3] as NodeJS.WritableStream).end(confinement.seccomp);
+    const filter = child.stdio[3] as NodeJS.WritableStream;
+    // bwrap failing before it reads the filter resets the pipe: its stderr says why, the reset says nothing
+    filter.on("error", () => {});
+    filter.end(confinement.seccomp);
     let stderr = "";
     child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
     child.on("error", (error) => resolve(error.message));
