@@ -40,8 +40,10 @@ async function main(argv: string[]): Promise<void> {
         runtime.embedded && runtime.mcpUrl
           ? await recordInstance(path.resolve(env.BANCADA_DATA_DIR), runtime.mcpUrl, runtime.stdioBridgeToken)
           : undefined;
+      // the signals are taken before "Press Ctrl-C" is said: one sent at once stops Bancada as cleanly as a later one
+      const stopped = untilSignal(runtime, forget);
       if (runtime.mcpUrl) await announce(runtime, env, print);
-      return untilSignal(runtime, forget);
+      return stopped;
     }
     case "gateway": {
       const { values } = parseArgs({ args: rest, options: { stdio: { type: "boolean", default: false } } });

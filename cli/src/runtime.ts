@@ -31,6 +31,7 @@ import { createGateway, type Gateway } from "@bancada/gateway";
 import { openDatabases } from "./database.js";
 import { stdioLaunchFor } from "./instance.js";
 import { busKeysFor } from "./bus-keys.js";
+import { migrateBeforeStart } from "./migrate.js";
 import { UsageError, boxesSecretsKey, keyPepper, servicePortVariable, type Env } from "./env.js";
 import { serviceNamed, serviceNames, type RunningService } from "./services.js";
 
@@ -115,6 +116,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   let mcpUrl: string | undefined;
 
   try {
+    if (databases.embedded) await migrateBeforeStart(databases, components, log);
     for (const name of components.filter((component) => component !== "gateway")) {
       const databaseUrl = await databases.urlFor(name);
       const service = serviceNamed(name)!;
