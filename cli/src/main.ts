@@ -42,6 +42,9 @@ async function main(argv: string[]): Promise<void> {
           : undefined;
       // the signals are taken before "Press Ctrl-C" is said: one sent at once stops Bancada as cleanly as a later one
       const stopped = untilSignal(runtime, forget);
+      // from this process's own start (node's boot and the bundle's load included): what the README's start time says
+      const ms = Math.round(process.uptime() * 1_000);
+      runtime.log.info({ ms }, `started in ${ms} ms`);
       if (runtime.mcpUrl) await announce(runtime, env, print);
       return stopped;
     }

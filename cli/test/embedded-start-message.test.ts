@@ -67,6 +67,8 @@ describe("the embedded start's output before the banner", { timeout: 180_000 }, 
       expect(before).not.toMatch(/EADDRINUSE|"stack"/);
       expect(before).not.toContain("migration applied");
       expect(before.match(/\d+ database migrations applied/g)).toHaveLength(1);
+      // the start's duration, for the README's figure
+      expect(before).toMatch(/"msg":"started in \d+ ms"/);
     } finally {
       taken.close();
     }
