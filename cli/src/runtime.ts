@@ -31,6 +31,7 @@ import { createGateway, type Gateway } from "@bancada/gateway";
 import { openDatabases } from "./database.js";
 import { stdioLaunchFor } from "./instance.js";
 import { busKeysFor } from "./bus-keys.js";
+import { migrateBeforeStart } from "./migrate.js";
 import { UsageError, boxesSecretsKey, keyPepper, servicePortVariable, type Env } from "./env.js";
 import { serviceNamed, serviceNames, type RunningService } from "./services.js";
 
@@ -115,6 +116,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   let mcpUrl: string | undefined;
 
   try {
+    if (databases.embedded) await migrateBeforeStart(databases, components, log);
     for (const name of components.filter((component) => component !== "gateway")) {
       const databaseUrl = await databases.urlFor(name);
       const service = serviceNamed(name)!;
@@ -195,11 +197,21 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     mcpUrl,
     stdioBridgeToken,
     async stop() {
-      await Promise.all(servers.map((server) => closeServer(server, 10_000)));
-      for (const service of started) await service.stop().catch((err: unknown) => log.warn({ err }, "service stop"));
-      await gateway?.stop();
-      await bus.close();
-      await databases.stop();
+      // each step's time is logged at debug: where a slow stop goes (`LOG_LEVEL=debug`)
+      const step = async (name: string, work: () => Promise<unknown>) => {
+        const began = Date.now();
+        await work();
+        log.debug({ step: name, ms: Date.now() - began }, "stop step done");
+      };
+      await step("draining HTTP", () => Promise.all(servers.map((server) => closeServer(server, 10_000))));
+      // in one process every caller came through those connections: a call still running after the drain has nobody
+      // waiting for it, and the in-process bus's close would wait for it (an exec of `sleep 300` held the stop)
+      if (!env.NATS_URL) for (const service of started) service.host.cancelRunning();
+      for (const service of started)
+        await step(service.name, () => service.stop().catch((err: unknown) => log.warn({ err }, "service stop")));
+      await step("gateway", async () => gateway?.stop());
+      await step("bus", () => bus.close());
+      await step("databases", () => databases.stop());
       // last: the spans of the calls drained above are sent before the process exits
       await telemetry?.shutdown().catch((err: unknown) => log.warn({ err }, "sending the last spans"));
     },
@@ -227,12 +239,18 @@ function listen(app: express.Express, port: number, host: string, variable: stri
   });
 }
 
-/** Stops taking connections, lets in-flight requests finish (bounded), then closes what is left. */
+/**
+ * Stops taking connections, lets in-flight requests finish (bounded), then closes what is left. A keep-alive
+ * connection whose request ends during the drain is closed as soon as it is idle: `server.close()` closes only those
+ * idle at the time, and the others held the stop for the keep-alive timeout (5 s after an exec answered).
+ */
 function closeServer(server: Server, graceMs: number): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => server.closeAllConnections(), graceMs).unref();
+    const idle = setInterval(() => server.closeIdleConnections(), 50).unref();
     server.close(() => {
       clearTimeout(timer);
+      clearInterval(idle);
       resolve();
     });
     server.closeIdleConnections();

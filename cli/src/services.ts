@@ -75,6 +75,7 @@ export const services = [
   })),
   served(boxesService, 8792, (deps) => ({
     dataDir: dataDirOf(deps, "boxes"),
+    sshPortFallback: deps.embedded,
     ...(deps.env.BOXES_SECRETS_KEY ? { secretsKey: deps.env.BOXES_SECRETS_KEY } : {}),
   })),
 ] as const;

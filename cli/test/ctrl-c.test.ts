@@ -13,6 +13,8 @@ import { embeddedServerAnswers } from "@bancada/embedded-db";
 import { callTool, connectClient } from "@bancada/testkit";
 import { bin } from "./start-bancada.js";
 
+const repoRoot = path.join(import.meta.dirname, "../..");
+
 interface Outcome {
   tool: string;
   sentAt: number;
@@ -102,6 +104,43 @@ describe("Ctrl-C of bancada start (SIGINT to the whole process group)", { timeou
     expect(audited).toHaveLength(outcomes.filter((o) => o.tool === "create_script" && o.answer === "ok").length);
   });
 
+  it("when `pnpm start` gets Ctrl-C with a box running and an exec answered during the drain, then pnpm prints no ELIFECYCLE, exits 0, and the stop does not wait out the keep-alive", async () => {
+    // pnpm passes the terminal's SIGINT on to its child as well: one Ctrl-C reaches bancada twice
+    const started = await launch(env, "pnpm");
+    const client = await connectClient(started.url, started.key);
+    const exec = ok<{ exitCode: number }>(client, "exec", { boxId: await runningBox(client), cmd: "sleep 2", timeoutSeconds: 60 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    process.kill(-started.child.pid!, "SIGINT");
+    expect((await exec).exitCode).toBe(0);
+    const answeredAt = Date.now();
+    const code = await started.exited;
+    // the exec's connection, idle once answered, held the stop for Node's keep-alive timeout (5 s) before
+    expect(Date.now() - answeredAt).toBeLessThan(3_500);
+    expect(code).toBe(0);
+    expect(started.output()).not.toContain("ELIFECYCLE");
+    await client.close().catch(() => {});
+  });
+
+  it("when the group gets SIGINT with an exec running past the drain, then the exec is cancelled at the drain's end (10 s) and the exit is still 0", async () => {
+    const started = await launch(env);
+    const client = await connectClient(started.url, started.key);
+    const exec = callTool(
+      client,
+      "exec",
+      { boxId: await runningBox(client), cmd: "sleep 300", timeoutSeconds: 600 },
+      { timeoutMs: 60_000 },
+    ).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const signalledAt = Date.now();
+    process.kill(-started.child.pid!, "SIGINT");
+    const code = await started.exited;
+    // the in-process bus waited for the exec to end, until the 15 s guard exited 1
+    expect(code).toBe(0);
+    expect(Date.now() - signalledAt).toBeLessThan(14_000);
+    await exec;
+    await client.close().catch(() => {});
+  });
+
   it("when bancada is killed (-9), then the next start uses the server it left running, and stops it at its own exit", async () => {
     const first = await launch(env);
     first.child.kill("SIGKILL");
@@ -121,17 +160,28 @@ describe("Ctrl-C of bancada start (SIGINT to the whole process group)", { timeou
   });
 });
 
+/** The first test's box (one box per workspace is what the machine's share allows): running, or woken by the call. */
+async function runningBox(client: Client): Promise<string> {
+  const { boxes } = await ok<{ boxes: { id: string }[] }>(client, "list_boxes", {});
+  return boxes[0]!.id;
+}
+
 async function ok<T>(client: Client, tool: string, args: Record<string, unknown>): Promise<T> {
   const outcome = await callTool<T>(client, tool, args, { timeoutMs: 150_000 });
   if (outcome.isError) throw new Error(`${tool}: ${outcome.text}`);
   return outcome.data;
 }
 
-/** `bancada start` in its own process group, as a terminal runs a command: the group is what Ctrl-C signals. */
+/**
+ * `bancada start` (or `pnpm start`, as the README says) in its own process group, as a terminal runs a command:
+ * the group is what Ctrl-C signals.
+ */
 async function launch(
   env: NodeJS.ProcessEnv,
+  via: "bin" | "pnpm" = "bin",
 ): Promise<{ child: ChildProcess; url: string; key: string; output: () => string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, [bin, "start"], { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const [command, args] = via === "pnpm" ? ["pnpm", ["start"]] : [process.execPath, [bin, "start"]];
+  const child = spawn(command, args, { env, cwd: repoRoot, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   const orphanGuard = () => child.kill("SIGKILL");
   process.once("exit", orphanGuard);
   const exited = new Promise<number | null>((resolve) =>

@@ -15,6 +15,8 @@ export interface MigrationTarget {
   schema: string;
   migrationsDir: string;
   log?: Logger;
+  /** The level of each "migration applied" line (info by default; the embedded start says one summary instead). */
+  appliedLevel?: "info" | "debug";
 }
 
 const bookkeeping = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
@@ -61,7 +63,7 @@ export async function applyMigrations(target: MigrationTarget): Promise<string[]
         );
       }
       await applyOne(client, migration);
-      target.log?.info({ migration: migration.name, schema: target.schema }, "migration applied");
+      target.log?.[target.appliedLevel ?? "info"]({ migration: migration.name, schema: target.schema }, "migration applied");
       applied.push(migration.name);
     }
     return applied;

@@ -77,6 +77,8 @@ export interface ToolHost {
   call(tool: string, args: unknown, principal: Principal): Promise<CallReply>;
   /** Stops taking new calls; in-flight calls finish. */
   stop(): void;
+  /** Aborts the calls running here (their signal): for a process whose callers are all gone, as after its HTTP drain. */
+  cancelRunning(): void;
 }
 
 export function hostTools(options: ToolHostOptions): ToolHost {
@@ -289,6 +291,7 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     stop: () => {
       subscriptions.forEach((subscription) => subscription.unsubscribe());
     },
+    cancelRunning: () => running.forEach((controller) => controller.abort()),
   };
 }
 

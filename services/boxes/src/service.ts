@@ -30,6 +30,8 @@ import { boxesInstructions, boxesTools } from "./tools/index.js";
 export interface BoxesServiceOptions extends ServiceOptions, BoxesConfigOptions {
   /** Where local boxes keep their disks (default `.data/boxes`). */
   dataDir?: string;
+  /** A taken SSH port gives way to a free one (the embedded mode: one machine, one user, a port is just a number). */
+  sshPortFallback?: boolean;
   /** Another driver than the local one (same interface). */
   driver?: BoxDriver;
   /** Most processes per local box (default 1024). */
@@ -130,16 +132,31 @@ export const boxesService = defineService<BoxesServiceOptions>()({
     if (runtime.driver.available && sshPort !== null) {
       const dataDir = path.resolve(options.dataDir ?? ".data/boxes");
       const hostKeyFile = path.join(dataDir, "ssh_host_ed25519_key");
-      // Without SSH the boxes still serve everything else: a taken port is a warning, and sshCommand says null.
+      const listenOn = (port: number) =>
+        startSshServer(runtime, { port, bindHost: runtime.portSettings.bindHost, hostKeyFile, limits: sshLimits });
+      const inUse = (err: unknown) => (err as NodeJS.ErrnoException).code === "EADDRINUSE";
+      // Without SSH the boxes still serve everything else: a taken port is one line (no stack), and sshCommand says null.
       sshEndpoints.set(
         runtime,
-        await startSshServer(runtime, { port: sshPort, bindHost: runtime.portSettings.bindHost, hostKeyFile, limits: sshLimits }).catch(
-          (err: unknown) => {
-            log.warn({ err, port: sshPort }, "the SSH endpoint could not listen; boxes have no sshCommand");
-            runtime.ssh.failure = err instanceof Error ? err.message : String(err);
+        await listenOn(sshPort)
+          .catch(async (err: unknown) => {
+            if (!options.sshPortFallback || !inUse(err)) throw err;
+            const endpoint = await listenOn(0);
+            log.info(
+              { port: endpoint.port, taken: sshPort },
+              `the SSH endpoint listens on port ${endpoint.port} (${sshPort} is in use; BOXES_SSH_PORT chooses)`,
+            );
+            return endpoint;
+          })
+          .catch((err: unknown) => {
+            const reason = err instanceof Error ? err.message : String(err);
+            log.warn(
+              { port: sshPort, reason },
+              "the SSH endpoint could not listen (BOXES_SSH_PORT sets another port); boxes have no sshCommand",
+            );
+            runtime.ssh.failure = reason;
             return null;
-          },
-        ),
+          }),
       );
       runtime.ssh.port = sshEndpoints.get(runtime)?.port ?? null;
     }
