@@ -126,8 +126,10 @@ describe("accounts", () => {
     }
     expect(await listed(anaB)).toEqual([{ id: wsB, name: "Equipe B", role: "owner", created_at: expect.any(String) }]);
     expect((await listed(pbB)).map((w) => [w.id, w.role])).toEqual([[wsB, "editor"]]);
-    const stranger = await person(stack, { accountId: "acct-b", personId: "nobody" });
+    const stranger = await person(stack, { accountId: "acct-b", personId: "nobody", allowWrites: false, scopes: ["drafts:read"] });
     expect(await listed(stranger)).toEqual([]);
+    const tool = (await stranger.client.listTools()).tools.find((candidate) => candidate.name === "sosoapi_list_workspaces");
+    expect(tool?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     await closeAll(stranger);
   });
 
