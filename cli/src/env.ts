@@ -104,6 +104,8 @@ const sharedFields = z.object({
   /** The bearer token a Prometheus scrape of `/metrics` sends; without it, production serves no metrics. */
   BANCADA_METRICS_TOKEN: z.string().min(24, "use at least 24 random characters").optional(),
   BANCADA_PROFILE: z.enum(["core", "full", "search"]).default("full"),
+  /** Where people open the web console (the gateway's public address); the boards tools and prompts send people there to create boards. */
+  BANCADA_PUBLIC_URL: z.url({ protocol: /^https?$/, error: "must be the http(s) URL people open the console at" }).optional(),
   BANCADA_ALLOWED_ORIGINS: list,
   BANCADA_ALLOWED_HOSTS: list,
   BANCADA_RATE_BURST: z.coerce.number().int().positive().default(200),

@@ -22,6 +22,7 @@ export interface ServiceEnv {
   DOCS_DEMO_CORPUS: boolean;
   NATS_URL?: string | undefined;
   BOXES_SECRETS_KEY?: string | undefined;
+  BANCADA_PUBLIC_URL?: string | undefined;
 }
 
 export interface ServiceDeps {
@@ -62,7 +63,7 @@ const dataDirOf = (deps: ServiceDeps, folder: string): string => path.join(path.
 
 export const services = [
   served(scriptsService, 8788),
-  served(boardsService, 8789),
+  served(boardsService, 8789, (deps) => ({ consoleUrl: deps.env.BANCADA_PUBLIC_URL })),
   served(docsService, 8790, (deps) => ({
     ingestAccounts: deps.env.DOCS_INGEST_ACCOUNTS,
     // the demo corpus fills an empty corpus in the embedded mode, so a new user can try the tools at once

@@ -114,6 +114,11 @@ export class Catalog {
     return this.#instructions;
   }
 
+  /** Each service's own instructions (the tool search reads them as part of the service's domain). */
+  instructionsByService(): Record<string, string> {
+    return Object.fromEntries([...this.#services.values()].map((catalog) => [catalog.service, catalog.instructions ?? ""]));
+  }
+
   /** Services that answered their latest catalog request, within `withinMs`. */
   healthy(withinMs: number): Record<string, boolean> {
     const now = Date.now();

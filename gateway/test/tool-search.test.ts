@@ -4,10 +4,9 @@
  * ranking is measured on a question set over the whole catalog (top-1 / top-3 printed).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ToolDescriptor } from "@bancada/contracts";
 import { startStack, type Stack } from "@bancada/e2e";
 import { ToolRanking } from "../src/mcp/tool-ranking.js";
-import catalog from "./fixtures/catalog.json" with { type: "json" };
+import { rankingInstructions, rankingTools } from "./fixtures/ranking-catalog.js";
 import { toolQuestions } from "./fixtures/tool-questions.js";
 import { echoFactory, scriptsFactory } from "./fixtures.js";
 import { connect, type ClientLine, type McpClient, type Via } from "./mcp-clients.js";
@@ -20,7 +19,7 @@ const errorOf = (result: { structuredContent?: Record<string, unknown> }) =>
 
 describe("tool ranking over the whole catalog", () => {
   it(`when ${toolQuestions.length} questions are asked, then the expected tool is first for most and in the top 3 for nearly all`, () => {
-    const ranking = new ToolRanking(catalog as ToolDescriptor[]);
+    const ranking = new ToolRanking(rankingTools, rankingInstructions);
     let top1 = 0;
     let top3 = 0;
     const misses: string[] = [];
@@ -31,7 +30,7 @@ describe("tool ranking over the whole catalog", () => {
       if (names.includes(expected)) top3++;
     }
     console.log(
-      `tool search over ${catalog.length} tools, ${toolQuestions.length} questions: top-1 ${top1}/${toolQuestions.length} ` +
+      `tool search over ${rankingTools.length} tools, ${toolQuestions.length} questions: top-1 ${top1}/${toolQuestions.length} ` +
         `(${((100 * top1) / toolQuestions.length).toFixed(0)} %), top-3 ${top3}/${toolQuestions.length} (${((100 * top3) / toolQuestions.length).toFixed(0)} %)` +
         (misses.length ? `\nnot first:\n  ${misses.join("\n  ")}` : ""),
     );
@@ -41,6 +40,50 @@ describe("tool ranking over the whole catalog", () => {
     expect(ranking.rank("add a task to my board", () => true, 1)[0]?.descriptor.name).toBe("create_task");
     expect(ranking.rank("run a command in my sandbox", () => true, 1)[0]?.descriptor.name).toBe("exec");
   });
+});
+
+describe("tool ranking for task phrasings, per domain", () => {
+  // Written before the ranking was tuned for them: each tool named must be in the top 3.
+  const phrasings: Record<string, [query: string, expected: string[]][]> = {
+    boxes: [
+      ["run a python script in a sandbox", ["exec", "create_box"]],
+      ["spin up a sandbox to test some code", ["create_box"]],
+      ["execute node code in an isolated environment", ["exec"]],
+      ["get an isolated linux environment for an experiment", ["create_box"]],
+      ["install a package with apt in my vm", ["exec"]],
+    ],
+    boards: [
+      ["what is on my todo list", ["list_tasks"]],
+      ["add a reminder to call the client on friday", ["create_task"]],
+      ["mark the invoice task complete", ["complete_task"]],
+      ["which boards do I have", ["list_boards"]],
+    ],
+    docs: [
+      ["how do I configure the gateway", ["answer_query"]],
+      ["look up the documentation about rate limits", ["search_documents"]],
+      ["read the whole documentation page about boxes", ["get_documents"]],
+    ],
+    drafts: [
+      ["which workspaces am I in", ["sosoapi_list_workspaces"]],
+      ["find my workspace id for the drafts", ["sosoapi_list_workspaces"]],
+      ["write an instagram caption as a draft", ["sosoapi_create_content_draft"]],
+      ["list the drafts of a workspace", ["sosoapi_list_content_drafts"]],
+    ],
+    scripts: [
+      ["save a snippet in my script library", ["create_script"]],
+      ["search my saved scripts for backup", ["list_scripts"]],
+      ["rename a script", ["update_script"]],
+    ],
+  };
+  const ranking = new ToolRanking(rankingTools, rankingInstructions);
+  for (const [domain, cases] of Object.entries(phrasings)) {
+    it(`when ${domain} tasks are phrased as a person would, then the right tools are in the top 3`, () => {
+      for (const [query, expected] of cases) {
+        const top = ranking.rank(query, () => true, 3).map((ranked) => ranked.descriptor.name);
+        expect(top, query).toEqual(expect.arrayContaining(expected));
+      }
+    });
+  }
 });
 
 describe("the search view", () => {

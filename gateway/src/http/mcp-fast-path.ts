@@ -152,7 +152,7 @@ const modernResultFields = (version: string) => ({ resultType: "complete", _meta
 
 /**
  * A tools/list result as JSON. The list is the same array for every caller with the same access until the catalog
- * changes (listed-tools.ts), so its JSON (about 64 kB for the whole catalog of 46 tools) is written once per array, not per request.
+ * changes (listed-tools.ts), so its JSON (about 64 kB for the 46 tools of the whole catalog listed over HTTP) is written once per array, not per request.
  */
 function withTools(tools: readonly Tool[], cacheHint: object | undefined, modernVersion: string | undefined): string {
   let text = toolsJson.get(tools);

@@ -4,13 +4,19 @@
  * action or a thing ("add", "new", "make" → create; "sandbox", "machine", "vm" → box) count as the concept
  * the tool names use, and BM25 weighs them by field (name over title over description over parameter
  * descriptions). The index is rebuilt only when the catalog changes.
+ *
+ * A word can point at a tool of the wrong domain: in "run a python script in a sandbox", "script" names the
+ * scripts library's tools, yet the question is about boxes. So each service is also read as one text (its
+ * instructions and its tools' titles and descriptions), and a tool's score is weighed by how much of the
+ * question its service covers, rare-across-services words counting most: boxes covers run, script (its tools run
+ * scripts) and sandbox, the scripts library only script. Nothing here names a question's words.
  */
 import type { ToolDescriptor } from "@bancada/contracts";
 
 /** Concept → the words that mean it (a word may mean several); the concept's own name is one of its words. */
 const concepts: Record<string, string[]> = {
   create: ["add", "new", "make", "save", "insert", "put", "compose", "start", "begin"],
-  task: ["todo", "card", "item", "ticket", "issue", "chore"],
+  task: ["todo", "card", "item", "ticket", "issue", "chore", "reminder"],
   board: ["kanban", "project", "quadrant", "column", "lane"],
   box: ["sandbox", "computer", "machine", "vm", "container", "server", "environment", "linux", "instance"],
   exec: ["run", "execute", "command", "shell", "bash", "terminal", "cmd", "invoke"],
@@ -97,9 +103,21 @@ type Field = keyof typeof fieldWeights;
 
 interface IndexedTool {
   descriptor: ToolDescriptor;
+  service: string;
   fields: Record<Field, Map<string, number>>;
   lengths: Record<Field, number>;
 }
+
+/** A catalog tool and the service that serves it (its domain). */
+export interface RankableTool {
+  descriptor: ToolDescriptor;
+  service: string;
+}
+
+/** How much a tool's score follows its service's coverage of the question: from (1 - weight) to 1. */
+const domainWeight = 0.8;
+/** How much less a term counts in a tool's score when every tool of its service holds it. */
+const sharedDiscount = 0.25;
 
 export interface RankedTool {
   descriptor: ToolDescriptor;
@@ -110,9 +128,24 @@ export class ToolRanking {
   readonly #tools: IndexedTool[];
   readonly #idf = new Map<string, number>();
   readonly #averageLength: Record<Field, number>;
+  readonly #domains: DomainIndex;
+  /** Per service, the share of its tools that hold each term: a word most of a service's tools share tells them apart little. */
+  readonly #shared = new Map<string, Map<string, number>>();
 
-  constructor(descriptors: readonly ToolDescriptor[]) {
-    this.#tools = descriptors.map(index);
+  /** `instructions`: each service's instructions (what the gateway tells clients), read as part of its domain. */
+  constructor(tools: readonly RankableTool[], instructions: Readonly<Record<string, string>> = {}) {
+    this.#tools = tools.map(index);
+    this.#domains = new DomainIndex(tools, instructions);
+    const sizes = new Map<string, number>();
+    for (const tool of this.#tools) {
+      sizes.set(tool.service, (sizes.get(tool.service) ?? 0) + 1);
+      const shared = this.#shared.get(tool.service) ?? new Map<string, number>();
+      const seen = new Set<string>();
+      for (const field of Object.values(tool.fields)) for (const term of field.keys()) seen.add(term);
+      for (const term of seen) shared.set(term, (shared.get(term) ?? 0) + 1);
+      this.#shared.set(tool.service, shared);
+    }
+    for (const [service, shared] of this.#shared) for (const [term, count] of shared) shared.set(term, count / (sizes.get(service) ?? 1));
     const documentFrequency = new Map<string, number>();
     for (const tool of this.#tools) {
       const seen = new Set<string>();
@@ -133,10 +166,12 @@ export class ToolRanking {
   /** The tools that `keep` accepts, best first; ties keep catalog order. Tools that match nothing are left out. */
   rank(query: string, keep: (descriptor: ToolDescriptor) => boolean, limit: number): RankedTool[] {
     const groups = termGroups(query);
+    const coverage = this.#domains.coverage(groups);
     const ranked: RankedTool[] = [];
     for (const tool of this.#tools) {
       if (!keep(tool.descriptor)) continue;
       let score = 0;
+      const shared = this.#shared.get(tool.service);
       for (const field of Object.keys(fieldWeights) as Field[]) {
         const norm = 1 - 0.75 + (0.75 * tool.lengths[field]) / Math.max(1, this.#averageLength[field]);
         // one query word counts once per field: by its own stem or by the best of its concepts, not by all of them
@@ -145,18 +180,21 @@ export class ToolRanking {
           for (const term of group) {
             const tf = tool.fields[field].get(term);
             if (!tf) continue;
-            best = Math.max(best, (this.#idf.get(term) ?? 0) * ((tf * 2.2) / (tf + 1.2 * norm)));
+            // the service's coverage already counts its common words; here they count less
+            const distinct = 1 - sharedDiscount * (shared?.get(term) ?? 0);
+            best = Math.max(best, distinct * (this.#idf.get(term) ?? 0) * ((tf * 2.2) / (tf + 1.2 * norm)));
           }
           score += fieldWeights[field] * best;
         }
       }
+      score *= 1 - domainWeight + domainWeight * (coverage.get(tool.service) ?? 0);
       if (score > 0) ranked.push({ descriptor: tool.descriptor, score });
     }
     return ranked.sort((a, b) => b.score - a.score).slice(0, limit);
   }
 }
 
-function index(descriptor: ToolDescriptor): IndexedTool {
+function index({ descriptor, service }: RankableTool): IndexedTool {
   const parameterText = Object.entries((descriptor.inputSchema.properties ?? {}) as Record<string, { description?: string }>)
     .map(([name, schema]) => `${name} ${schema.description ?? ""}`)
     .join(" ");
@@ -175,5 +213,50 @@ function index(descriptor: ToolDescriptor): IndexedTool {
     fields[field] = counts;
     lengths[field] = list.length;
   }
-  return { descriptor, fields, lengths };
+  return { descriptor, service, fields, lengths };
+}
+
+/** Each service as one text: its instructions and its tools' names, titles and descriptions. */
+class DomainIndex {
+  readonly #terms = new Map<string, Map<string, number>>();
+  readonly #idf = new Map<string, number>();
+
+  constructor(tools: readonly RankableTool[], instructions: Readonly<Record<string, string>>) {
+    const texts = new Map<string, string[]>();
+    for (const { descriptor, service } of tools) {
+      const text = texts.get(service) ?? [instructions[service] ?? ""];
+      text.push(descriptor.name.replaceAll("_", " "), descriptor.title ?? "", descriptor.description);
+      texts.set(service, text);
+    }
+    const documentFrequency = new Map<string, number>();
+    for (const [service, text] of texts) {
+      const counts = new Map<string, number>();
+      for (const term of termGroups(text.join(" ")).flat()) counts.set(term, (counts.get(term) ?? 0) + 1);
+      this.#terms.set(service, counts);
+      for (const term of counts.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+    }
+    const n = this.#terms.size;
+    for (const [term, df] of documentFrequency) this.#idf.set(term, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+  }
+
+  /** Per service, the share (0 to 1) of the question's weight it covers; each word counts by its best term. */
+  coverage(groups: string[][]): Map<string, number> {
+    const covered = new Map<string, number>();
+    let total = 0;
+    for (const group of groups) {
+      let best = 0;
+      for (const [service, counts] of this.#terms) {
+        let here = 0;
+        for (const term of group) {
+          const tf = counts.get(term);
+          if (tf) here = Math.max(here, (this.#idf.get(term) ?? 0) * (tf / (tf + 1)));
+        }
+        covered.set(service, (covered.get(service) ?? 0) + here);
+        best = Math.max(best, here);
+      }
+      total += best;
+    }
+    for (const [service, value] of covered) covered.set(service, total > 0 ? value / total : 0);
+    return covered;
+  }
 }

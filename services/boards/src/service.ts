@@ -10,6 +10,8 @@ import { boardsInstructions, boardsTools } from "./tools/index.js";
 export interface BoardsServiceOptions extends ServiceOptions {
   /** How often the expiry jobs run (default hourly); 0 turns the schedule off (tests run them directly). */
   expiryIntervalMs?: number;
+  /** Where people open the web console (BANCADA_PUBLIC_URL): list_boards and the prompts send them there to create a board. */
+  consoleUrl?: string | undefined;
 }
 
 export type BoardsService = RunningService<"boards", BoardsDb>;
@@ -21,8 +23,8 @@ export const boardsService = defineService<BoardsServiceOptions>()({
   version: "0.1.0",
   instructions: boardsInstructions,
   prisma: { schema: postgresSchema, migrationsDir, createClient: createBoardsDb },
-  tools: (db) => boardsTools(db),
-  prompts: (db) => boardsPrompts(db),
+  tools: (db, { options }) => boardsTools(db, { consoleUrl: options.consoleUrl }),
+  prompts: (db, { options }) => boardsPrompts(db, options.consoleUrl),
   routes: (db) => boardsRoutes(db),
   jobs: (db, { options, log }) => {
     const intervalMs = options.expiryIntervalMs ?? 3600_000;

@@ -1,7 +1,12 @@
-/** The two MCP prompts (triage and weekly review), served by the service and aggregated by the gateway. */
+/**
+ * The two MCP prompts (triage and weekly review), served by the service and aggregated by the gateway, and what
+ * an agent whose key reaches no board is told: no tool creates a board, people do it in the web console (its
+ * address only when the deployment gives it, BANCADA_PUBLIC_URL).
+ */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { startStack, type Stack } from "@bancada/e2e";
+import { createBoardsService } from "../src/index.js";
 import { boardsFactory } from "./stack.js";
 import { closeAll, makeBoard, notAccessible, person, type Board, type Person } from "./helpers.js";
 
@@ -67,9 +72,57 @@ describe("prompts", () => {
     for (const tool of ["get_task_activity", "list_tasks", "coverageStart"]) expect(body).toContain(tool);
   });
 
+  it("when a key reaches no board, then list_boards answers [] and both it and the prompts say boards are made in the web console, naming no URL", async () => {
+    const newcomer = await person(stack, randomUUID());
+    try {
+      expect((await newcomer.client.callTool({ name: "list_boards", arguments: {} })).structuredContent).toMatchObject({ boards: [] });
+      const listBoards = (await newcomer.client.listTools()).tools.find((tool) => tool.name === "list_boards")!;
+      expect(listBoards.description).toMatch(/empty list.*created by people in the web console \(its Boards page, "New board"\)/);
+      for (const name of ["triage_board", "weekly_review"]) {
+        const body = text(await newcomer.client.getPrompt({ name, arguments: {} }));
+        expect(body).toMatch(/If list_boards returns no board, stop and tell the user: Boards are created by people in the web console/);
+        expect(body).not.toMatch(/https?:/);
+      }
+    } finally {
+      await closeAll(newcomer);
+    }
+  });
+
   it("when the board is not accessible or the id is malformed, then the prompt request fails with the usual message", async () => {
     await expect(carl.client.getPrompt({ name: "triage_board", arguments: { boardId: board.id } })).rejects.toThrow(notAccessible);
     await expect(ana.client.getPrompt({ name: "weekly_review", arguments: { boardId: randomUUID() } })).rejects.toThrow(notAccessible);
     await expect(ana.client.getPrompt({ name: "weekly_review", arguments: { boardId: "nope" } })).rejects.toThrow(/boardId/);
+  });
+});
+
+describe("prompts where the deployment gives its public URL", () => {
+  let stack: Stack;
+  let newcomer: Person;
+  const consoleUrl = "https://bancada.example.com/";
+
+  beforeAll(async () => {
+    stack = await startStack({
+      services: {
+        boards: async (deps) => {
+          const service = await createBoardsService({ ...deps, expiryIntervalMs: 0, consoleUrl });
+          return { name: "boards", routes: service.routes, stop: () => service.stop() };
+        },
+      },
+    });
+    newcomer = await person(stack, randomUUID());
+  });
+  afterAll(async () => {
+    await closeAll(newcomer);
+    await stack?.stop();
+  });
+
+  it("when BANCADA_PUBLIC_URL is set, then list_boards and the prompts send the person to the console's Boards page at that URL", async () => {
+    const page = "https://bancada.example.com/#/boards";
+    const listBoards = (await newcomer.client.listTools()).tools.find((tool) => tool.name === "list_boards")!;
+    expect(listBoards.description).toContain(`in the web console at ${page} ("New board")`);
+    for (const name of ["triage_board", "weekly_review"]) {
+      const body = (await newcomer.client.getPrompt({ name, arguments: {} })).messages[0]!.content;
+      expect(body).toMatchObject({ type: "text", text: expect.stringContaining(`in the web console at ${page}`) });
+    }
   });
 });

@@ -105,6 +105,34 @@ describe("accounts", () => {
     expect(await workspaceIds(pbB)).toEqual([wsB]);
   });
 
+  it("when the same person ids call sosoapi_list_workspaces in two accounts, then each sees only its own account's, with its role", async () => {
+    const wsA = await workspace(anaA, [[pbA, "viewer"]], "Lista A");
+    const listed = async (who: Person) =>
+      (
+        await ok<{ workspaces: { id: string; name: string; role: string; created_at: string }[] }>(
+          who.client,
+          "sosoapi_list_workspaces",
+          {},
+        )
+      ).workspaces;
+    for (const [who, role] of [
+      [anaA, "owner"],
+      [pbA, "viewer"],
+    ] as const) {
+      const mine = await listed(who);
+      expect(mine.map((w) => w.id)).toEqual(await workspaceIds(who));
+      expect(mine.find((w) => w.id === wsA)).toMatchObject({ name: "Lista A", role });
+      expect(JSON.stringify(mine)).not.toContain(wsB);
+    }
+    expect(await listed(anaB)).toEqual([{ id: wsB, name: "Equipe B", role: "owner", created_at: expect.any(String) }]);
+    expect((await listed(pbB)).map((w) => [w.id, w.role])).toEqual([[wsB, "editor"]]);
+    const stranger = await person(stack, { accountId: "acct-b", personId: "nobody", allowWrites: false, scopes: ["drafts:read"] });
+    expect(await listed(stranger)).toEqual([]);
+    const tool = (await stranger.client.listTools()).tools.find((candidate) => candidate.name === "sosoapi_list_workspaces");
+    expect(tool?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    await closeAll(stranger);
+  });
+
   it("when a member is added to a workspace of account A, then it is A's person: B's person of the same id gets nothing", async () => {
     const wsA = await workspace(anaA, [], "Com convidada");
     const [biaA, biaB] = await Promise.all([

@@ -93,12 +93,13 @@ describe("profiles, transports and assets", () => {
     );
 
   describe("profiles and transports", () => {
-    it("when a full-profile client lists tools over HTTP, then the stdio-only upload is absent; a core client sees list and get only", async () => {
+    it("when a full-profile client lists tools over HTTP, then the stdio-only upload is absent; a core client sees list and get only, not the workspace list", async () => {
       const full = (await ana.client.listTools()).tools.map((tool) => tool.name).sort();
       expect(full).toEqual([
         "sosoapi_create_content_draft",
         "sosoapi_get_content_draft",
         "sosoapi_list_content_drafts",
+        "sosoapi_list_workspaces",
         "sosoapi_submit_content_draft",
         "sosoapi_update_content_draft",
       ]);

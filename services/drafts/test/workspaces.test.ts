@@ -135,7 +135,7 @@ describe("workspaces and roles", () => {
         allowWrites: false,
       });
       const names = (await readOnly.client.listTools()).tools.map((tool) => tool.name).sort();
-      expect(names).toEqual(["sosoapi_get_content_draft", "sosoapi_list_content_drafts"]);
+      expect(names).toEqual(["sosoapi_get_content_draft", "sosoapi_list_content_drafts", "sosoapi_list_workspaces"]);
       const noScope = await person(stack, { personId: editor.personId, scopes: ["scripts:read"] });
       expect((await fails(noScope.client, "sosoapi_list_content_drafts", { workspace_id: ws }, "permission_denied")).details).toMatchObject(
         { requiredScope: "drafts:read" },

@@ -8,12 +8,16 @@ import { invalidArgument } from "@bancada/contracts";
 import type { BoardsDb } from "../db/client.js";
 import { boardsContext, session } from "../domain/context.js";
 import { readBoard } from "../domain/board-rows.js";
+import { whereBoardsAreMade } from "./where-boards-are-made.js";
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function boardHint(db: BoardsDb, ctx: ToolContext, boardId: string | undefined): Promise<string> {
+export async function boardHint(db: BoardsDb, ctx: ToolContext, boardId: string | undefined, consoleUrl?: string): Promise<string> {
   if (!boardId) {
-    return "No board was chosen: first call list_boards, show the user the boards (name and id) and ask which one to use. Do not guess.";
+    return (
+      "No board was chosen: first call list_boards, show the user the boards (name and id) and ask which one to use. Do not guess. " +
+      `If list_boards returns no board, stop and tell the user: ${whereBoardsAreMade(consoleUrl)}`
+    );
   }
   if (!uuid.test(boardId)) throw invalidArgument([{ path: "boardId", message: "must be a board id (UUID)" }]);
   const board = await session(boardsContext(db, ctx.principal), (tx) => readBoard(tx, boardId));
@@ -44,7 +48,7 @@ export interface BoardPromptText {
   dataWarning: string;
 }
 
-export function boardPrompt(db: BoardsDb, text: BoardPromptText): PromptDefinition {
+export function boardPrompt(db: BoardsDb, consoleUrl: string | undefined, text: BoardPromptText): PromptDefinition {
   return {
     name: text.name,
     title: text.title,
@@ -52,7 +56,7 @@ export function boardPrompt(db: BoardsDb, text: BoardPromptText): PromptDefiniti
     arguments: [boardIdArgument],
     scope: "boards:read",
     render: async (ctx, args) => {
-      const board = await boardHint(db, ctx, args.boardId);
+      const board = await boardHint(db, ctx, args.boardId, consoleUrl);
       const steps = [...text.steps, canPropose(ctx) ? text.deliver.propose : text.deliver.present].map(
         (step, index) => `${index + 1}. ${step}`,
       );

@@ -3,6 +3,7 @@ import type { BoardsDb } from "../db/client.js";
 import { triagePrompt } from "./triage.js";
 import { weeklyReviewPrompt } from "./weekly-review.js";
 
-export function boardsPrompts(db: BoardsDb): PromptDefinition[] {
-  return [triagePrompt(db), weeklyReviewPrompt(db)];
+/** `consoleUrl` (BANCADA_PUBLIC_URL) lets the prompts say where people create boards; absent, they name no address. */
+export function boardsPrompts(db: BoardsDb, consoleUrl?: string): PromptDefinition[] {
+  return [triagePrompt(db, consoleUrl), weeklyReviewPrompt(db, consoleUrl)];
 }

@@ -2,8 +2,8 @@ import type { PromptDefinition } from "@bancada/service-kit";
 import type { BoardsDb } from "../db/client.js";
 import { boardPrompt } from "./board-hint.js";
 
-export const triagePrompt = (db: BoardsDb): PromptDefinition =>
-  boardPrompt(db, {
+export const triagePrompt = (db: BoardsDb, consoleUrl?: string): PromptDefinition =>
+  boardPrompt(db, consoleUrl, {
     name: "triage_board",
     title: "Triage a board",
     description: "Reads the backlog and the active tasks of a board and proposes quadrant moves for human review.",

@@ -2,8 +2,8 @@ import type { PromptDefinition } from "@bancada/service-kit";
 import type { BoardsDb } from "../db/client.js";
 import { boardPrompt } from "./board-hint.js";
 
-export const weeklyReviewPrompt = (db: BoardsDb): PromptDefinition =>
-  boardPrompt(db, {
+export const weeklyReviewPrompt = (db: BoardsDb, consoleUrl?: string): PromptDefinition =>
+  boardPrompt(db, consoleUrl, {
     name: "weekly_review",
     title: "Weekly review",
     description: "Reviews a board's last week: what was done, what is stuck or overdue, and what should move next week.",

@@ -10,7 +10,8 @@ export const execTool = (rt: BoxesRuntime) =>
     name: "exec",
     title: "Run a command",
     description:
-      "Runs a command in the box and returns { stdout, stderr, exitCode, durationMs, … }. Pass cmd (text for bash -lc) or argv (no shell). " +
+      "Runs a command in the box (a shell line: a script such as python3 main.py, an apt-get or pip install, a test run) and returns " +
+      "{ stdout, stderr, exitCode, durationMs, … }. Pass cmd (text for bash -lc) or argv (no shell). " +
       "Up to timeoutSeconds (1–600, default 60): at the deadline the whole process tree is killed (timedOut: true). " +
       "Each stream is kept up to 1 MB (stdoutTruncated/stderrTruncated say when cut). Processes the command leaves in the background are " +
       "killed when it returns: for long or background work use start_job. Wakes a box asleep from idleness; a box paused with suspend_box answers failed_precondition. " +
