@@ -1,9 +1,18 @@
-/** The demo corpus of the embedded mode: loaded into an empty corpus at start, never over existing documents. */
+/**
+ * The demo corpus of the embedded mode: Bancada's own docs read from the repository, and the how-to pages of
+ * services/docs/demo, loaded into an empty corpus at start, never over someone's own documents.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient } from "@bancada/testkit";
+import { prepareDocument } from "../src/domain/prepare-document.js";
+import { writeDocuments } from "../src/domain/write-documents.js";
 import { fails, ok, search, type Answer, type Document } from "./helpers.js";
 import { readerKey, startDocsStack, type DocsStack } from "./stack.js";
+
+const repository = "documents/bancada.example/repository";
 
 describe("demo corpus", () => {
   let docs: DocsStack;
@@ -28,16 +37,45 @@ describe("demo corpus", () => {
   });
 
   it("when a new user asks the demo corpus about any domain's tools, then a page of that domain answers first", async () => {
+    // The how-to page of the domain, or the domain's page of the repository's docs.
     const pages = {
-      "how do I run a command in a box": "boxes",
-      "how do I add a task to my board": "boards",
-      "how do I publish a social media draft": "content-drafts",
-      "how do I keep a podcast script": "scripts",
+      "how do I run a command in a box": ["boxes", "boxes"],
+      "how do I add a task to my board": ["boards", "boards"],
+      "how do I publish a social media draft": ["content-drafts", "drafts"],
+      "how do I keep a podcast script": ["scripts", "scripts"],
+    };
+    for (const [question, [howTo, domain]] of Object.entries(pages)) {
+      const either = [`documents/bancada.example/docs/${howTo}`, `${repository}/docs/${domain}`];
+      const answer = await ok<Answer>(client, "answer_query", { query: question });
+      expect(either, question).toContain(answer.references[0]?.name);
+      expect(either, question).toContain((await search(client, question)).results[0]?.parent);
+    }
+  });
+
+  it("when a new user asks about Bancada itself, in English or Portuguese, then the page of the repository's docs that answers comes first", async () => {
+    const pages = {
+      "can a box reach the internet?": "docs/boxes",
+      "how do I deploy to kubernetes": "infra",
+      "como faço login no console?": "docs/console",
     };
     for (const [question, page] of Object.entries(pages)) {
       const answer = await ok<Answer>(client, "answer_query", { query: question });
-      expect(answer.references[0]?.name, question).toBe(`documents/bancada.example/docs/${page}`);
-      expect((await search(client, question)).results[0]?.parent, question).toBe(`documents/bancada.example/docs/${page}`);
+      expect(answer.references[0]?.name, question).toBe(`${repository}/${page}`);
+      expect((await search(client, question)).results[0]?.parent, question).toBe(`${repository}/${page}`);
+    }
+  });
+
+  it("when the demo corpus is read, then the repository's pages are its files as they are on disk, not a copy", async () => {
+    const root = path.join(import.meta.dirname, "../../..");
+    const { documents } = await ok<{ documents: Document[] }>(client, "get_documents", {
+      names: [repository, `${repository}/ARCHITECTURE`, `${repository}/docs/docs`],
+    });
+    for (const [document, file] of [
+      [documents[0], "README.md"],
+      [documents[1], "ARCHITECTURE.md"],
+      [documents[2], "docs/docs.md"],
+    ] as const) {
+      expect(document?.content, file).toBe((await readFile(path.join(root, file), "utf8")).trimEnd());
     }
   });
 
@@ -51,5 +89,19 @@ describe("demo corpus", () => {
     await docs.stack.startService("docs");
     await fails(client, "get_documents", { names: ["documents/bancada.example/docs/errors"] }, "not_found");
     expect(await docs.service().db.document.count()).toBe(loaded - 1);
+  });
+
+  it("when the service restarts on a corpus holding the repository's pages, then they are brought up to date with the files", async () => {
+    const db = docs.service().db;
+    await db.$executeRaw`UPDATE documents SET content = 'stale', content_hash = 'stale' WHERE name = ${`${repository}/docs/boxes`}`;
+    await writeDocuments(db, [
+      prepareDocument({ uri: "https://bancada.example/repository/docs/gone", content: "# Gone", format: "markdown" }),
+    ]);
+    await docs.stack.stopService("docs");
+    await docs.stack.startService("docs");
+    const { documents } = await ok<{ documents: Document[] }>(client, "get_documents", { names: [`${repository}/docs/boxes`] });
+    expect(documents[0]?.content).toContain("# Boxes");
+    await fails(client, "get_documents", { names: [`${repository}/docs/gone`] }, "not_found");
+    await fails(client, "get_documents", { names: ["documents/bancada.example/docs/errors"] }, "not_found");
   });
 });
