@@ -79,6 +79,22 @@ describe("demo corpus", () => {
     }
   });
 
+  it("when a search's excerpt quotes a command, then its placeholders in angle brackets are kept as written", async () => {
+    const { results } = await search(client, "revoke");
+    const keys = results.find((result) => result.parent === "documents/bancada.example/docs/api-keys");
+    expect(keys?.content).toContain("pnpm bancada keys **revoke** <key id or prefix>");
+  });
+
+  it("when a search matches a word inside an identifier, then only whole identifiers are highlighted", async () => {
+    const parts = await search(client, "rate burst", { pageSize: 5 });
+    const excerpts = parts.results.map((result) => result.content).join("\n");
+    expect(excerpts).toContain("BANCADA_RATE_BURST");
+    // a bold word with an identifier's character right before or after it: part of an identifier
+    expect(excerpts).not.toMatch(/[\w-]\*\*[\w-]+\*\*|\*\*[\w-]+\*\*[\w-]/);
+    const whole = await search(client, "BANCADA_RATE_BURST", { pageSize: 5 });
+    expect(whole.results.map((result) => result.content).join("\n")).toContain("**BANCADA_RATE_BURST**");
+  });
+
   it("when the service restarts on a corpus that is not empty, then the demo corpus is not loaded again", async () => {
     await docs.stack.stopService("docs");
     await docs.stack.startService("docs");
