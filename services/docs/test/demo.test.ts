@@ -79,6 +79,15 @@ describe("demo corpus", () => {
     }
   });
 
+  it("when an answer quotes a sentence that introduces a command with ':', then the command's block follows it, placeholders kept", async () => {
+    const answer = await ok<Answer>(client, "answer_query", { query: "como criar uma chave de API?" });
+    expect(answer.references[0]?.name).toBe("documents/bancada.example/docs/pt/primeiros-passos");
+    expect(answer.answer).toContain(
+      "permissão de escrita:\n\n```sh\npnpm bancada keys create --account acme --person ana --agent claude --scopes all --allow-writes\n```",
+    );
+    expect(answer.answer).not.toMatch(/:\s*\[\d+\]/);
+  });
+
   it("when a search's excerpt quotes a command, then its placeholders in angle brackets are kept as written", async () => {
     const { results } = await search(client, "revoke");
     const keys = results.find((result) => result.parent === "documents/bancada.example/docs/api-keys");

@@ -118,6 +118,17 @@ describe("sentences for answers", () => {
       "Done.",
     ]);
   });
+
+  it("when a sentence ending with ':' introduces a code block, then the block goes with it, as written; a block no sentence introduces stays out", () => {
+    const text =
+      "Keys are secret. To revoke one:\n\n```sh\npnpm bancada keys revoke <key id or prefix>\n```\n\nIt stops working.\n\nAlso:\n\n## Next\n\n```sh\nls\n```\n\n```sh\nrm x\n```";
+    expect(proseOf(text)).toEqual([
+      { text: "Keys are secret.", note: false },
+      { text: "To revoke one:", note: false, code: "```sh\npnpm bancada keys revoke <key id or prefix>\n```" },
+      { text: "It stops working.", note: false },
+      { text: "Also:", note: false },
+    ]);
+  });
 });
 
 describe("HTML manuals and section anchors", () => {
