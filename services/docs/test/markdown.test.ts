@@ -159,6 +159,26 @@ describe("HTML manuals and section anchors", () => {
     ]);
   });
 
+  it("when an HTML page holds placeholders in code, in pre and in text, then each survives as written and answers quote it", () => {
+    const page = prepareDocument({
+      uri: "https://d.example/keys",
+      format: "html",
+      content: `<html><body><main><h1>Keys</h1>
+        <p>Revoke one with <code>pnpm bancada keys revoke &lt;key id or prefix&gt;</code>, where &lt;prefix&gt; is BANCADA_RATE_BURST &amp; more:</p>
+        <pre><code class="language-sh">pnpm bancada keys revoke &lt;key id or prefix&gt; &amp;&amp; echo done</code></pre>
+      </main></body></html>`,
+    });
+    expect(page.content).toContain("`pnpm bancada keys revoke <key id or prefix>`");
+    expect(page.content).toContain("```sh\npnpm bancada keys revoke <key id or prefix> && echo done\n```");
+    expect(proseOf(page.content)).toEqual([
+      {
+        text: "Revoke one with `pnpm bancada keys revoke <key id or prefix>`, where <prefix> is BANCADA_RATE_BURST & more:",
+        note: false,
+        code: "```sh\npnpm bancada keys revoke <key id or prefix> && echo done\n```",
+      },
+    ]);
+  });
+
   it("when Markdown headings name no anchor, then each gets the slug a site generator gives it (repeats numbered); {#id} wins", () => {
     const chunks = splitSections(
       "# Guide\n\nIntro.\n\n## Set up: the CLI!\n\nA.\n\n## Options\n\nB.\n\n## Options\n\nC.\n\n## Mine {#own}\n\nD.",
