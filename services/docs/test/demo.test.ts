@@ -7,6 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient } from "@bancada/testkit";
+import { deleteDocuments } from "../src/domain/delete-documents.js";
 import { prepareDocument } from "../src/domain/prepare-document.js";
 import { writeDocuments } from "../src/domain/write-documents.js";
 import { fails, ok, search, type Answer, type Document } from "./helpers.js";
@@ -128,5 +129,28 @@ describe("demo corpus", () => {
     expect(documents[0]?.content).toContain("# Boxes");
     await fails(client, "get_documents", { names: [`${repository}/docs/gone`] }, "not_found");
     await fails(client, "get_documents", { names: ["documents/bancada.example/docs/errors"] }, "not_found");
+  });
+
+  it("when a corpus holds only the how-to pages (an older version's demo), then the next start adds the repository's pages", async () => {
+    const db = docs.service().db;
+    const pages = await db.document.findMany({ where: { name: { startsWith: `${repository}` } }, select: { name: true } });
+    expect(pages.length).toBeGreaterThan(10);
+    await deleteDocuments(
+      db,
+      pages.map((page) => page.name),
+    );
+    await docs.stack.stopService("docs");
+    await docs.stack.startService("docs");
+    expect(await docs.service().db.document.count({ where: { name: { startsWith: `${repository}` } } })).toBe(pages.length);
+  });
+
+  it("when the corpus holds someone's own documents, then a start never adds or refreshes the demo's pages", async () => {
+    const db = docs.service().db;
+    await writeDocuments(db, [prepareDocument({ uri: "https://own.example/guide", content: "# Guide", format: "markdown" })]);
+    await db.$executeRaw`UPDATE documents SET content = 'stale', content_hash = 'stale' WHERE name = ${`${repository}/docs/boxes`}`;
+    await docs.stack.stopService("docs");
+    await docs.stack.startService("docs");
+    const { documents } = await ok<{ documents: Document[] }>(client, "get_documents", { names: [`${repository}/docs/boxes`] });
+    expect(documents[0]?.content).toBe("stale");
   });
 });

@@ -4,7 +4,7 @@
  * - Bancada's own documentation (README.md, ARCHITECTURE.md, docs/*.md, infra/README.md: how to deploy), read from the repository this
  *   package sits in at ingest time — never a copy, so it says what the code beside it does. It is
  *   refreshed at every start that asks for the demo (unchanged files cost a hash), pages whose file is gone
- *   are pruned.
+ *   are pruned, as long as the corpus holds nothing but the demo.
  * - services/docs/demo: short how-to pages in English and Portuguese, loaded once into an empty corpus.
  */
 import { readdir, stat } from "node:fs/promises";
@@ -18,6 +18,8 @@ export const demoBaseUri = "https://bancada.example/docs";
 /** The repository's root: services/docs/src/ingest is four folders down. */
 export const repositoryRoot = path.join(import.meta.dirname, "../../../..");
 export const repositoryBaseUri = "https://bancada.example/repository";
+/** Every page of the demo is under this host: a corpus holding a page elsewhere is someone's own. */
+const demoHostUri = "https://bancada.example";
 
 const repositoryPages = ["README.md", "ARCHITECTURE.md", "infra/README.md"];
 
@@ -33,15 +35,16 @@ async function isFile(file: string): Promise<boolean> {
 }
 
 /**
- * Into an empty corpus: both parts. Into a corpus holding the repository's pages already: those pages
- * brought up to date. Otherwise (a corpus of someone's own documents) nothing is written; returns undefined.
+ * Into an empty corpus: both parts. Into a corpus of the demo's pages only (loaded by this or an older
+ * version): the repository's pages brought up to date. A corpus holding anyone's own documents is never
+ * touched: returns undefined.
  */
 export async function loadDemoCorpus(db: DocsDb): Promise<IngestReport | undefined> {
-  const prefix = namePrefixOf(repositoryBaseUri);
-  const [row] = await db.$queryRaw<{ found: boolean; repository: boolean }[]>`
+  const demoHost = namePrefixOf(demoHostUri);
+  const [row] = await db.$queryRaw<{ found: boolean; foreign: boolean }[]>`
     SELECT EXISTS (SELECT 1 FROM documents) AS found,
-           EXISTS (SELECT 1 FROM documents WHERE starts_with(name, ${prefix})) AS repository`;
-  if (row?.found && !row.repository) return undefined;
+           EXISTS (SELECT 1 FROM documents WHERE NOT starts_with(name, ${demoHost})) AS foreign`;
+  if (row?.foreign) return undefined;
   const files = await repositoryDocFiles();
   const repository = files.length
     ? await ingestFolder({ db, folder: repositoryRoot, files, baseUri: repositoryBaseUri, prune: true })
