@@ -55,13 +55,14 @@ describe("demo corpus", () => {
 
   it("when a new user asks about Bancada itself, in English or Portuguese, then the page of the repository's docs that answers comes first", async () => {
     const pages = {
-      "can a box reach the internet?": "docs/boxes",
-      "how do I deploy to kubernetes": "infra",
-      "como faço login no console?": "docs/console",
+      "can a box reach the internet?": ["docs/boxes", "it cannot reach the internet"],
+      "how do I deploy to kubernetes": ["infra", "Kubernetes manifests"],
+      "como faço login no console?": ["docs/console", "sign in with an API key"],
     };
-    for (const [question, page] of Object.entries(pages)) {
+    for (const [question, [page, says]] of Object.entries(pages)) {
       const answer = await ok<Answer>(client, "answer_query", { query: question });
       expect(answer.references[0]?.name, question).toBe(`${repository}/${page}`);
+      expect(answer.answer, question).toContain(says);
       expect((await search(client, question)).results[0]?.parent, question).toBe(`${repository}/${page}`);
     }
   });
