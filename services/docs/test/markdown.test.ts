@@ -6,6 +6,7 @@ import { firstParagraph, languageOf } from "../src/domain/markdown/describe.js";
 import { inlineToPlain } from "../src/domain/markdown/inline.js";
 import { splitSections } from "../src/domain/markdown/sections.js";
 import { proseOf, sentencesOf } from "../src/domain/compose-answer.js";
+import { excerptOf } from "../src/domain/highlight.js";
 import { uriOfFile } from "../src/ingest/source-files.js";
 
 describe("document names", () => {
@@ -128,6 +129,21 @@ describe("sentences for answers", () => {
       { text: "It stops working.", note: false },
       { text: "Also:", note: false },
     ]);
+  });
+});
+
+describe("search excerpts", () => {
+  it("when ts_headline marked words of the escaped text, then whole identifiers are bold, parts of one are not, and the text reads as written", () => {
+    const [on, off] = ["\u0002", "\u0003"];
+    expect(excerptOf(`BANCADA_${on}RATE${off}_BURST, the ${on}rate${off}. ${on}rate${off}-limited`)).toBe(
+      "BANCADA_RATE_BURST, the **rate**. rate-limited",
+    );
+    expect(excerptOf(`${on}BANCADA${off}_${on}RATE${off}_${on}BURST${off} and ${on}rate${off}-${on}limited${off}`)).toBe(
+      "**BANCADA_RATE_BURST** and **rate-limited**",
+    );
+    expect(excerptOf(`keys ${on}revoke${off} &lt;key id&gt; &amp;&amp; echo &amp;lt; **${on}bold${off}**`)).toBe(
+      "keys **revoke** <key id> && echo &lt; **bold**",
+    );
   });
 });
 
