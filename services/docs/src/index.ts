@@ -7,4 +7,4 @@ export { ingestFolder, IngestError } from "./ingest/ingest-folder.js";
 export type { IngestFolderOptions, IngestProgress, IngestReport } from "./ingest/ingest-folder.js";
 export { runDocsCommand, docsUsage } from "./ingest/run-docs-command.js";
 export type { DocsCommandDeps } from "./ingest/run-docs-command.js";
-export { loadDemoCorpusIfEmpty, demoFolder, demoBaseUri } from "./ingest/demo-corpus.js";
+export { loadDemoCorpus, demoFolder, demoBaseUri, repositoryBaseUri } from "./ingest/demo-corpus.js";

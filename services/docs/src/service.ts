@@ -2,14 +2,14 @@
 import { defineService, type RunningService, type ServiceOptions } from "@bancada/service-kit";
 import { createDocsDb, postgresSchema, type DocsDb } from "./db/client.js";
 import { docsRoutes } from "./http/routes.js";
-import { loadDemoCorpusIfEmpty } from "./ingest/demo-corpus.js";
+import { loadDemoCorpus } from "./ingest/demo-corpus.js";
 import { migrationsDir } from "./migrations-dir.js";
 import { docsInstructions, docsTools } from "./tools/index.js";
 
 export interface DocsServiceOptions extends ServiceOptions {
   /** Accounts allowed to change the shared corpus over REST (DOCS_INGEST_ACCOUNTS). None by default. */
   ingestAccounts?: readonly string[];
-  /** Load the demo corpus when the corpus is empty (the embedded, zero-configuration mode). */
+  /** Load the demo corpus into an empty corpus, or refresh its repository pages (the embedded, zero-configuration mode). */
   demoCorpus?: boolean;
 }
 
@@ -22,8 +22,14 @@ export const docsService = defineService<DocsServiceOptions>()({
   prisma: { schema: postgresSchema, migrationsDir, createClient: createDocsDb },
   async start(db, { options, log }) {
     if (!options.demoCorpus) return;
-    const loaded = await loadDemoCorpusIfEmpty(db);
-    if (loaded) log.info({ documents: loaded.created, ms: loaded.durationMs }, "demo documentation corpus loaded into the empty corpus");
+    const loaded = await loadDemoCorpus(db);
+    if (loaded && loaded.created + loaded.updated + loaded.deleted > 0) {
+      const { created, updated, deleted, durationMs } = loaded;
+      log.info(
+        { created, updated, deleted, ms: durationMs },
+        "demo documentation corpus (Bancada's own docs) loaded or brought up to date",
+      );
+    }
   },
   tools: (db) => docsTools(db),
   routes: (db, { options }) => docsRoutes(db, options.ingestAccounts ?? []),

@@ -220,6 +220,6 @@ describe("ingesting a folder", () => {
     expect(lines.at(-1)).toMatch(/--base-uri must be an absolute http\(s\) URI/);
     expect(await runDocsCommand(["frobnicate"], { databaseUrl, print })).toBe(2);
     expect(await runDocsCommand(["demo"], { databaseUrl, print })).toBe(0);
-    expect(lines.at(-1)).toBe("The corpus is not empty: the demo corpus was not loaded.");
+    expect(lines.at(-1)).toBe("The corpus holds other documents: the demo corpus was not loaded.");
   });
 });

@@ -6,6 +6,7 @@ import { firstParagraph, languageOf } from "../src/domain/markdown/describe.js";
 import { inlineToPlain } from "../src/domain/markdown/inline.js";
 import { splitSections } from "../src/domain/markdown/sections.js";
 import { proseOf, sentencesOf } from "../src/domain/compose-answer.js";
+import { excerptOf } from "../src/domain/highlight.js";
 import { uriOfFile } from "../src/ingest/source-files.js";
 
 describe("document names", () => {
@@ -118,6 +119,32 @@ describe("sentences for answers", () => {
       "Done.",
     ]);
   });
+
+  it("when a sentence ending with ':' introduces a code block, then the block goes with it, as written; a block no sentence introduces stays out", () => {
+    const text =
+      "Keys are secret. To revoke one:\n\n```sh\npnpm bancada keys revoke <key id or prefix>\n```\n\nIt stops working.\n\nAlso:\n\n## Next\n\n```sh\nls\n```\n\n```sh\nrm x\n```";
+    expect(proseOf(text)).toEqual([
+      { text: "Keys are secret.", note: false },
+      { text: "To revoke one:", note: false, code: "```sh\npnpm bancada keys revoke <key id or prefix>\n```" },
+      { text: "It stops working.", note: false },
+      { text: "Also:", note: false },
+    ]);
+  });
+});
+
+describe("search excerpts", () => {
+  it("when ts_headline marked words of the escaped text, then whole identifiers are bold, parts of one are not, and the text reads as written", () => {
+    const [on, off] = ["\u0002", "\u0003"];
+    expect(excerptOf(`BANCADA_${on}RATE${off}_BURST, the ${on}rate${off}. ${on}rate${off}-limited`)).toBe(
+      "BANCADA_RATE_BURST, the **rate**. rate-limited",
+    );
+    expect(excerptOf(`${on}BANCADA${off}_${on}RATE${off}_${on}BURST${off} and ${on}rate${off}-${on}limited${off}`)).toBe(
+      "**BANCADA_RATE_BURST** and **rate-limited**",
+    );
+    expect(excerptOf(`keys ${on}revoke${off} &lt;key id&gt; &amp;&amp; echo &amp;lt; **${on}bold${off}**`)).toBe(
+      "keys **revoke** <key id> && echo &lt; **bold**",
+    );
+  });
 });
 
 describe("HTML manuals and section anchors", () => {
@@ -145,6 +172,26 @@ describe("HTML manuals and section anchors", () => {
       ["Partial Indexes › An Example", "INDEXES-PARTIAL-EXAMPLE"],
       // A heading without an anchor of its own is reached through the section around it.
       ["Partial Indexes › An Example › Details", "INDEXES-PARTIAL-EXAMPLE"],
+    ]);
+  });
+
+  it("when an HTML page holds placeholders in code, in pre and in text, then each survives as written and answers quote it", () => {
+    const page = prepareDocument({
+      uri: "https://d.example/keys",
+      format: "html",
+      content: `<html><body><main><h1>Keys</h1>
+        <p>Revoke one with <code>pnpm bancada keys revoke &lt;key id or prefix&gt;</code>, where &lt;prefix&gt; is BANCADA_RATE_BURST &amp; more:</p>
+        <pre><code class="language-sh">pnpm bancada keys revoke &lt;key id or prefix&gt; &amp;&amp; echo done</code></pre>
+      </main></body></html>`,
+    });
+    expect(page.content).toContain("`pnpm bancada keys revoke <key id or prefix>`");
+    expect(page.content).toContain("```sh\npnpm bancada keys revoke <key id or prefix> && echo done\n```");
+    expect(proseOf(page.content)).toEqual([
+      {
+        text: "Revoke one with `pnpm bancada keys revoke <key id or prefix>`, where <prefix> is BANCADA_RATE_BURST & more:",
+        note: false,
+        code: "```sh\npnpm bancada keys revoke <key id or prefix> && echo done\n```",
+      },
     ]);
   });
 

@@ -36,6 +36,15 @@ const passage = (fields: Partial<Passage> & { text: string }): Passage => ({
 const order = (passages: Passage[], terms: QueryTerm[]) => rankPassages(passages, terms).map((ranked) => ranked.id);
 
 describe("rankPassages", () => {
+  it("when a synonym is a phrase, then a passage saying it in any inflection of its first word ranks above one that lacks it", () => {
+    const login = { ...term("login", ["login"], 2), synonyms: [{ words: "sign in", stems: ["sign-in"] }] };
+    const terms = [login, term("console", ["consol"])];
+    const signing = passage({ text: "Signing in to the console takes an API key." });
+    const signature = passage({ text: "The console signs every request it sends, in order." });
+    const ranked = rankPassages([signature, signing], terms);
+    expect(ranked.map((one) => one.id)).toEqual([signing.id, signature.id]);
+  });
+
   it("when two passages hold the question's words as close together, then the one saying them in the question's order ranks first", () => {
     const terms = [term("computed", ["comput"], 2), term("columns", ["column"])];
     const reversed = passage({ text: "Columns of this kind are computed once per row by the planner." });

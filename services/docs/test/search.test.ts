@@ -63,6 +63,19 @@ describe("search_documents finds things", () => {
     }
   });
 
+  it("when a question's filler is missing from the corpus, then it is never corrected into a near word (faço → fact)", async () => {
+    const db = s.service().db;
+    expect(await db.$queryRaw<{ word: string }[]>`SELECT word FROM lexicon WHERE word IN ('faco', 'facto')`).toEqual([]);
+    await db.$executeRaw`INSERT INTO lexicon (word, doc_count) VALUES ('facto', 1)`;
+    try {
+      expect((await correctQuery(db, "faxto"))?.corrections).toEqual([{ from: "faxto", to: "facto" }]);
+      expect(await correctQuery(db, "como faço isto")).toBeUndefined();
+      expect(await correctQuery(db, "como faco isto")).toBeUndefined();
+    } finally {
+      await db.$executeRaw`DELETE FROM lexicon WHERE word = 'facto'`;
+    }
+  });
+
   it('when a phrase is quoted, then only pages with the words in that order match ("storage class")', async () => {
     const loose = await search(s.client, "storage class", { pageSize: 50 });
     expect(loose.results.map((result) => result.parent)).toContain(s.nameOf("guides/class-based-storage-of-settings.md"));

@@ -7,6 +7,8 @@
  *   is not cited.
  * - A page's sentences keep the page's order; the page that answers best comes first.
  * - Notes and admonitions ("Note: …", "Warning: …") are quoted only when nothing else in the page matches.
+ * - A sentence that introduces a code block ("To create a key with every scope:") is quoted with the block,
+ *   as written (placeholders in angle brackets included): without it the sentence says nothing.
  * - A reference points at the section quoted first (`uri#anchor`) when the page names its sections.
  */
 import { readLines } from "./markdown/lines.js";
@@ -19,6 +21,8 @@ import { plainWords } from "./words.js";
 const sentencesPerPage = 2;
 const sentenceMax = 320;
 const excerptMax = 600;
+/** A longer code block is cut at a line end (and marked "…"): an answer quotes a command, not a listing. */
+const codeMax = 1_500;
 /** Two sentences sharing this share of their words say the same thing. */
 const sameSentence = 0.8;
 
@@ -26,6 +30,8 @@ export interface Prose {
   text: string;
   /** Inside a note, tip or warning. */
   note: boolean;
+  /** The fenced code block the sentence introduces (it ends with ":" and the block follows it). */
+  code?: string;
 }
 
 export function composeAnswer(pages: RankedPassage[][], terms: QueryTerm[]): { answer: string; references: Reference[] } {
@@ -42,9 +48,31 @@ export function composeAnswer(pages: RankedPassage[][], terms: QueryTerm[]): { a
       title: first.title,
       excerpt: clip(chosen.map((sentence) => sentence.text).join(" … "), excerptMax),
     });
-    paragraphs.push(`${chosen.map((sentence) => sentence.text).join(" ")} [${references.length}]`);
+    paragraphs.push(paragraphOf(chosen, references.length));
   }
   return { answer: paragraphs.join("\n\n"), references };
+}
+
+/** A page's sentences with the code blocks they introduce, ending with its reference: "… [2]". */
+function paragraphOf(sentences: Candidate[], reference: number): string {
+  let text = "";
+  for (const sentence of sentences) {
+    text += text && !text.endsWith("\n") ? ` ${sentence.text}` : sentence.text;
+    if (sentence.code) text += `\n\n${clipCode(sentence.code)}\n\n`;
+  }
+  return text.endsWith("\n") ? `${text}[${reference}]` : `${text} [${reference}]`;
+}
+
+function clipCode(code: string): string {
+  if (code.length <= codeMax) return code;
+  const lines = code.split("\n");
+  const fence = /^\s*(`{3,}|~{3,})/.exec(lines[0] ?? "")?.[1] ?? "```";
+  const kept: string[] = [];
+  for (const line of lines.slice(0, -1)) {
+    if (kept.join("\n").length + line.length > codeMax) break;
+    kept.push(line);
+  }
+  return [...kept, "…", fence].join("\n");
 }
 
 /** The page's URI at the quoted section; the bare URI for the page's opening section (its title heading). */
@@ -59,6 +87,7 @@ interface Candidate {
   order: number;
   weight: number;
   note: boolean;
+  code?: string | undefined;
   words: Set<string>;
 }
 
@@ -74,6 +103,7 @@ function pageSentences(passages: RankedPassage[], terms: QueryTerm[], said: Set<
         order: passage.ordinal * 10_000 + index,
         weight: weightOf(sentence.text, terms),
         note: sentence.note,
+        code: sentence.code,
         words: new Set(plainWords(sentence.text).split(" ").filter(Boolean)),
       });
     });
@@ -102,7 +132,7 @@ function similar(a: Set<string>, b: Set<string>): boolean {
   return shared / Math.min(a.size, b.size) >= sameSentence;
 }
 
-/** The passage's prose as sentences: code blocks and tables left out, list items one sentence each. */
+/** The passage's prose as sentences: tables left out, list items one sentence each, code blocks only with the sentence introducing them. */
 export function sentencesOf(markdown: string): string[] {
   return proseOf(markdown).map((sentence) => sentence.text);
 }
@@ -117,14 +147,28 @@ export function proseOf(markdown: string): Prose[] {
   let paragraph: string[] = [];
   let note = false;
   let quotedNote = false;
+  // The paragraph just ended, while it may still be followed by the code block it introduces.
+  let introducing: Prose | undefined;
   const flush = () => {
-    if (paragraph.length) blocks.push({ text: paragraph.join(" "), note });
+    if (paragraph.length) {
+      const block = { text: paragraph.join(" "), note };
+      blocks.push(block);
+      introducing = /:\s*$/.test(block.text) ? block : undefined;
+    }
     paragraph = [];
     note = false;
   };
   for (const line of readLines(markdown)) {
+    if (line.kind === "code") {
+      flush();
+      if (introducing) introducing.code = introducing.code === undefined ? line.raw : `${introducing.code}\n${line.raw}`;
+      continue;
+    }
+    // Only blank lines may stand between a sentence and its block, and one block is all it introduces.
+    if (line.kind !== "blank" || introducing?.code !== undefined) introducing = undefined;
     if (line.kind !== "text" || /^\s*\|/.test(line.raw)) {
       flush();
+      if (line.kind !== "blank") introducing = undefined;
       quotedNote = false;
       continue;
     }
@@ -153,11 +197,13 @@ export function proseOf(markdown: string): Prose[] {
   }
   flush();
   return blocks
-    .flatMap((block) =>
-      inlineToPlain(block.text, true)
-        .split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'`(])/u)
-        .map((text) => ({ text: text.trim(), note: block.note })),
-    )
+    .flatMap((block) => {
+      const sentences = inlineToPlain(block.text, true).split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'`(])/u);
+      return sentences.map((text, index): Prose => {
+        const code = index === sentences.length - 1 ? block.code : undefined;
+        return code === undefined ? { text: text.trim(), note: block.note } : { text: text.trim(), note: block.note, code };
+      });
+    })
     .filter((sentence) => sentence.text.length >= 3);
 }
 

@@ -4,10 +4,12 @@
  * trigrams) among words with the same first letter, or by trigram similarity (the GIN index) for
  * mistakes in the first letter. Ties go to the word more documents use. Stop words of either language
  * ("como", "quais", "whom") are never corrected: the corpus may lack them, and a stop word turned into a
- * real word ("como" → "cormo") would change what the question asks.
+ * real word ("como" → "cormo") would change what the question asks. Nor is the curated filler that phrases a
+ * question ("faço" → "fact" turned "como faço login…" into a question about facts).
  */
 import type { DocsDb } from "../db/client.js";
-import { fold } from "./words.js";
+import { isFiller } from "./question-words.js";
+import { fold, plainWords } from "./words.js";
 
 export interface Correction {
   from: string;
@@ -22,13 +24,20 @@ interface TypedWord {
   folded: string;
 }
 
-/** Words worth correcting: 4+ letters, not a number, not excluded with `-`, not the OR operator. */
+/** Words worth correcting: 4+ letters, not a number, not filler, not excluded with `-`, not the OR operator. */
 function correctableWords(query: string): TypedWord[] {
   const words: TypedWord[] = [];
   for (const match of query.matchAll(/[\p{L}\p{N}]+/gu)) {
     const folded = fold(match[0]);
     const excluded = query[match.index - 1] === "-";
-    if (folded.length >= 4 && folded.length <= 40 && !/^\d+$/.test(folded) && !excluded && match[0] !== "OR") {
+    if (
+      folded.length >= 4 &&
+      folded.length <= 40 &&
+      !/^\d+$/.test(folded) &&
+      !excluded &&
+      match[0] !== "OR" &&
+      !isFiller(plainWords(folded))
+    ) {
       words.push({ start: match.index, end: match.index + match[0].length, typed: match[0], folded });
     }
   }

@@ -8,7 +8,8 @@
  *   opens), so answers can point at the section.
  * - Section numbers ("11.8. Partial Indexes", "Chapter 11. Indexes") are left out of headings and the
  *   title: nobody searches for them, and they keep a page's exact title from matching.
- * - `<pre>` blocks become fenced code whether or not they hold a `<code>` element.
+ * - `<pre>` blocks become fenced code whether or not they hold a `<code>` element; code keeps `<`, `>` and `&`
+ *   as written, and text escapes `<` (`\<name>`), so a placeholder is never read as a tag.
  */
 import domino, { type DominoElement } from "@mixmark-io/domino";
 import TurndownService from "turndown";
@@ -26,6 +27,11 @@ const chrome = [
 ].join(", ");
 
 const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-", emDelimiter: "*" });
+
+// Text that says `&lt;name&gt;` means the placeholder `<name>`: escaped, Markdown shows it as written
+// instead of taking it for an HTML tag (code keeps it as is: turndown does not escape code).
+const escapeMarkdown = turndown.escape.bind(turndown);
+turndown.escape = (text: string) => escapeMarkdown(text).replace(/</g, "\\<");
 
 turndown.addRule("headingWithAnchor", {
   filter: ["h1", "h2", "h3", "h4", "h5", "h6"],

@@ -5,7 +5,8 @@
  * - Stop words of English or Portuguese ("how", "the", "como", "para") are dropped: no page indexes them.
  * - Filler that phrases a question ("way", "want", "preciso") stays, at a small weight; so do bare numbers.
  * - Each term has its stems in both languages, the synonyms documentation uses for it (with their
- *   stems), and an inverse document frequency: rare words weigh more; a word no document holds weighs most.
+ *   stems; a phrase's is its hyphenated compound, "sign-in"), and an inverse document frequency: rare
+ *   words weigh more; a word no document holds weighs most.
  */
 import type { DocsDb } from "../db/client.js";
 import { correctQuery, type Correction } from "./corrections.js";
@@ -62,8 +63,10 @@ export async function queryTerms(db: DocsDb, question: string): Promise<QueryRea
   const [counts] = await db.$queryRaw<{ words: string[]; counts: number[]; corpus: number; synonyms: string[]; stems: string[] }[]>`
     SELECT coalesce(array_agg(word), '{}') AS words, coalesce(array_agg(doc_count), '{}') AS counts, (SELECT count(*) FROM documents)::int AS corpus,
            ${synonyms}::text[] AS synonyms,
-           ARRAY(SELECT array_to_string(tsvector_to_array(to_tsvector('docs.docs_en', s) || to_tsvector('docs.docs_pt', s)), ' ')
-                   FROM unnest(${synonyms}::text[]) WITH ORDINALITY AS u(s, i) ORDER BY i) AS stems
+           ARRAY(SELECT array_to_string(ARRAY(
+                     SELECT l FROM unnest(tsvector_to_array(to_tsvector('docs.docs_en', h) || to_tsvector('docs.docs_pt', h))) AS l
+                      WHERE h = s OR l LIKE '%-%'), ' ')
+                   FROM unnest(${synonyms}::text[]) WITH ORDINALITY AS u(s, i), replace(s, ' ', '-') AS h ORDER BY i) AS stems
       FROM lexicon WHERE word = ANY(${all}::text[])`;
   const frequency = new Map((counts?.words ?? []).map((word, index) => [word, counts?.counts[index] ?? 0]));
   const stemsOf = new Map(synonyms.map((words, index) => [words, (counts?.stems[index] ?? "").split(" ").filter(Boolean)]));

@@ -22,11 +22,15 @@ export function isFiller(words: string): boolean {
   return filler.has(words);
 }
 
-/** The other one-word members of a term's synonym group: what a page may say instead of the question's word. */
+/**
+ * The other members of a term's synonym group: what a page may say instead of the question's word. A
+ * phrase ("sign in") is found on a page as its words in sequence, and by the index as its hyphenated
+ * spelling ("sign-in"): its words apart would be other words ("sign" alone is a signature).
+ */
 export function synonymsOf(words: string): string[] {
   const group = groups.get(words);
   if (!group) return [];
-  return [...new Set(group.map((member) => plainWords(member)).filter((member) => member && !member.includes(" ") && member !== words))];
+  return [...new Set(group.map((member) => plainWords(member)).filter((member) => member && member !== words))];
 }
 
 const phrases = [...groups.keys()].filter((member) => member.includes(" ")).sort((a, b) => b.length - a.length);

@@ -164,6 +164,7 @@ type WordLookup = (word: string) => WordMatch[];
 
 function wordMatcherOf(terms: QueryTerm[]): WordLookup & { withCompounds: WordLookup } {
   const byFirst = new Map<string, WordMatch[]>();
+  const phrases: (WordMatch & { words: string[] })[] = [];
   const stems = terms.map((term, index) => {
     for (const form of [
       { words: term.words.split(" "), strength: 1 },
@@ -171,6 +172,7 @@ function wordMatcherOf(terms: QueryTerm[]): WordLookup & { withCompounds: WordLo
     ]) {
       const match = { term: index, strength: form.strength, words: form.words.length > 1 ? form.words : null };
       byFirst.set(form.words[0]!, [...(byFirst.get(form.words[0]!) ?? []), match]);
+      if (form.words.length > 1) phrases.push({ term: index, strength: form.strength, words: form.words });
     }
     return [...new Set([...term.stems, ...term.synonyms.flatMap((synonym) => synonym.stems)].map((stem) => plainWords(fold(stem))))].filter(
       (stem) => stem && !stem.includes(" "),
@@ -184,6 +186,12 @@ function wordMatcherOf(terms: QueryTerm[]): WordLookup & { withCompounds: WordLo
       stems.forEach((list, term) => {
         if (list.some((stem) => inflects(word, stem))) matches!.push({ term, strength: stemShare, words: null });
       });
+      // A phrase whose first word is inflected ("signing in", "logged in" for "sign in", "log in").
+      for (const phrase of phrases) {
+        const [first, ...rest] = phrase.words;
+        if (word !== first && inflects(word, first!))
+          matches.push({ ...phrase, strength: phrase.strength * stemShare, words: [word, ...rest] });
+      }
       known.set(word, matches);
     }
     return matches;

@@ -1,9 +1,10 @@
 /**
  * Turns the hits of one page into results: the best section of each page (for head matches, the
  * section that ranks highest for the query, as tier 2 ranks sections), its heading path and a highlighted excerpt (ts_headline,
- * the costly part, made for the returned page only, in the page's own language).
+ * the costly part, made for the returned page only, in the page's own language; see highlight.ts).
  */
 import type { DocsDb } from "../db/client.js";
+import { excerptOf, headlineOptions } from "./highlight.js";
 import type { Hit } from "./search-sql.js";
 import type { SearchResult } from "./schemas.js";
 
@@ -17,8 +18,6 @@ interface PageRow {
   heading_path: string[];
   excerpt: string;
 }
-
-const headlineOptions = 'StartSel=**, StopSel=**, MaxWords=40, MinWords=18, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "';
 
 /** A page to show: the document, and its section when already chosen. */
 export type PageHit = Pick<Hit, "name" | "chunk">;
@@ -35,13 +34,14 @@ export async function resultsOf(db: DocsDb, query: string, hits: PageHit[]): Pro
         FROM page p, q
     )
     SELECT ch.i::int AS i, d.name, c.id::text AS id, d.title, d.uri, d.description, c.heading_path,
-           ts_headline(CASE d.lang WHEN 'pt' THEN 'docs.docs_pt'::regconfig ELSE 'docs.docs_en'::regconfig END, c.text,
+           ts_headline(CASE d.lang WHEN 'pt' THEN 'docs.docs_pt'::regconfig ELSE 'docs.docs_en'::regconfig END,
+                       replace(replace(replace(c.text, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'),
                        websearch_to_tsquery(CASE d.lang WHEN 'pt' THEN 'docs.docs_pt'::regconfig ELSE 'docs.docs_en'::regconfig END, ${query}),
                        ${headlineOptions}) AS excerpt
       FROM chosen ch JOIN chunks c ON c.id = ch.id JOIN documents d ON d.name = ch.name
      ORDER BY ch.i`;
   return rows.map((row) => {
-    const excerpt = row.excerpt.trim() || row.description;
+    const excerpt = excerptOf(row.excerpt).trim() || row.description;
     const where = row.heading_path.length ? `${row.heading_path.join(" › ")}\n\n` : "";
     return { parent: row.name, id: row.id, title: row.title, uri: row.uri, content: `${where}${excerpt}` };
   });

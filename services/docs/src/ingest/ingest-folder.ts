@@ -36,6 +36,8 @@ export interface IngestFolderOptions {
   db: DocsDb;
   folder: string;
   baseUri: string;
+  /** These files of the folder (relative or absolute) instead of every document file under it. */
+  files?: readonly string[];
   prune?: boolean;
   batchSize?: number;
   onProgress?: (progress: IngestProgress) => void;
@@ -48,7 +50,9 @@ export async function ingestFolder(options: IngestFolderOptions): Promise<Ingest
   const folder = path.resolve(options.folder);
   if (!(await stat(folder).catch(() => undefined))?.isDirectory()) throw new IngestError(`${options.folder} is not a folder.`);
   const base = baseOf(options.baseUri);
-  const { files, ignored } = await documentFiles(folder);
+  const { files, ignored } = options.files
+    ? { files: options.files.map((file) => path.resolve(folder, file)).sort(), ignored: 0 }
+    : await documentFiles(folder);
   const stored = await storedUnder(options.db, base);
   const report: IngestReport = {
     files: files.length,

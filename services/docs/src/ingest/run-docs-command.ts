@@ -1,19 +1,19 @@
 /**
  * `bancada docs …`: the docs service's command line, called by the cli package.
  *   docs ingest <folder> --base-uri <uri> [--prune]   ingest Markdown/HTML files incrementally
- *   docs demo                                         load the demo corpus when the corpus is empty
+ *   docs demo                                         load the demo corpus into an empty corpus (or refresh its pages of the repository's docs)
  */
 import { parseArgs } from "node:util";
 import { applyMigrations } from "@bancada/service-kit";
 import { createDocsDb, postgresSchema } from "../db/client.js";
 import { migrationsDir } from "../migrations-dir.js";
-import { loadDemoCorpusIfEmpty } from "./demo-corpus.js";
+import { loadDemoCorpus } from "./demo-corpus.js";
 import { IngestError, ingestFolder, type IngestProgress, type IngestReport } from "./ingest-folder.js";
 import { documentExtensions } from "./source-files.js";
 
 export const docsUsage = `Usage:
   bancada docs ingest <folder> --base-uri <uri> [--prune]   add or update the Markdown/HTML files of <folder>; --prune deletes pages whose file is gone
-  bancada docs demo                                          load the demo corpus into an empty documentation corpus`;
+  bancada docs demo                                          load the demo corpus (Bancada's own docs) into an empty documentation corpus, or refresh it`;
 
 export interface DocsCommandDeps {
   databaseUrl: string;
@@ -38,8 +38,12 @@ export async function runDocsCommand(argv: string[], deps: DocsCommandDeps): Pro
   const db = createDocsDb(deps.databaseUrl, 4);
   try {
     if (!args) {
-      const loaded = await loadDemoCorpusIfEmpty(db);
-      deps.print(loaded ? `Demo corpus loaded: ${loaded.created} documents.` : "The corpus is not empty: the demo corpus was not loaded.");
+      const loaded = await loadDemoCorpus(db);
+      deps.print(
+        loaded
+          ? `Demo corpus: ${loaded.created} documents added, ${loaded.updated} updated, ${loaded.deleted} deleted.`
+          : "The corpus holds other documents: the demo corpus was not loaded.",
+      );
       return 0;
     }
     const report = await ingestFolder({ db, ...args, onProgress: throttled(deps.print) });

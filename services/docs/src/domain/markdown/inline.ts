@@ -1,7 +1,17 @@
 /** Markdown inline syntax to plain text: for titles, heading paths, descriptions and quoted sentences. */
 
-/** Outside code spans: images and links to their text, HTML tags dropped, emphasis marks removed. */
+/**
+ * Outside code spans: images and links to their text, HTML tags dropped, emphasis marks removed, and
+ * backslash escapes (`\<name>`, `a\_b`, as HTML pages converted to Markdown write them) read as the
+ * character they escape, never as syntax.
+ */
 function plainProse(text: string): string {
+  const escaped: string[] = [];
+  const protectedText = text.replace(/\\([!-/:-@[-`{-~])/g, (_escape, char: string) => `\uE000${escaped.push(char) - 1}\uE001`);
+  return markup(protectedText).replace(/\uE000(\d+)\uE001/g, (_mark, index: string) => escaped[Number(index)] ?? "");
+}
+
+function markup(text: string): string {
   return text
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
