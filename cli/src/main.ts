@@ -1,5 +1,6 @@
 /** The `bancada` command: start, migrate, keys, bus-keys, docs, gateway --stdio. */
 import { parseArgs } from "node:util";
+import { readFileSync } from "node:fs";
 import { mcpClientConfiguration, mcpStdioConfiguration } from "@bancada/contracts";
 import { docsUsage, migrationsDir as docsMigrations, runDocsCommand } from "@bancada/docs";
 import { DomainError } from "@bancada/contracts";
@@ -45,6 +46,11 @@ async function main(argv: string[]): Promise<void> {
       // from this process's own start (node's boot and the bundle's load included): what the README's start time says
       const ms = Math.round(process.uptime() * 1_000);
       runtime.log.info({ ms }, `started in ${ms} ms`);
+      // the log is written asynchronously: out before the banner, so the banner is the last thing on the screen
+      await new Promise<void>((resolve) => {
+        setTimeout(resolve, 250).unref();
+        runtime.log.flush(() => resolve());
+      });
       if (runtime.mcpUrl) await announce(runtime, env, print);
       return stopped;
     }
@@ -126,14 +132,29 @@ async function announce(runtime: Runtime, env: Env, print: (line: string) => voi
   print("Press Ctrl-C to stop.");
 }
 
+/** Whether this process leads its process group (Linux's /proc; elsewhere: whether it already has no parent). */
+function leadsProcessGroup(): boolean {
+  try {
+    // /proc/self/stat: "pid (comm) state ppid pgrp …"; comm may hold spaces and parentheses, so read after the last ')'
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const [, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(pgrp) === process.pid;
+  } catch {
+    return process.ppid === 1;
+  }
+}
+
 function untilSignal(runtime: Runtime, beforeStop?: () => Promise<void>): Promise<void> {
   return new Promise((resolve) => {
     let stopping = false;
+    const leadsItsGroup = leadsProcessGroup();
     // `kill <pnpm's pid>`: pnpm dies without passing the signal on, and this process is handed to init. A parent
     // that goes away is taken as the signal it did not pass on, so Bancada never keeps serving unseen.
+    // A process that leads its own process group was started to outlive its parent (a detached launch, as the
+    // rehearsal's `cluster.mjs up` does, or a shell's job): it is left alone when the parent goes.
     const parent = process.ppid;
     const orphaned = setInterval(() => {
-      if (process.ppid !== parent) stop("parent exited");
+      if (!leadsItsGroup && process.ppid !== parent) stop("parent exited");
     }, 250).unref();
     let stoppingSince = 0;
     const stop = (signal: string) => {
