@@ -14,6 +14,8 @@ const en = {
   "signIn.revoked": "Your key stopped working (revoked or expired). Sign in with another key.",
   "signIn.signedOut": "You signed out.",
   "signIn.invalid": "That key is unknown, revoked or expired.",
+  "signIn.where":
+    "No key yet? The first `pnpm start` prints one for you. Otherwise whoever runs Bancada makes one with `pnpm bancada keys create --account <account> --person <you> --agent console --scopes all --allow-writes`; once signed in, the Keys page makes more.",
   signOut: "Sign out",
   signedInAs: "Signed in as {person} ({account}), key {key}",
   loading: "Loading…",
@@ -203,6 +205,8 @@ const pt: Record<LabelKey, string> = {
   "signIn.revoked": "Sua chave deixou de funcionar (revogada ou expirada). Entre com outra chave.",
   "signIn.signedOut": "Você saiu.",
   "signIn.invalid": "Essa chave é desconhecida, revogada ou expirada.",
+  "signIn.where":
+    "Ainda sem chave? O primeiro `pnpm start` imprime uma para você. Senão, quem administra o Bancada cria uma com `pnpm bancada keys create --account <conta> --person <você> --agent console --scopes all --allow-writes`; depois de entrar, a página Chaves cria outras.",
   signOut: "Sair",
   signedInAs: "Conectado como {person} ({account}), chave {key}",
   loading: "Carregando…",

@@ -77,6 +77,8 @@ describe.skipIf(browserUnsupported !== null)("the web console in Chromium", () =
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain("unsafe-inline");
     await expect(page.getByLabel("API key").isVisible()).resolves.toBe(true);
+    // and says where a key comes from
+    await expect(page.getByText("No key yet?").textContent()).resolves.toContain("pnpm bancada keys create");
     await shot(page, "sign-in");
   });
 

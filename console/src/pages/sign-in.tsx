@@ -45,12 +45,16 @@ export function SignIn({ notice, onSignedIn }: { notice: string | null; onSigned
           autoComplete="off"
           spellCheck={false}
           required
+          aria-describedby="sign-in-where"
           value={key}
           onChange={(event) => setKey(event.target.value)}
         />
         <button type="submit" disabled={busy}>
           {t("signIn.submit")}
         </button>
+        <p className="hint" id="sign-in-where">
+          {t("signIn.where")}
+        </p>
         {error ? (
           <p className="error" role="alert">
             {error}

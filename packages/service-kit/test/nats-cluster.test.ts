@@ -57,8 +57,22 @@ async function startNode(args: string[], port: number, monitor: number): Promise
   return { port, monitor, url: server.url, process: server.process };
 }
 
-/** Three routed nodes, each with JetStream on its own folder, clients needing `user`/`password`. */
+/**
+ * Three routed nodes, each with JetStream on its own folder, clients needing `user`/`password`. Its nine ports are
+ * found free one by one, and another test file may take one before a node binds it: then it starts again on others.
+ */
 async function startCluster(user: string, password: string): Promise<Node[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startClusterOnce(user, password);
+    } catch (error) {
+      for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
+async function startClusterOnce(user: string, password: string): Promise<Node[]> {
   const ports = await Promise.all(
     [0, 1, 2].map(async () => ({ client: await freePort(), cluster: await freePort(), monitor: await freePort() })),
   );

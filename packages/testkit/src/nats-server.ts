@@ -51,11 +51,17 @@ export async function startNatsServer(options: { port?: number; args?: string[] 
   const port = options.port ?? (await freePort());
   const args = ["-a", "127.0.0.1", "-p", String(port), ...(options.args ?? [])];
   const launch = async (): Promise<ChildProcess> => {
-    const child = spawn(natsServerBin, args, { stdio: "ignore" });
+    const child = spawn(natsServerBin, args, { stdio: ["ignore", "ignore", "pipe"] });
     started.push(child);
+    // the last of what it said, for the error when it does not start (e.g. a port taken since it was found free)
+    let said = "";
+    child.stderr!.on("data", (chunk: Buffer) => (said = (said + chunk.toString()).slice(-600)));
     const until = Date.now() + 15_000;
     while (!(await portAccepts(port))) {
-      if (Date.now() > until || child.exitCode !== null) throw new Error(`nats-server on ${port} did not start`);
+      if (Date.now() > until || child.exitCode !== null) {
+        child.kill("SIGKILL");
+        throw new Error(`nats-server on ${port} did not start: ${said.trim().split("\n").slice(-2).join(" | ") || "(nothing said)"}`);
+      }
       await sleep(25);
     }
     return child;
