@@ -73,7 +73,9 @@ async function request<T>(
     headers: {
       accept: "application/json",
       ...(key ? { authorization: `Bearer ${key}` } : {}),
-      ...(body === undefined ? {} : { "content-type": body instanceof Blob ? body.type || "application/octet-stream" : "application/json" }),
+      ...(body === undefined
+        ? {}
+        : { "content-type": body instanceof Blob ? body.type || "application/octet-stream" : "application/json" }),
       ...headers,
     },
     // a file goes as its own bytes (an asset upload); anything else as JSON

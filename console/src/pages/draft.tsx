@@ -260,7 +260,7 @@ function DraftEditor({ draft, role, reload }: { draft: Draft; role: Role; reload
         <ErrorNote error={save.error ?? submit.error} />
       </form>
       <form
-        className="inline-form"
+        className="inline-form draft-upload"
         aria-labelledby="draft-upload-title"
         onSubmit={(event) => {
           event.preventDefault();
@@ -331,7 +331,11 @@ function Preview({ asset }: { asset: Asset }): ReactNode {
     };
   }, [asset.content_path]);
   if (failed) return <span className="draft-video">{t("draft.noPreview")}</span>;
-  return src ? <img src={src} alt={t("draft.previewOf", { filename: asset.filename })} /> : <span aria-hidden="true" className="draft-video" />;
+  return src ? (
+    <img src={src} alt={t("draft.previewOf", { filename: asset.filename })} />
+  ) : (
+    <span aria-hidden="true" className="draft-video" />
+  );
 }
 
 function sizeOf(bytes: number): string {
