@@ -85,7 +85,7 @@ describe.skipIf(browserUnsupported !== null)("the console's draft page in Chromi
     await page.goto(stack.baseUrl);
     await page.getByLabel("API key").fill(key);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("heading", { name: "Boards" }).waitFor();
+    await page.getByRole("link", { name: "Drafts", exact: true }).waitFor();
   });
   afterAll(async () => {
     await browser?.close();
