@@ -152,7 +152,17 @@ describe.skipIf(browserUnsupported !== null)("the console's draft page in Chromi
     const draft = await readDraft();
     expect(draft.assets).toMatchObject([{ filename: "pixel.png", mime: "image/png" }]);
     expect(draft.revision).toBe(4);
-    await page.getByLabel("Remove pixel.png").waitFor();
+  });
+
+  it("when an asset is marked for removal and the draft saved, then it is gone from the page and from the draft", async () => {
+    await page.getByLabel("Image or video file").setInputFiles({ name: "extra.png", mimeType: "image/png", buffer: pixel });
+    await page.getByRole("button", { name: "Upload" }).click();
+    await page.getByRole("img", { name: "Preview of extra.png" }).waitFor();
+    await page.getByLabel("Remove extra.png").check();
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await page.getByRole("img", { name: "Preview of extra.png" }).waitFor({ state: "detached" });
+    expect((await readDraft()).assets.map((asset) => asset.filename)).toEqual(["pixel.png"]);
+    await page.getByRole("img", { name: "Preview of pixel.png" }).waitFor();
   });
 
   it("when the draft is submitted, then the page follows the queue until the result: accepted in a sentence, and the form locked", async () => {
@@ -178,6 +188,51 @@ describe.skipIf(browserUnsupported !== null)("the console's draft page in Chromi
       .waitFor();
     expect(await readDraft(refused)).toMatchObject({ state: "draft", submit_error: "The draft has no social account to go to." });
     expect(await page.getByLabel("Caption").isDisabled()).toBe(false);
+  });
+
+  it("when New draft is clicked in a workspace, then an empty draft is made and its page opens for editing", async () => {
+    await page.goto(`${stack.baseUrl}/#/drafts/${workspaceId}`);
+    await page.getByRole("button", { name: "New draft" }).click();
+    await page.getByRole("heading", { name: "Draft in Lançamento", level: 1 }).waitFor();
+    const made = decodeURIComponent(page.url().split(`#/drafts/${workspaceId}/`)[1]!);
+    expect(await readDraft(made)).toMatchObject({ revision: 1, state: "draft", caption: "", account_ids: [] });
+    expect(await page.getByLabel("Caption").isDisabled()).toBe(false);
+    await page.getByText("No accounts yet: add one below.").waitFor();
+  });
+
+  it("when a viewer of the workspace opens a draft, then they read it but every control is disabled with the reason", async () => {
+    const member = await rest("PUT", `/v1/workspaces/${workspaceId}/members/bia`, { role: "viewer" });
+    expect(member.status).toBe(201);
+    const bia = await stack.createKey({
+      accountId: "acct-a",
+      personId: "bia",
+      agentId: "console",
+      scopes: ["drafts:read", "drafts:write"],
+      allowWrites: true,
+    });
+    const viewer = await browser.context.newPage();
+    try {
+      await viewer.goto(stack.baseUrl);
+      await viewer.getByLabel("API key").fill(bia);
+      await viewer.getByRole("button", { name: "Sign in" }).click();
+      await viewer.getByRole("link", { name: "Drafts", exact: true }).waitFor();
+      await viewer.goto(`${stack.baseUrl}/#/drafts/${workspaceId}/${draftId}`);
+      await viewer.getByRole("heading", { name: "Draft in Lançamento", level: 1 }).waitFor();
+      await viewer.getByText("Viewers can read drafts; editors and above change them.").waitFor();
+      expect(await viewer.getByLabel("Caption").isDisabled()).toBe(true);
+      expect(await viewer.getByRole("button", { name: "Submit draft" }).isDisabled()).toBe(true);
+      expect(await viewer.getByRole("button", { name: "Upload" }).isDisabled()).toBe(true);
+      // the route refuses the viewer too, whatever the page shows
+      const refused = await rest<{ error: { code: string } }>(
+        "PATCH",
+        `/v1/workspaces/${workspaceId}/drafts/${draftId}`,
+        { expected_revision: 1, request_id: randomUUID(), caption: "x" },
+        bia,
+      );
+      expect(refused.body.error.code).toBe("permission_denied");
+    } finally {
+      await viewer.close();
+    }
   });
 
   it("when another account's draft is opened by its address, then the page answers not found and shows nothing of it", async () => {
