@@ -154,6 +154,7 @@ function DraftEditor({ draft, role, reload }: { draft: Draft; role: Role; reload
     );
   }
 
+  if (closed !== null) return <DraftContent draft={draft} reason={closed} />;
   return (
     <>
       <form className="stack-form draft-form" aria-labelledby="draft-edit-title" onSubmit={(event) => void onSave(event)}>
@@ -164,7 +165,7 @@ function DraftEditor({ draft, role, reload }: { draft: Draft; role: Role; reload
           rows={6}
           maxLength={captionMax}
           value={caption}
-          disabled={closed !== null}
+
           aria-describedby="draft-caption-count"
           onChange={(event) => setCaption(event.target.value)}
         />
@@ -180,7 +181,7 @@ function DraftEditor({ draft, role, reload }: { draft: Draft; role: Role; reload
                 <button
                   type="button"
                   className="link"
-                  disabled={closed !== null}
+
                   aria-label={t("draft.removeAccount", { account: id })}
                   onClick={() => setAccounts(accounts.filter((other) => other !== id))}
                 >
@@ -192,7 +193,7 @@ function DraftEditor({ draft, role, reload }: { draft: Draft; role: Role; reload
         )}
         <div className="draft-add-account">
           <label htmlFor="draft-network">{t("draft.network")}</label>
-          <select id="draft-network" value={network} disabled={closed !== null} onChange={(event) => setNetwork(event.target.value)}>
+          <select id="draft-network" value={network} onChange={(event) => setNetwork(event.target.value)}>
             {networks.map((name) => (
               <option key={name} value={name}>
                 {name}
@@ -205,18 +206,18 @@ function DraftEditor({ draft, role, reload }: { draft: Draft; role: Role; reload
             value={handle}
             maxLength={64}
             pattern="@?[A-Za-z0-9._\-]{1,64}"
-            disabled={closed !== null}
+
             onChange={(event) => setHandle(event.target.value)}
             onKeyDown={(event) => {
               if (event.key === "Enter") addAccount(event);
             }}
           />
-          <button type="button" className="secondary" disabled={closed !== null || !handle.trim()} onClick={addAccount}>
+          <button type="button" className="secondary" disabled={!handle.trim()} onClick={addAccount}>
             {t("draft.addAccount")}
           </button>
         </div>
         {draft.assets.length > 0 ? (
-          <fieldset disabled={closed !== null}>
+          <fieldset>
             <legend>{t("draft.removeAssets")}</legend>
             {draft.assets.map((asset) => (
               <label key={asset.id} className="check">
@@ -233,12 +234,12 @@ function DraftEditor({ draft, role, reload }: { draft: Draft; role: Role; reload
           </fieldset>
         ) : null}
         <div className="draft-buttons">
-          <button type="submit" disabled={closed !== null || busy || !dirty}>
+          <button type="submit" disabled={busy || !dirty}>
             {t("draft.save")}
           </button>
           <button
             type="button"
-            disabled={closed !== null || busy || dirty}
+            disabled={busy || dirty}
             aria-describedby={dirty ? "draft-save-first" : undefined}
             onClick={() =>
               void write(submit, () => api("POST", `${base}/submit`, { expected_revision: draft.revision, request_id: newRequestId() }))
@@ -247,8 +248,7 @@ function DraftEditor({ draft, role, reload }: { draft: Draft; role: Role; reload
             {t("draft.submit")}
           </button>
         </div>
-        {dirty && closed === null ? <Reason id="draft-save-first" reason={t("draft.saveFirst")} /> : null}
-        <Reason reason={closed} />
+        {dirty ? <Reason id="draft-save-first" reason={t("draft.saveFirst")} /> : null}
         {conflict ? (
           <div className="conflict" role="alert">
             <p>{t("draft.conflict", { expected: conflict.expected, current: conflict.current })}</p>
@@ -279,16 +279,40 @@ function DraftEditor({ draft, role, reload }: { draft: Draft; role: Role; reload
           id="draft-file"
           type="file"
           accept="image/jpeg,image/png,image/gif,image/webp,video/mp4,video/quicktime"
-          disabled={closed !== null || dirty}
+          disabled={dirty}
           onChange={(event) => setFile(event.target.files?.[0] ?? null)}
         />
-        <button type="submit" disabled={closed !== null || dirty || busy || !file}>
+        <button type="submit" disabled={dirty || busy || !file}>
           {t("draft.uploadButton")}
         </button>
-        {dirty && closed === null ? <Reason reason={t("draft.saveFirst")} /> : null}
+        {dirty ? <Reason reason={t("draft.saveFirst")} /> : null}
         <ErrorNote error={upload.error} />
       </form>
     </>
+  );
+}
+
+/** The caption and accounts as they stand, for a draft this person cannot change now (and why). */
+function DraftContent({ draft, reason }: { draft: Draft; reason: string }): ReactNode {
+  return (
+    <section className="stack-form" aria-labelledby="draft-content-title">
+      <h2 id="draft-content-title">{t("draft.content")}</h2>
+      <h3>{t("draft.caption")}</h3>
+      <p className="draft-caption">{draft.caption || t("drafts.untitled")}</p>
+      <h3>{t("draft.accounts")}</h3>
+      {draft.account_ids.length === 0 ? (
+        <p className="empty">{t("draft.noAccountsYet")}</p>
+      ) : (
+        <ul className="draft-accounts">
+          {draft.account_ids.map((id) => (
+            <li key={id}>
+              <code>{id}</code>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Reason reason={reason} />
+    </section>
   );
 }
 
