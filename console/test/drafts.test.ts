@@ -108,6 +108,9 @@ describe.skipIf(browserUnsupported !== null)("the console's draft page in Chromi
   it("when the caption and accounts are saved, then REST reads them; when someone saved first, then the page says so, keeps the edits and overwrites nothing", async () => {
     await page.getByLabel("Caption").fill("Novidade chegando amanhã");
     await page.getByLabel("Network").selectOption("x");
+    await page.getByLabel("Handle").fill("bancada br");
+    await page.getByRole("button", { name: "Add account" }).click();
+    await page.getByRole("alert").filter({ hasText: "A handle has 1 to 64 letters" }).waitFor();
     await page.getByLabel("Handle").fill("@bancada_br");
     await page.getByRole("button", { name: "Add account" }).click();
     await page.getByRole("button", { name: "Save draft" }).click();

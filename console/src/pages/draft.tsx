@@ -102,6 +102,7 @@ function DraftEditor({ draft, role, reload }: { draft: Draft; role: Role; reload
   const [removing, setRemoving] = useState<string[]>([]);
   const [network, setNetwork] = useState<string>(networks[0]);
   const [handle, setHandle] = useState("");
+  const [badHandle, setBadHandle] = useState(false);
   const [conflict, setConflict] = useState<{ expected: number; current: number } | null>(null);
   const save = useAction();
   const submit = useAction();
@@ -135,10 +136,13 @@ function DraftEditor({ draft, role, reload }: { draft: Draft; role: Role; reload
 
   function addAccount(event: { preventDefault(): void }) {
     event.preventDefault();
-    const id = `${network}:${handle.trim().replace(/^@/, "")}`;
-    if (!handle.trim() || accounts.includes(id)) return;
-    setAccounts([...accounts, id]);
+    const name = handle.trim().replace(/^@/, "");
+    // the service's rule for a handle, checked here so the mistake shows beside the field, not at save
+    if (!/^[A-Za-z0-9._-]{1,64}$/.test(name)) return setBadHandle(true);
+    const id = `${network}:${name}`;
+    if (!accounts.includes(id)) setAccounts([...accounts, id]);
     setHandle("");
+    setBadHandle(false);
   }
 
   async function onSave(event: FormEvent) {
@@ -204,8 +208,9 @@ function DraftEditor({ draft, role, reload }: { draft: Draft; role: Role; reload
           <input
             id="draft-handle"
             value={handle}
-            maxLength={64}
-            pattern="@?[A-Za-z0-9._\-]{1,64}"
+            maxLength={65}
+            aria-invalid={badHandle}
+            aria-describedby={badHandle ? "draft-handle-error" : undefined}
 
             onChange={(event) => setHandle(event.target.value)}
             onKeyDown={(event) => {
@@ -215,6 +220,11 @@ function DraftEditor({ draft, role, reload }: { draft: Draft; role: Role; reload
           <button type="button" className="secondary" disabled={!handle.trim()} onClick={addAccount}>
             {t("draft.addAccount")}
           </button>
+          {badHandle ? (
+            <p className="error" id="draft-handle-error" role="alert">
+              {t("draft.badHandle")}
+            </p>
+          ) : null}
         </div>
         {draft.assets.length > 0 ? (
           <fieldset>
