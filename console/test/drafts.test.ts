@@ -280,6 +280,26 @@ describe.skipIf(browserUnsupported !== null)("the console's draft page in Chromi
     }
   });
 
+  it("when the browser's language is Portuguese, then the draft page and its result read in Portuguese", async () => {
+    const pt = await launchBrowser({ locale: "pt-BR" });
+    try {
+      const ptPage = await pt.context.newPage();
+      await ptPage.goto(stack.baseUrl);
+      await ptPage.getByLabel("Chave de API").fill(key);
+      await ptPage.getByRole("button", { name: "Entrar" }).click();
+      await ptPage.getByRole("link", { name: "Rascunhos", exact: true }).waitFor();
+      await ptPage.goto(`${stack.baseUrl}/#/drafts/${workspaceId}/${draftId}`);
+      await ptPage.getByRole("heading", { name: "Rascunho em Lançamento", level: 1 }).waitFor();
+      await ptPage
+        .getByRole("status")
+        .filter({ hasText: /^Enviado .*: o fluxo de publicação o aceitou\.$/ })
+        .waitFor();
+      await ptPage.getByRole("img", { name: "Pré-visualização de pixel.png" }).waitFor();
+    } finally {
+      await pt.close();
+    }
+  });
+
   it("then no page logged an error, broke the CSP or threw", () => {
     expect(problems).toEqual([]);
   });
