@@ -47,7 +47,10 @@ export function newRequestId(): string {
   return crypto.randomUUID();
 }
 
-/** Calls a REST route; an error answer becomes an ApiError. A 401 means the key stopped working: sign out. */
+/**
+ * Calls a REST route (a Blob body goes as its bytes, anything else as JSON); an error answer becomes an ApiError.
+ * A 401 means the key stopped working: sign out.
+ */
 export function api<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
   return request<T>(storedKey(), method, path, body, headers);
 }
@@ -70,10 +73,13 @@ async function request<T>(
     headers: {
       accept: "application/json",
       ...(key ? { authorization: `Bearer ${key}` } : {}),
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(body === undefined
+        ? {}
+        : { "content-type": body instanceof Blob ? body.type || "application/octet-stream" : "application/json" }),
       ...headers,
     },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    // a file goes as its own bytes (an asset upload); anything else as JSON
+    ...(body === undefined ? {} : { body: body instanceof Blob ? body : JSON.stringify(body) }),
     credentials: "omit",
     cache: "no-store",
   });
@@ -86,6 +92,27 @@ async function request<T>(
     throw new ApiError(response.status, error);
   }
   return parsed as T;
+}
+
+/**
+ * A route's bytes (an asset's content) as a data: URL, for an <img> that cannot send the key itself; the CSP
+ * allows data: images and nothing else from outside this origin.
+ */
+export async function dataUrlOf(path: string): Promise<string> {
+  const key = storedKey();
+  const response = await fetch(path, {
+    headers: key ? { authorization: `Bearer ${key}` } : {},
+    credentials: "omit",
+    cache: "no-store",
+  });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const blob = await response.blob();
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error("unreadable"));
+    reader.readAsDataURL(blob);
+  });
 }
 
 function safeJson(text: string): unknown {

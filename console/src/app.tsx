@@ -6,6 +6,7 @@ import { ActivityPage } from "./pages/activity";
 import { BoardPage } from "./pages/board";
 import { BoardsPage } from "./pages/boards";
 import { BoxesPage } from "./pages/boxes";
+import { DraftPage } from "./pages/draft";
 import { DraftsPage, WorkspacePage } from "./pages/drafts";
 import { KeysPage } from "./pages/keys";
 import { SignIn } from "./pages/sign-in";
@@ -81,7 +82,7 @@ export function App(): ReactNode {
       />
     );
 
-  const [area = "boards", id] = route;
+  const [area = "boards", id, sub] = route;
   return (
     <SessionContext.Provider value={session}>
       <header className="top">
@@ -113,12 +114,12 @@ export function App(): ReactNode {
           {t("signOut")}
         </button>
       </header>
-      <main>{page(session, area, id)}</main>
+      <main>{page(session, area, id, sub)}</main>
     </SessionContext.Provider>
   );
 }
 
-function page(session: Session, area: string, id: string | undefined): ReactNode {
+function page(session: Session, area: string, id: string | undefined, sub: string | undefined): ReactNode {
   const closed = (scope: string) => {
     const reason = refusal(session, scope);
     return reason ? (
@@ -129,6 +130,7 @@ function page(session: Session, area: string, id: string | undefined): ReactNode
   };
   switch (area) {
     case "drafts":
+      if (id && sub) return closed("drafts:read") ?? <DraftPage key={`${id}/${sub}`} workspaceId={id} draftId={sub} />;
       return closed("drafts:read") ?? (id ? <WorkspacePage key={id} workspaceId={id} /> : <DraftsPage />);
     case "boxes":
       return closed("boxes:read") ?? <BoxesPage />;

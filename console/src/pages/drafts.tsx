@@ -115,6 +115,7 @@ export function WorkspacePage({ workspaceId }: { workspaceId: string }): ReactNo
               <small>{t("boards.yourRole", { role: t(`role.${data.workspace.role}`) })}</small>
             </p>
             <h2>{t("drafts.list")}</h2>
+            <NewDraft workspace={data.workspace} />
             {data.drafts.length === 0 ? (
               <p className="empty">{t("drafts.empty")}</p>
             ) : (
@@ -132,7 +133,9 @@ export function WorkspacePage({ workspaceId }: { workspaceId: string }): ReactNo
                   {data.drafts.map((draft) => (
                     <tr key={draft.id}>
                       <td>
-                        {draft.caption_preview}
+                        <a href={`#/drafts/${encodeURIComponent(data.workspace.id)}/${encodeURIComponent(draft.id)}`}>
+                          {draft.caption_preview.trim() || t("drafts.untitled")}
+                        </a>
                         <br />
                         <small>{t("drafts.assets", { assets: draft.asset_count, accounts: draft.account_count })}</small>
                       </td>
@@ -152,6 +155,30 @@ export function WorkspacePage({ workspaceId }: { workspaceId: string }): ReactNo
         )}
       </Status>
     </section>
+  );
+}
+
+/** "New draft": an empty draft, opened at once for editing. */
+function NewDraft({ workspace }: { workspace: Workspace }): ReactNode {
+  const session = useSession();
+  const create = useAction();
+  const closed = refusal(session, "drafts:write", true) ?? (workspace.role === "viewer" ? t("draft.viewerOnly") : null);
+  async function make() {
+    await create.run(async () => {
+      const { draft } = await api<{ draft: { id: string } }>("POST", `/v1/workspaces/${encodeURIComponent(workspace.id)}/drafts`, {
+        request_id: newRequestId(),
+      });
+      window.location.hash = `#/drafts/${encodeURIComponent(workspace.id)}/${encodeURIComponent(draft.id)}`;
+    });
+  }
+  return (
+    <div className="draft-new">
+      <button type="button" disabled={closed !== null || create.busy} onClick={() => void make()}>
+        {t("drafts.newDraft")}
+      </button>
+      <Reason reason={closed} />
+      <ErrorNote error={create.error} />
+    </div>
   );
 }
 
