@@ -30,6 +30,13 @@ function parseEnvFile(text: string): Record<string, string> {
   return Object.fromEntries(entries);
 }
 
+/** What the command said on stderr, less the note that it runs from the sources (a stale cli/dist). */
+const said = (stderr: string): string =>
+  stderr
+    .split("\n")
+    .filter((line) => line && !line.includes("cli/dist"))
+    .join("\n");
+
 /** Why the render test cannot run here, or undefined when kubectl renders kustomizations. */
 function kubectlMissing(): string | undefined {
   const probe = spawnSync("kubectl", ["version", "--client"], { encoding: "utf8" });
@@ -82,7 +89,7 @@ describe("bancada secrets create", { timeout: 240_000 }, () => {
       stderr: string;
     };
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toMatch(/^--format takes env or kubernetes, not 'yaml'\./);
+    expect(said(failed.stderr)).toMatch(/^--format takes env or kubernetes, not 'yaml'\.\nUsage:/);
     expect(failed.stderr).not.toMatch(/\n\s+at /);
   });
 
@@ -141,14 +148,14 @@ describe("bancada secrets create", { timeout: 240_000 }, () => {
       const env = { ...baseEnv, NODE_ENV: "production", DATABASE_URL: database.url, NATS_URL: "nats://127.0.0.1:1", PORT: "0" };
       const failed = (await bancada(["start"], env).catch((error: unknown) => error)) as { code: number; stderr: string };
       expect(failed.code).toBe(1);
-      const lines = failed.stderr.split("\n").filter((line) => line && !line.includes("cli/dist"));
+      const lines = said(failed.stderr).split("\n");
       expect(lines).toHaveLength(1);
       for (const name of ["BANCADA_KEY_PEPPER", "BANCADA_BUS_SIGNING_KEY", "BOXES_SECRETS_KEY"]) expect(lines[0]).toContain(name);
       expect(lines[0]).toContain("'pnpm bancada secrets create'");
       expect(lines[0]).not.toMatch(/^bancada: |DEBUG=1/);
       // a service's own process needs its bus key, not the gateway's pepper
       const service = (await bancada(["start", "--only", "boxes"], env).catch((error: unknown) => error)) as { stderr: string };
-      expect(service.stderr).toMatch(/^Set BANCADA_BUS_VERIFY_KEY \(.*\) and BOXES_SECRETS_KEY \(.*'pnpm bancada secrets create'/);
+      expect(said(service.stderr)).toMatch(/^Set BANCADA_BUS_VERIFY_KEY \(.*\) and BOXES_SECRETS_KEY \(.*'pnpm bancada secrets create'/);
       expect(service.stderr).not.toContain("BANCADA_KEY_PEPPER");
     });
   });
