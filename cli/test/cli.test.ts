@@ -103,7 +103,7 @@ describe("the bancada command", { timeout: 240_000 }, () => {
     }).catch((e: unknown) => e);
     expect((failed as { code: number }).code).toBe(1);
     expect((failed as { stderr: string }).stderr).toMatch(
-      /^Set BANCADA_BUS_VERIFY_KEY \(each service's bus key, derived from the gateway's master\):.*'pnpm bancada secrets create'/,
+      /^Set BANCADA_BUS_VERIFY_KEY \(each service's bus key, derived from the gateway's master\):.*'pnpm bancada secrets create'/m,
     );
   });
 
