@@ -75,10 +75,20 @@ export async function ensureDatabase(url: string): Promise<void> {
     await adminClient.connect();
     await adminClient.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
   } catch (error) {
-    if ((error as { code?: string }).code !== "42P04") throw explain(url, error);
+    if (!createdMeanwhile(error)) throw explain(url, error);
   } finally {
     await adminClient.end().catch(() => {});
   }
+}
+
+/**
+ * Another process made the database first: the components of the production shape start together, and each
+ * creates the missing database. PostgreSQL says so as 42P04, or, when the two CREATE DATABASE ran at once, as a
+ * unique violation on pg_database's name index.
+ */
+function createdMeanwhile(error: unknown): boolean {
+  const { code, constraint } = error as { code?: string; constraint?: string };
+  return code === "42P04" || (code === "23505" && constraint === "pg_database_datname_index");
 }
 
 function explain(url: string, error: unknown): Error {

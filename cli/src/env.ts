@@ -172,9 +172,6 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
     throw new UsageError(`Invalid configuration:\n${lines.join("\n")}`);
   }
-  if (parsed.data.NODE_ENV === "production" && !parsed.data.BANCADA_KEY_PEPPER) {
-    throw new UsageError("BANCADA_KEY_PEPPER must be set in production (at least 16 characters; keep it secret and stable).");
-  }
   return parsed.data;
 }
 
@@ -200,9 +197,9 @@ const developmentPepper = "bancada-development-pepper-not-secret";
  */
 export function keyPepper(env: Env): string {
   if (env.BANCADA_KEY_PEPPER) return env.BANCADA_KEY_PEPPER;
-  if (env.DATABASE_URL || env.GATEWAY_DATABASE_URL) {
+  if (env.DATABASE_URL || env.GATEWAY_DATABASE_URL || env.NODE_ENV === "production") {
     throw new UsageError(
-      "Set BANCADA_KEY_PEPPER (a stable secret of at least 16 characters, e.g. `openssl rand -base64 32`): with DATABASE_URL the development pepper is not used.",
+      "Set BANCADA_KEY_PEPPER (a stable secret of at least 16 characters, e.g. `openssl rand -base64 32`; 'pnpm bancada secrets create' makes it with the other production secrets): with DATABASE_URL or NODE_ENV=production the development pepper is not used.",
     );
   }
   return developmentPepper;

@@ -1,4 +1,4 @@
-/** The `bancada` command: start, migrate, keys, bus-keys, docs, gateway --stdio. */
+/** The `bancada` command: start, migrate, keys, secrets, bus-keys, docs, gateway --stdio. */
 import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
 import { mcpClientConfiguration, mcpStdioConfiguration } from "@bancada/contracts";
@@ -14,6 +14,7 @@ import { UsageError, loadEnv, type Env } from "./env.js";
 import { keysUsage, runKeys } from "./keys.js";
 import { auditUsage, runAudit } from "./audit.js";
 import { busKeysUsage, runBusKeys } from "./bus-keys.js";
+import { runSecrets, secretsUsage } from "./secrets.js";
 import { migrateUsage, runMigrate } from "./migrate.js";
 import { startRuntime, type Runtime } from "./runtime.js";
 import { recordInstance, runningInstance, stdioLaunchFor } from "./instance.js";
@@ -26,6 +27,7 @@ Usage:
 ${migrateUsage.replace("Usage:\n", "")}
 ${keysUsage.replace("Usage:\n", "")}
 ${auditUsage.replace("Usage:\n", "")}
+${secretsUsage.replace("Usage:\n", "")}
 ${busKeysUsage.replace("Usage:\n", "")}
 ${docsUsage}`;
 
@@ -92,6 +94,8 @@ async function main(argv: string[]): Promise<void> {
       return runKeys(env, rest, print);
     case "audit":
       return runAudit(env, rest, print);
+    case "secrets":
+      return runSecrets(rest, print);
     case "bus-keys":
       return runBusKeys(rest, print);
     case "docs": {

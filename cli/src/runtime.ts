@@ -31,6 +31,7 @@ import { createGateway, type Gateway } from "@bancada/gateway";
 import { openDatabases } from "./database.js";
 import { stdioLaunchFor } from "./instance.js";
 import { busKeysFor } from "./bus-keys.js";
+import { requireSecrets } from "./secrets.js";
 import { migrateBeforeStart } from "./migrate.js";
 import { UsageError, boxesSecretsKey, keyPepper, servicePortVariable, type Env } from "./env.js";
 import { serviceNamed, serviceNames, type RunningService } from "./services.js";
@@ -70,6 +71,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const log = createLogger("bancada", env.LOG_LEVEL, options.logToStderr ? 2 : 1, env.LOG_FORMAT);
   const subjects = makeSubjects(env.BANCADA_SUBJECT_ROOT);
   // configuration problems first: nothing is started for a process that would refuse to run
+  requireSecrets(env, components);
   const pepper = components.includes("gateway") ? keyPepper(env) : undefined;
   if (components.includes("boxes")) boxesSecretsKey(env);
   const keys = await busKeysFor(env, components, log);

@@ -96,14 +96,14 @@ describe("the bancada command", { timeout: 240_000 }, () => {
     expect((short as { stderr: string }).stderr).toMatch(/BOXES_SECRETS_KEY: must be 32 random bytes/);
   });
 
-  it("when NATS_URL and DATABASE_URL are set without bus keys, then start refuses in one line naming the command that makes them", async () => {
+  it("when NATS_URL and DATABASE_URL are set without bus keys, then start refuses in one line naming the key and the command that makes it", async () => {
     const failed = await run(process.execPath, [bin, "start", "--only", "scripts"], {
       env: { ...env, NATS_URL: "nats://127.0.0.1:1" },
       timeout: 120_000,
     }).catch((e: unknown) => e);
     expect((failed as { code: number }).code).toBe(1);
     expect((failed as { stderr: string }).stderr).toMatch(
-      /NATS_URL with DATABASE_URL needs bus keys: run 'pnpm bancada bus-keys create' and set BANCADA_BUS_SIGNING_KEY/,
+      /^Set BANCADA_BUS_VERIFY_KEY \(each service's bus key, derived from the gateway's master\):.*'pnpm bancada secrets create'/m,
     );
   });
 

@@ -30,6 +30,7 @@ export { ownerUnreachable } from "./owner-route.js";
 export type { ToolHost, ToolHostOptions, PromptDefinition } from "./tool-host.js";
 export { toErrorBody } from "./error-body.js";
 export { createLogger } from "./logger.js";
+export { makeOwnFolder } from "./folders.js";
 export { descriptorPressure, descriptorUse, raiseDescriptorLimit } from "./descriptors.js";
 export type { DescriptorUse } from "./descriptors.js";
 export type { Logger, LogFormat } from "./logger.js";

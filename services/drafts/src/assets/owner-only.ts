@@ -3,15 +3,19 @@
  * read them. Folders are 0700 and blobs 0600 whatever the umask, and a store written before this rule
  * (folders 0755, blobs 0644) is tightened when the service starts.
  */
-import { chmod, mkdir, readdir } from "node:fs/promises";
+import { chmod, readdir } from "node:fs/promises";
 import path from "node:path";
+import { makeOwnFolder } from "@bancada/service-kit";
 
 export const folderMode = 0o700;
 export const fileMode = 0o600;
 
-/** Creates `folder` (and missing parents) owner-only, or makes an existing one so. */
+/**
+ * Creates `folder` owner-only, or makes an existing one so. Its missing parents get the default mode: the data
+ * folder above is shared with the other services (the boxes' users must cross it).
+ */
 export async function ownerOnlyFolder(folder: string): Promise<void> {
-  await mkdir(folder, { recursive: true, mode: folderMode });
+  await makeOwnFolder(folder, folderMode);
   await chmod(folder, folderMode).catch((error: NodeJS.ErrnoException) => {
     throw error.code === "EPERM"
       ? new Error(

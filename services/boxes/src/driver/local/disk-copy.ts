@@ -10,6 +10,7 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmod, chown, mkdir, rm, stat, writeFile } from "node:fs/promises";
+import { makeOwnFolder } from "@bancada/service-kit";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { SnapshotHandle } from "../box-driver.js";
@@ -67,7 +68,7 @@ export async function copyDiskFiles(kind: DiskKind, source: string, target: stri
     await run("cp", ["--reflink=auto", "--sparse=always", source, target], options);
     return;
   }
-  await mkdir(target, { recursive: true, mode: 0o700 });
+  await makeOwnFolder(target, 0o700);
   await run("cp", ["-a", "--reflink=auto", "--sparse=always", `${source}/.`, target], options);
 }
 

@@ -12,6 +12,7 @@
  */
 import { execFile } from "node:child_process";
 import { chmod, lstat, mkdir, readFile, rename, rm } from "node:fs/promises";
+import { makeOwnFolder } from "@bancada/service-kit";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
@@ -48,7 +49,7 @@ export async function detectDiskKind(scratch: string): Promise<{ kind: DiskKind;
 
 /** A new, empty disk of `dataGiB`, mounted (its root is handed to the box's user by makeDisk). */
 export async function createDisk(kind: DiskKind, paths: BoxPaths, dataGiB: number): Promise<void> {
-  await mkdir(paths.state, { recursive: true, mode: 0o700 });
+  await makeOwnFolder(paths.state, 0o700);
   if (kind === "image") {
     await rm(paths.image, { force: true });
     await run("cp", ["--reflink=auto", "--sparse=always", await templateImage(path.dirname(paths.state), dataGiB), paths.image]);
@@ -66,7 +67,7 @@ function templateImage(stateDir: string, dataGiB: number): Promise<string> {
   if (!making) {
     making = (async () => {
       if (await exists(template)) return template;
-      await mkdir(path.dirname(template), { recursive: true, mode: 0o700 });
+      await makeOwnFolder(path.dirname(template), 0o700);
       const aside = `${template}.${process.pid}.${Date.now()}`;
       try {
         await makeImage(aside, dataGiB, 0);
@@ -85,7 +86,7 @@ function templateImage(stateDir: string, dataGiB: number): Promise<string> {
 export async function mountDisk(kind: DiskKind, paths: BoxPaths): Promise<void> {
   if (await isMounted(paths.disk)) return;
   if (kind === "image") return mountImage(paths.image, paths.disk);
-  await mkdir(paths.disk, { recursive: true, mode: 0o700 });
+  await makeOwnFolder(paths.disk, 0o700);
   await run("mount", ["--bind", paths.disk, paths.disk]);
   await run("mount", ["-o", `remount,bind,${mountOptions}`, paths.disk]);
 }
@@ -147,7 +148,7 @@ async function makeImage(image: string, dataGiB: number, uid: number): Promise<v
 }
 
 async function mountImage(image: string, mountPoint: string): Promise<void> {
-  await mkdir(mountPoint, { recursive: true, mode: 0o700 });
+  await makeOwnFolder(mountPoint, 0o700);
   await run("mount", ["-o", imageOptions, image, mountPoint]);
   // The image's root belongs to the box's user already (mkfs root_owner); nobody else may enter it.
   await chmod(mountPoint, 0o700);

@@ -9,7 +9,8 @@
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmod, lstat, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, lstat, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { makeOwnFolder } from "@bancada/service-kit";
 import { homedir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,7 +30,7 @@ export async function buildEnterHelper(cacheDir = path.join(homedir(), ".cache",
   try {
     const source = await readFile(helperSource);
     const hash = createHash("sha256").update(source).update(compiler).digest("hex").slice(0, 16);
-    await mkdir(cacheDir, { recursive: true, mode: 0o700 });
+    await makeOwnFolder(cacheDir, 0o700);
     await checkPrivate(cacheDir, true);
     const target = path.join(cacheDir, `bancada-enter-${hash}`);
     if (
@@ -63,7 +64,7 @@ export async function buildEnterHelper(cacheDir = path.join(homedir(), ".cache",
  * private folder, named by its hash, written aside and renamed, so a running helper never reads half of one.
  */
 export async function saveSeccompFilter(program: Buffer, cacheDir = path.join(homedir(), ".cache", "bancada")): Promise<string> {
-  await mkdir(cacheDir, { recursive: true, mode: 0o700 });
+  await makeOwnFolder(cacheDir, 0o700);
   await checkPrivate(cacheDir, true);
   const target = path.join(cacheDir, `box-seccomp-${createHash("sha256").update(program).digest("hex").slice(0, 16)}.bpf`);
   const saved = await readFile(target).catch(() => null);

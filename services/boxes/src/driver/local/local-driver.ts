@@ -6,12 +6,12 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { access, constants, mkdir, rm } from "node:fs/promises";
+import { access, constants, rm } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
 import type { Duplex } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Logger } from "@bancada/service-kit";
+import { makeOwnFolder, type Logger } from "@bancada/service-kit";
 import type {
   BoxDriver,
   DownloadRequest,
@@ -293,7 +293,7 @@ export class LocalDriver implements BoxDriver {
     const uid = boxUid(spec);
     if (snapshot) {
       const saved = snapshotPaths(this.#options.dataDir, snapshot);
-      await mkdir(paths.state, { recursive: true, mode: 0o700 });
+      await makeOwnFolder(paths.state, 0o700);
       await copyDiskFiles(kind, kind === "image" ? saved.image : saved.folder, kind === "image" ? paths.image : paths.disk);
     }
     if (!(await diskExists(kind, paths))) throw new DriverError("start_failed", "the copied disk is missing");
@@ -316,7 +316,7 @@ export class LocalDriver implements BoxDriver {
     const image = this.#setup.disks === "image";
     if (target.kind === "box") {
       const paths = this.#paths(target.id);
-      await mkdir(paths.state, { recursive: true, mode: 0o700 });
+      await makeOwnFolder(paths.state, 0o700);
       return image ? paths.image : paths.disk;
     }
     const saved = snapshotPaths(this.#options.dataDir, target.snapshot);

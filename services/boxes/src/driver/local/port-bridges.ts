@@ -17,10 +17,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, openSync } from "node:fs";
-import { chmod, chown, mkdir, readFile, readdir, readlink, rmdir, stat, unlink, writeFile } from "node:fs/promises";
+import { chmod, chown, readFile, readdir, readlink, rmdir, stat, unlink, writeFile } from "node:fs/promises";
 import { connect, type Socket } from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { makeOwnFolder } from "@bancada/service-kit";
 import { DriverError } from "../driver-error.js";
 import { createCommandGroup, procsFiles, type BoxGroups } from "./cgroups.js";
 import { isAlive, sendSignal, type ProcessRef } from "./procfs.js";
@@ -114,8 +115,8 @@ export class PortBridges {
 
   async #start(boxId: string, box: BridgedBox, port: number): Promise<Bridge> {
     const dir = path.join(this.#dir, boxId);
-    await mkdir(this.#dir, { recursive: true, mode: 0o711 });
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await makeOwnFolder(this.#dir, 0o711);
+    await makeOwnFolder(dir, 0o700);
     await chown(dir, box.uid, box.uid);
     await chmod(dir, 0o700);
     const socket = path.join(dir, `${port}-${randomBytes(4).toString("hex")}.sock`);
