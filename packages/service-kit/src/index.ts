@@ -62,6 +62,7 @@ export {
   notFoundRoute,
   jsonBody,
   bearerToken,
+  noteErrorCode,
 } from "./rest.js";
 export { applyMigrations, quoteIdent } from "./migrations.js";
 export type { MigrationTarget } from "./migrations.js";
