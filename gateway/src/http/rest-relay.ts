@@ -36,7 +36,7 @@ const hopByHop = new Set([
 export function restRelay(services: readonly RelayedService[], log: Logger): RequestHandler {
   const routes = services.flatMap((service) => service.paths.map((prefix) => ({ prefix, service, target: new URL(service.url) })));
   // connections to the services are kept and reused: a hop costs a request, not a TCP handshake
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const agent = new Agent({ keepAlive: true, maxSockets: 256, noDelay: true });
   return (req, res, next) => {
     const route = routes.find(({ prefix }) => req.path === prefix || req.path.startsWith(`${prefix}/`));
     if (!route) return next();
