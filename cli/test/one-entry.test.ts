@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callTool, connectClient } from "@bancada/testkit";
+import { browserUnsupported, launchBrowser } from "../../console/test/browser.js";
 import { services } from "../src/services.js";
 import { eventually, launch, stop } from "./start-bancada.js";
 
@@ -117,6 +118,37 @@ describe.skipIf(!natsUrl || !existsSync("/usr/bin/bwrap"))(
       expect(keyless.status).toBe(401);
       expect(((await keyless.json()) as { error: { code: string } }).error.code).toBe("unauthenticated");
     });
+
+    it.skipIf(browserUnsupported !== null)(
+      "when the console is opened on the gateway's port, then every page loads its data there with no failed request or browser error",
+      async () => {
+        const browser = await launchBrowser();
+        try {
+          const page = await browser.context.newPage();
+          page.setDefaultTimeout(15_000);
+          const problems: string[] = [];
+          page.on("pageerror", (error) => problems.push(error.message));
+          page.on("console", (message) => {
+            if (message.type() === "error") problems.push(message.text());
+          });
+          page.on("response", (response) => {
+            if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+          });
+          await page.goto(`${base}/`);
+          await page.getByLabel("API key").fill(key);
+          await page.getByRole("button", { name: "Sign in" }).click();
+          await page.getByRole("heading", { name: "Boards" }).waitFor();
+          for (const area of ["drafts", "boxes", "keys", "activity", "boards"]) {
+            await page.goto(`${base}/#/${area}`);
+            await page.waitForLoadState("networkidle");
+            expect(await page.getByText(/No route/).count(), area).toBe(0);
+          }
+          expect(problems).toEqual([]);
+        } finally {
+          await browser.close();
+        }
+      },
+    );
 
     it("when a service's own port declares its REST routes, then the gateway relays every one of them (each path lies under one of the service's prefixes)", async () => {
       for (const service of services) {
