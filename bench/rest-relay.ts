@@ -8,7 +8,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -52,6 +52,12 @@ function start(component: string, childEnv: NodeJS.ProcessEnv, ready: RegExp): P
   });
 }
 
+/** CPU time a process has used so far, ms (Linux: utime + stime of /proc/<pid>/stat, in clock ticks of 10 ms). */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 const children: ChildProcess[] = [];
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "bancada-bench-relay-"));
 async function stopAll(): Promise<void> {
@@ -89,7 +95,8 @@ try {
   );
   const relayBase = new URL(gateway.match[1]!).origin;
   const key = gateway.match[2]!;
-  await start("scripts", { ...childEnv, LOG_LEVEL: "info" }, /"msg":"REST API, health and metrics listening"/);
+  const scripts = await start("scripts", { ...childEnv, LOG_LEVEL: "info" }, /"msg":"REST API, health and metrics listening"/);
+  const pids = { gateway: gateway.child.pid!, scripts: scripts.child.pid! };
   const serviceBase = `http://127.0.0.1:${servicePort}`;
   const headers = { authorization: `Bearer ${key}` };
 
@@ -110,18 +117,27 @@ try {
     const id = ids[i % ids.length]!;
     const response = await fetch(`${base}/v1/scripts/${id}`, { headers });
     const body = (await response.json()) as { script?: { id: string } };
-    if (response.status !== 200 || body.script?.id !== id) throw new Error(`GET ${base}/v1/scripts/${id}: ${response.status} ${JSON.stringify(body)}`);
+    if (response.status !== 200 || body.script?.id !== id)
+      throw new Error(`GET ${base}/v1/scripts/${id}: ${response.status} ${JSON.stringify(body)}`);
   };
   const load = (base: string, calls: number, inFlight = IN_FLIGHT) => run(calls, inFlight, (i) => get(base, i));
 
   progress("warm-up");
   for (const base of Object.values(bases)) await load(base, 1_000);
   const results = new Map<string, Run[]>();
+  // CPU of each process while a path ran: what the hop costs the gateway, beside what the service spends
+  const cpu = new Map<string, { gateway: number; scripts: number }>();
   const names = Object.keys(bases);
   for (let round = 0; round < ROUNDS; round++) {
     // the paths take turns, in a rotating order, so a change in the machine's load falls on both
     for (const name of names.map((_, i) => names[(i + round) % names.length]!)) {
+      const before = { gateway: cpuMsOf(pids.gateway), scripts: cpuMsOf(pids.scripts) };
       results.set(name, [...(results.get(name) ?? []), await load(bases[name]!, CALLS)]);
+      const used = cpu.get(name) ?? { gateway: 0, scripts: 0 };
+      cpu.set(name, {
+        gateway: used.gateway + cpuMsOf(pids.gateway) - before.gateway,
+        scripts: used.scripts + cpuMsOf(pids.scripts) - before.scripts,
+      });
     }
     progress(`round ${round + 1}/${ROUNDS} done`);
   }
@@ -150,9 +166,27 @@ try {
       name === names[0] ? "" : ratio(s.perSecond / baseline.perSecond),
       ms(single.p50),
       name === names[0] ? "" : ms(single.p50 - summarize([oneAtATime.get(names[0]!)!]).p50),
+      ms(cpu.get(name)!.gateway / s.calls),
+      ms(cpu.get(name)!.scripts / s.calls),
     ];
   });
-  console.log(table(["path", "calls", "p50 ms", "p99 ms", "calls/s", "× baseline calls/s", "p50 ms, one at a time", "added p50 ms"], rows));
+  console.log(
+    table(
+      [
+        "path",
+        "calls",
+        "p50 ms",
+        "p99 ms",
+        "calls/s",
+        "× baseline calls/s",
+        "p50 ms, one at a time",
+        "added p50 ms",
+        "gateway CPU ms/call",
+        "scripts CPU ms/call",
+      ],
+      rows,
+    ),
+  );
 } catch (error) {
   console.error(error);
   process.exitCode = 1;

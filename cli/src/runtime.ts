@@ -136,7 +136,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         : undefined;
       // the services in other processes: their REST routes and transfer URLs are relayed, so this port is the one entry
       const relayed = relayedServices(env, components);
-      const extra = [...(serviceApp ? [serviceApp] : []), ...(relayed.length ? [restRelay(relayed, log.child({ component: "rest-relay" }))] : [])];
+      const extra = [
+        ...(serviceApp ? [serviceApp] : []),
+        ...(relayed.length ? [restRelay(relayed, log.child({ component: "rest-relay" }))] : []),
+      ];
       gateway = await createGateway({
         databaseUrl,
         bus,
@@ -159,7 +162,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         ...(databases.embedded ? { stdioLaunch: stdioLaunchFor(path.resolve(env.BANCADA_DATA_DIR)) } : {}),
         ...(stdioBridgeToken ? { stdioBridgeToken } : {}),
       });
-      if (relayed.length) log.info({ services: Object.fromEntries(relayed.map((r) => [r.name, r.url])) }, "REST routes of the other processes relayed");
+      if (relayed.length)
+        log.info({ services: Object.fromEntries(relayed.map((r) => [r.name, r.url])) }, "REST routes of the other processes relayed");
       if (options.http !== false) {
         const server = await listen(gateway.app, env.PORT, host, "PORT", env.BANCADA_MAX_CONNECTIONS);
         servers.push(server);

@@ -86,7 +86,12 @@ describe.skipIf(!natsUrl || !existsSync("/usr/bin/bwrap"))(
       const created = await fetch(`${base}/admin/keys`, {
         method: "POST",
         headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-        body: JSON.stringify({ accountId: "other-account", personId: "other-person", agentId: "test", scopes: ["scripts:read", "boxes:read"] }),
+        body: JSON.stringify({
+          accountId: "other-account",
+          personId: "other-person",
+          agentId: "test",
+          scopes: ["scripts:read", "boxes:read"],
+        }),
       });
       expect(created.status).toBe(201);
       otherKey = ((await created.json()) as { key: string }).key;
@@ -152,7 +157,9 @@ describe.skipIf(!natsUrl || !existsSync("/usr/bin/bwrap"))(
 
     it("when a service's own port declares its REST routes, then the gateway relays every one of them (each path lies under one of the service's prefixes)", async () => {
       for (const service of services) {
-        const answer = await fetch(`http://127.0.0.1:${ports[service.name]}/v1/openapi.json`, { headers: { authorization: `Bearer ${key}` } });
+        const answer = await fetch(`http://127.0.0.1:${ports[service.name]}/v1/openapi.json`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
         expect(answer.status, service.name).toBe(200);
         const paths = Object.keys(((await answer.json()) as { paths: Record<string, unknown> }).paths).filter(
           (route) => route !== "/v1/openapi.json",

@@ -212,7 +212,9 @@ export async function up(options) {
     // a gateway relays each service's REST routes to that service's first replica (`<SERVICE>_INTERNAL_URL`)
     const internalUrls = () =>
       Object.fromEntries(
-        started.processes.filter((p) => p.component !== "gateway" && p.n === 1).map((p) => [`${p.component.toUpperCase()}_INTERNAL_URL`, p.url]),
+        started.processes
+          .filter((p) => p.component !== "gateway" && p.n === 1)
+          .map((p) => [`${p.component.toUpperCase()}_INTERNAL_URL`, p.url]),
       );
     for (const [index, entry] of plan.entries()) {
       const port = entry.component === "gateway" && entry.n === 1 ? entryPort : await freePort();

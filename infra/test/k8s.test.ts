@@ -291,7 +291,10 @@ describe.skipIf(missing !== undefined)("infra/k8s overlays (kubectl kustomize)",
       for (const service of ["scripts", "boards", "docs", "drafts", "boxes"]) {
         const url = new URL(config[`${service.toUpperCase()}_INTERNAL_URL`]!);
         const target = named(objects, "Service", url.hostname);
-        expect(target?.spec.ports.map((port: Manifest) => port.port), service).toContain(Number(url.port));
+        expect(
+          target?.spec.ports.map((port: Manifest) => port.port),
+          service,
+        ).toContain(Number(url.port));
       }
       // only the gateway reaches the services' ports, and it may
       const fromGateway = named(objects, "NetworkPolicy", "rest-from-gateway")!;
