@@ -4,7 +4,8 @@
  * the same run. Both are real processes as a deployment runs them: `bancada start --only gateway` and `--only
  * scripts`, over NATS, on one embedded PostgreSQL; the per-key rate limit is lifted (BANCADA_RATE_*), so the numbers
  * show the path, not the limiter. Every answer is checked; any error stops the run with a non-zero exit.
- * Env: NATS_URL (nats://127.0.0.1:4222), SCRIPTS (200), CALLS (4000 per path per round), IN_FLIGHT (32), ROUNDS (3).
+ * Env: NATS_URL (nats://127.0.0.1:4222), SCRIPTS (200), CALLS (4000 per path per round), IN_FLIGHT (32), ROUNDS (3),
+ * PROFILE_DIR (each process writes a .cpuprofile there when it stops).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -33,7 +34,11 @@ function freePort(): Promise<number> {
 
 /** A `bancada start --only <component>` process, resolved with its output once `ready` shows in it. */
 function start(component: string, childEnv: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const child = spawn(process.execPath, [bancada, "start", "--only", component], { env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const profile = process.env.PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.PROFILE_DIR}`] : [];
+  const child = spawn(process.execPath, [...profile, bancada, "start", "--only", component], {
+    env: childEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   children.push(child);
   let out = "";
   return new Promise((resolve, reject) => {

@@ -136,10 +136,6 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         : undefined;
       // the services in other processes: their REST routes and transfer URLs are relayed, so this port is the one entry
       const relayed = relayedServices(env, components);
-      const extra = [
-        ...(serviceApp ? [serviceApp] : []),
-        ...(relayed.length ? [restRelay(relayed, log.child({ component: "rest-relay" }))] : []),
-      ];
       gateway = await createGateway({
         databaseUrl,
         bus,
@@ -156,7 +152,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         bodyTimeoutMs: restLimits.bodyTimeoutMs,
         ...(env.BANCADA_ADMIN_TOKEN ? { adminToken: env.BANCADA_ADMIN_TOKEN } : {}),
         metricsAccess,
-        ...(extra.length ? { extra } : {}),
+        ...(serviceApp ? { extra: [serviceApp] } : {}),
+        ...(relayed.length ? { relay: restRelay(relayed, log.child({ component: "rest-relay" })) } : {}),
         consoleDir: consoleDistDir,
         // the embedded mode's stdio configuration names nothing secret (a real database's would need its URL and pepper)
         ...(databases.embedded ? { stdioLaunch: stdioLaunchFor(path.resolve(env.BANCADA_DATA_DIR)) } : {}),
