@@ -9,6 +9,7 @@ import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
+import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -183,6 +184,20 @@ describe.skipIf(!natsUrl || !existsSync("/usr/bin/bwrap"))(
         const bytes = randomBytes(3 * 1024 * 1024);
         const put = await fetch(upload.data.url, { method: upload.data.method, body: bytes });
         expect(put.status, await put.clone().text()).toBe(200);
+
+        // the service's limits hold through the hop, and its refusal comes before the body: nothing is held on the way
+        const huge = await callTool<Transfer>(client, "get_upload_url", { boxId: box.id, path: "huge.bin" });
+        const refused = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const req = httpRequest(huge.data.url, { method: "PUT", headers: { "content-length": String(5 * 1024 ** 3 + 1) } }, (res) => {
+            let body = "";
+            res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+          });
+          req.on("error", reject);
+          req.write(Buffer.alloc(64 * 1024));
+        });
+        expect(refused.status).toBe(413);
+        expect((JSON.parse(refused.body) as { error: { code: string } }).error.code).toBe("payload_too_large");
 
         const download = await callTool<Transfer>(client, "get_download_url", { boxId: box.id, path: "relayed.bin" });
         expect(download.isError, download.text).toBe(false);
