@@ -15,6 +15,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callTool, connectClient } from "@bancada/testkit";
+// the console's own Chromium harness (a test file, not a package export), for its pages on this topology
+// eslint-disable-next-line import-x/no-relative-packages
 import { browserUnsupported, launchBrowser } from "../../console/test/browser.js";
 import { services } from "../src/services.js";
 import { eventually, launch, stop } from "./start-bancada.js";
