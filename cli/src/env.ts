@@ -39,7 +39,10 @@ const postgresUrl = z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:
 
 type ServiceFields = { [N in ServiceName as `${Uppercase<N>}_DATABASE_URL`]: ReturnType<typeof postgresUrl.optional> } & {
   [N in ServiceName as `${Uppercase<N>}_PORT`]: ReturnType<typeof port>;
-};
+} & { [N in ServiceName as `${Uppercase<N>}_INTERNAL_URL`]: ReturnType<typeof internalUrl.optional> };
+
+/** Where a gateway reaches a service run in another process (`http://scripts:8788`); the relay's target. */
+const internalUrl = z.url({ protocol: /^http$/, error: "must be the http:// URL of the service's own port, as the gateway reaches it" });
 
 /** Each service's own database (`<SERVICE>_DATABASE_URL`, instead of DATABASE_URL) and its REST port when it runs alone. */
 function serviceFields(): ServiceFields {
@@ -47,6 +50,7 @@ function serviceFields(): ServiceFields {
   for (const service of services) {
     fields[databaseUrlVariable(service.name)] = postgresUrl.optional();
     fields[`${service.name.toUpperCase()}_PORT`] = port(service.port);
+    fields[internalUrlVariable(service.name)] = internalUrl.optional();
   }
   // the names are made from the list, so TypeScript cannot see they are those of ServiceFields
   return fields as ServiceFields;
@@ -106,6 +110,8 @@ const sharedFields = z.object({
   BANCADA_PROFILE: z.enum(["core", "full", "search"]).default("full"),
   /** Where people open the web console (the gateway's public address); the boards tools and prompts send people there to create boards. */
   BANCADA_PUBLIC_URL: z.url({ protocol: /^https?$/, error: "must be the http(s) URL people open the console at" }).optional(),
+  /** One boxes replica's own public URL, over BANCADA_PUBLIC_URL in its transfer URLs (several boxes nodes). */
+  BOXES_PUBLIC_URL: z.url({ protocol: /^https?$/, error: "must be the http(s) URL that reaches this boxes replica" }).optional(),
   BANCADA_ALLOWED_ORIGINS: list,
   BANCADA_ALLOWED_HOSTS: list,
   BANCADA_RATE_BURST: z.coerce.number().int().positive().default(200),
@@ -157,6 +163,11 @@ function natsCredentials(env: z.infer<typeof envFields>, ctx: z.RefinementCtx): 
       if (env[name] !== undefined) issue(name, "is used only with NATS_URL, which is not set");
     }
   }
+}
+
+/** The variable naming where the gateway reaches a service run in another process (`--only`): SCRIPTS_INTERNAL_URL. */
+export function internalUrlVariable(service: string): string {
+  return `${service.toUpperCase()}_INTERNAL_URL`;
 }
 
 /** The variable that holds the REST port of a service run without the gateway (`--only boards` → BOARDS_PORT). */

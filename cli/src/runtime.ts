@@ -27,14 +27,14 @@ import {
   type Telemetry,
 } from "@bancada/service-kit";
 import { consoleDistDir } from "@bancada/console";
-import { createGateway, type Gateway } from "@bancada/gateway";
+import { createGateway, restRelay, type Gateway, type RelayedService } from "@bancada/gateway";
 import { openDatabases } from "./database.js";
 import { stdioLaunchFor } from "./instance.js";
 import { busKeysFor } from "./bus-keys.js";
 import { requireSecrets } from "./secrets.js";
 import { migrateBeforeStart } from "./migrate.js";
-import { UsageError, boxesSecretsKey, keyPepper, servicePortVariable, type Env } from "./env.js";
-import { serviceNamed, serviceNames, type RunningService } from "./services.js";
+import { UsageError, boxesSecretsKey, internalUrlVariable, keyPepper, servicePortVariable, type Env } from "./env.js";
+import { serviceNamed, serviceNames, services, type RunningService } from "./services.js";
 
 /** How long a process waits at start for a NATS server that refuses connections (not one that refuses its credentials). */
 const natsStartupWaitMs = 10_000;
@@ -136,6 +136,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       const serviceApp = started.length
         ? createServiceApp({ routes: started.map((s) => s.routes), resolver: resolver(), log, guards, terminal: false, ...restLimits })
         : undefined;
+      // the services in other processes: their REST routes and transfer URLs are relayed, so this port is the one entry
+      const relayed = relayedServices(env, components);
       gateway = await createGateway({
         databaseUrl,
         bus,
@@ -153,11 +155,14 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         ...(env.BANCADA_ADMIN_TOKEN ? { adminToken: env.BANCADA_ADMIN_TOKEN } : {}),
         metricsAccess,
         ...(serviceApp ? { extra: [serviceApp] } : {}),
+        ...(relayed.length ? { relay: restRelay(relayed, log.child({ component: "rest-relay" })) } : {}),
         consoleDir: consoleDistDir,
         // the embedded mode's stdio configuration names nothing secret (a real database's would need its URL and pepper)
         ...(databases.embedded ? { stdioLaunch: stdioLaunchFor(path.resolve(env.BANCADA_DATA_DIR)) } : {}),
         ...(stdioBridgeToken ? { stdioBridgeToken } : {}),
       });
+      if (relayed.length)
+        log.info({ services: Object.fromEntries(relayed.map((r) => [r.name, r.url])) }, "REST routes of the other processes relayed");
       if (options.http !== false) {
         const server = await listen(gateway.app, env.PORT, host, "PORT", env.BANCADA_MAX_CONNECTIONS);
         servers.push(server);
@@ -218,6 +223,17 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       await telemetry?.shutdown().catch((err: unknown) => log.warn({ err }, "sending the last spans"));
     },
   };
+}
+
+/** The services this process does not run, and where their own ports are (`<NAME>_INTERNAL_URL`, else this host's `<NAME>_PORT`). */
+function relayedServices(env: Env, components: readonly string[]): RelayedService[] {
+  return services
+    .filter((service) => !components.includes(service.name))
+    .map((service) => {
+      const given = (env as unknown as Record<string, string | undefined>)[internalUrlVariable(service.name)];
+      const url = given ?? `http://127.0.0.1:${env[servicePortVariable(service.name)]}`;
+      return { name: service.name, paths: service.paths, url };
+    });
 }
 
 /** Starts OpenTelemetry when an OTLP endpoint is set; nothing is loaded otherwise. */

@@ -23,6 +23,7 @@ export interface ServiceEnv {
   NATS_URL?: string | undefined;
   BOXES_SECRETS_KEY?: string | undefined;
   BANCADA_PUBLIC_URL?: string | undefined;
+  BOXES_PUBLIC_URL?: string | undefined;
 }
 
 export interface ServiceDeps {
@@ -42,6 +43,8 @@ export interface ServedService<Name extends string = string> {
   prisma: { schema: string; migrationsDir: string };
   /** The default of `<NAME>_PORT`, its REST port when it runs without the gateway (`--only <name>`). */
   port: number;
+  /** The prefixes of its REST paths: a gateway without this service in its process relays them to its port. */
+  paths: readonly string[];
   start(deps: ServiceDeps): Promise<RunningService>;
 }
 
@@ -49,6 +52,7 @@ export interface ServedService<Name extends string = string> {
 function served<const Name extends string, Options extends ServiceOptions>(
   service: ServiceDefinition<Name, Options, unknown, object>,
   port: number,
+  paths: readonly string[],
   options?: (deps: ServiceDeps) => Omit<Options, keyof ServiceOptions>,
 ): ServedService<Name> {
   const start = (deps: ServiceDeps) => {
@@ -56,26 +60,30 @@ function served<const Name extends string, Options extends ServiceOptions>(
     // deps hold every service's options and `options` the rest of this one's: TypeScript cannot join the two
     return service.start(given as Options);
   };
-  return { name: service.name, prisma: service.prisma, port, start };
+  return { name: service.name, prisma: service.prisma, port, paths, start };
 }
+
+const publicUrlOfBoxes = (env: ServiceEnv): string | undefined => env.BOXES_PUBLIC_URL ?? env.BANCADA_PUBLIC_URL;
 
 const dataDirOf = (deps: ServiceDeps, folder: string): string => path.join(path.resolve(deps.env.BANCADA_DATA_DIR), folder);
 
 export const services = [
-  served(scriptsService, 8788),
-  served(boardsService, 8789, (deps) => ({ consoleUrl: deps.env.BANCADA_PUBLIC_URL })),
-  served(docsService, 8790, (deps) => ({
+  served(scriptsService, 8788, ["/v1/scripts", "/v1/changes"]),
+  served(boardsService, 8789, ["/v1/boards"], (deps) => ({ consoleUrl: deps.env.BANCADA_PUBLIC_URL })),
+  served(docsService, 8790, ["/v1/search", "/v1/answer", "/v1/documents"], (deps) => ({
     ingestAccounts: deps.env.DOCS_INGEST_ACCOUNTS,
     // the demo corpus fills an empty corpus in the embedded mode, so a new user can try the tools at once
     demoCorpus: deps.env.DOCS_DEMO_CORPUS || deps.embedded,
   })),
-  served(draftsService, 8791, (deps) => ({
+  served(draftsService, 8791, ["/v1/workspaces"], (deps) => ({
     dataDir: dataDirOf(deps, "drafts-assets"),
     // a local path is the caller's own file only when no separate deployment is in play
     localFileUploads: deps.embedded || !deps.env.NATS_URL,
   })),
-  served(boxesService, 8792, (deps) => ({
+  served(boxesService, 8792, ["/v1/boxes", "/v1/usage", "/v1/snapshots", "/v1/ssh-keys", "/v1/secrets", "/boxes/transfers"], (deps) => ({
     dataDir: dataDirOf(deps, "boxes"),
+    // transfer URLs name the one public entry (the gateway relays them); BOXES_PUBLIC_URL names one replica instead
+    ...(publicUrlOfBoxes(deps.env) ? { publicUrl: publicUrlOfBoxes(deps.env) } : {}),
     sshPortFallback: deps.embedded,
     ...(deps.env.BOXES_SECRETS_KEY ? { secretsKey: deps.env.BOXES_SECRETS_KEY } : {}),
   })),

@@ -43,4 +43,13 @@ describe("BANCADA_PUBLIC_URL", () => {
       );
     }
   });
+
+  it("when a service's internal URL is not an http URL, then the configuration is refused naming the variable", () => {
+    for (const value of ["https://scripts:8788", "scripts:8788"]) {
+      expect(() => loadEnv({ SCRIPTS_INTERNAL_URL: value })).toThrow(
+        /SCRIPTS_INTERNAL_URL: must be the http:\/\/ URL of the service's own port, as the gateway reaches it/,
+      );
+    }
+    expect(loadEnv({ BOXES_INTERNAL_URL: "http://boxes:8792" }).BOXES_INTERNAL_URL).toBe("http://boxes:8792");
+  });
 });

@@ -47,6 +47,8 @@ export interface GatewayOptions {
   bodyTimeoutMs?: number;
   /** Handlers mounted after the gateway's routes (the services' REST in single-process mode). */
   extra?: RequestHandler[];
+  /** The REST routes of the services in other processes, relayed to their ports (`restRelay`). */
+  relay?: RequestHandler;
   /** How a local MCP client starts this Bancada over stdio: a new key's answer then carries that configuration too. */
   stdioLaunch?: StdioLaunch;
   /** The secret a local stdio bridge shows to be served as stdio (the embedded `bancada start`; see mcp-route.ts). */
@@ -123,6 +125,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     allowedHosts: options.allowedHosts ?? [],
     allowedOrigins: options.allowedOrigins ?? [],
     ...(options.extra ? { extra: options.extra } : {}),
+    ...(options.relay ? { relay: options.relay } : {}),
     ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
     ...(options.stdioLaunch ? { stdioLaunch: options.stdioLaunch } : {}),
     ...(options.stdioBridgeToken ? { stdioBridgeToken: options.stdioBridgeToken } : {}),

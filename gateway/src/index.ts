@@ -7,3 +7,5 @@ export type { CreateKeyInput, KeyRecord } from "./keys/api-keys.js";
 export { createGatewayDb } from "./db/client.js";
 export { readAudit, parseSince, auditPageMax } from "./audit-query.js";
 export type { AuditCall, AuditPage, AuditFilter } from "./audit-query.js";
+export { restRelay } from "./http/rest-relay.js";
+export type { RelayedService } from "./http/rest-relay.js";

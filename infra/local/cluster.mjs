@@ -206,8 +206,18 @@ export async function up(options) {
       for (let n = component === "gateway" ? 1 : 2; n <= (replicas[component] ?? 1); n++) plan.push({ component, n, wait: false });
     }
     const urls = nodes.map((node) => node.url);
+    // the first gateway is the one public entry: the URLs the product hands out (transfer URLs) name it
+    const entryPort = await freePort();
+    common.BANCADA_PUBLIC_URL ??= `http://127.0.0.1:${entryPort}`;
+    // a gateway relays each service's REST routes to that service's first replica (`<SERVICE>_INTERNAL_URL`)
+    const internalUrls = () =>
+      Object.fromEntries(
+        started.processes
+          .filter((p) => p.component !== "gateway" && p.n === 1)
+          .map((p) => [`${p.component.toUpperCase()}_INTERNAL_URL`, p.url]),
+      );
     for (const [index, entry] of plan.entries()) {
-      const port = await freePort();
+      const port = entry.component === "gateway" && entry.n === 1 ? entryPort : await freePort();
       // several servers once the command takes them; else one each, spread over the nodes (the client learns the others)
       const rotated = [...urls.slice(index % urls.length), ...urls.slice(0, index % urls.length)];
       const env = {
@@ -216,7 +226,7 @@ export async function up(options) {
         NATS_USER: entry.component,
         NATS_PASSWORD: passwords[entry.component],
         ...(entry.component === "gateway"
-          ? { BANCADA_BUS_SIGNING_KEY: signingKey, BANCADA_KEY_PEPPER: pepper, PORT: String(port) }
+          ? { BANCADA_BUS_SIGNING_KEY: signingKey, BANCADA_KEY_PEPPER: pepper, PORT: String(port), ...internalUrls() }
           : { BANCADA_BUS_VERIFY_KEY: busKeyOf(entry.component), [`${entry.component.toUpperCase()}_PORT`]: String(port) }),
         ...(entry.component === "boxes" ? { BOXES_SECRETS_KEY: secretsKey } : {}),
       };

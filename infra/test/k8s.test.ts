@@ -282,19 +282,25 @@ describe.skipIf(missing !== undefined)("infra/k8s overlays (kubectl kustomize)",
       expect(named(objects, "NetworkPolicy", "nats")?.spec.egress[0].ports).toEqual([{ protocol: "TCP", port: 6222 }]);
     });
 
-    it("routes /, /mcp, /.well-known and the /v1 REST prefixes through the Ingress (the console and the REST APIs on one origin)", () => {
+    it("has one public backend, the gateway, which reaches each service's REST port at the URL the config names", () => {
       const ingress = named(objects, "Ingress", "bancada")!;
       const paths = ingress.spec.rules[0].http.paths.map((route: Manifest) => `${route.path}→${route.backend.service.name}`);
-      expect(paths).toEqual(
-        expect.arrayContaining([
-          "/→gateway",
-          "/mcp→gateway",
-          "/.well-known→gateway",
-          "/v1/scripts→scripts",
-          "/v1/boxes→boxes",
-          "/v1/secrets→boxes",
-        ]),
-      );
+      expect(paths).toEqual(["/→gateway"]);
+      const config = named(objects, "ConfigMap", "bancada-config")!.data as Record<string, string>;
+      expect(config.BANCADA_PUBLIC_URL).toBe(`https://${ingress.spec.rules[0].host}`);
+      for (const service of ["scripts", "boards", "docs", "drafts", "boxes"]) {
+        const url = new URL(config[`${service.toUpperCase()}_INTERNAL_URL`]!);
+        const target = named(objects, "Service", url.hostname);
+        expect(
+          target?.spec.ports.map((port: Manifest) => port.port),
+          service,
+        ).toContain(Number(url.port));
+      }
+      // only the gateway reaches the services' ports, and it may
+      const fromGateway = named(objects, "NetworkPolicy", "rest-from-gateway")!;
+      expect(fromGateway.spec.ingress[0].from).toEqual([{ podSelector: { matchLabels: { "app.kubernetes.io/name": "gateway" } } }]);
+      expect(named(objects, "NetworkPolicy", "rest-from-ingress")).toBeUndefined();
+      expect(named(objects, "NetworkPolicy", "gateway-to-services")?.spec.egress[0].ports).toEqual(fromGateway.spec.ingress[0].ports);
     });
   });
 

@@ -53,6 +53,12 @@ export interface GatewayAppOptions extends McpRouteOptions, GuardOptions {
   consoleDir?: string;
   /** Mounted after the gateway's own routes (the single-process mode serves the services' REST here too). */
   extra?: RequestHandler[];
+  /**
+   * The REST routes of services in other processes (`restRelay`), ahead of every route of the gateway's own: the
+   * service logs, guards and limits each request itself, so the gateway's own request log and guards would only
+   * repeat that work (its prefixes are none of the gateway's).
+   */
+  relay?: RequestHandler;
   /** How a local MCP client starts this Bancada over stdio (shown with a new key). */
   stdioLaunch?: StdioLaunch;
 }
@@ -66,6 +72,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   const bodyGuards = [bodyTimeout(options.bodyTimeoutMs ?? defaultBodyTimeoutMs), utf8BodyGuard()];
   app.use("/mcp", hostGuard(options), originGuard(options), ...bodyGuards);
   app.use(mcpRoute(options));
+  if (options.relay) app.use(options.relay);
   app.use(["/v1", "/admin"], requestLog(options.log));
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
   app.get("/readyz", readiness(options.catalog));

@@ -63,6 +63,7 @@ export {
   notFoundRoute,
   jsonBody,
   bearerToken,
+  noteErrorCode,
 } from "./rest.js";
 export { applyMigrations, quoteIdent } from "./migrations.js";
 export type { MigrationTarget } from "./migrations.js";
