@@ -83,6 +83,16 @@ export function boxesRoutes(rt: BoxesRuntime, relay: OwnerRelay): Router {
     status: 201,
     declare: { body: startJobInput, ...idempotency },
   });
+  mirror("get", "/v1/boxes/:boxId/jobs", {
+    summary: "List a box's jobs, newest first (limit)",
+    op: ops.listJobs,
+    input: (req) => ({ ...numbers(req.query, ["limit"]), boxId: req.params.boxId }),
+  });
+  mirror("get", "/v1/boxes/:boxId/folder", {
+    summary: "List a folder of a box (path=…, default /data/home)",
+    op: ops.listFolder,
+    input: (req) => ({ ...strings(req.query, ["path"]), boxId: req.params.boxId }),
+  });
   mirror("get", "/v1/boxes/:boxId/jobs/:jobId/logs", {
     summary: "Read a job's logs (offset, tail)",
     op: ops.jobLogs,
