@@ -5,6 +5,7 @@ import { t } from "./i18n";
 import { ActivityPage } from "./pages/activity";
 import { BoardPage } from "./pages/board";
 import { BoardsPage } from "./pages/boards";
+import { BoxPage } from "./pages/box";
 import { BoxesPage } from "./pages/boxes";
 import { DraftsPage, WorkspacePage } from "./pages/drafts";
 import { KeysPage } from "./pages/keys";
@@ -131,7 +132,7 @@ function page(session: Session, area: string, id: string | undefined): ReactNode
     case "drafts":
       return closed("drafts:read") ?? (id ? <WorkspacePage key={id} workspaceId={id} /> : <DraftsPage />);
     case "boxes":
-      return closed("boxes:read") ?? <BoxesPage />;
+      return closed("boxes:read") ?? (id ? <BoxPage key={id} boxId={id} /> : <BoxesPage />);
     case "keys":
       return closed("keys:read") ?? <KeysPage />;
     case "activity":
