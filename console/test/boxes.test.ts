@@ -71,6 +71,8 @@ describe.skipIf(unsupported !== null)("the console's Boxes pages in Chromium", (
       return { name: "boxes", routes: service.routes, stop: () => service.stop() };
     };
     stack = await startStack({ services: { boxes }, gateway: { consoleDir: built.dir } });
+    // transfer URLs name the gateway's address, as BOXES_PUBLIC_URL does where everything runs in one process
+    service.runtime.transfers.publicUrl = stack.baseUrl;
     key = await stack.createKey({ agentId: "console", scopes, allowWrites: true });
     agent = await connectClient(stack.mcpUrl, key);
     browser = await launchBrowser();
