@@ -115,9 +115,10 @@ describe.skipIf(unsupported !== null)("the console's Boxes pages in Chromium", (
   const shot = async (name: string) => {
     if (screenshotDir) await page.screenshot({ path: path.join(screenshotDir, `console-${name}.png`), fullPage: true });
   };
-  const fitsPhone = async () => {
+  const fitsPhone = async (name: string) => {
     await page.setViewportSize({ width: 390, height: 844 });
     const width = await page.evaluate(() => document.scrollingElement!.scrollWidth);
+    await shot(`${name}-390`);
     await page.setViewportSize({ width: 1280, height: 900 });
     return width;
   };
@@ -141,7 +142,7 @@ describe.skipIf(unsupported !== null)("the console's Boxes pages in Chromium", (
     const link = row.getByRole("link", { name: `8080 → ${published.port.url}` });
     expect([await link.getAttribute("href"), await link.getAttribute("target")]).toEqual([published.port.url, "_blank"]);
     await page.getByRole("img", { name: /Usage this month/ }).waitFor();
-    expect(await fitsPhone()).toBeLessThanOrEqual(390);
+    expect(await fitsPhone("boxes")).toBeLessThanOrEqual(390);
     await shot("boxes");
   });
 
@@ -195,7 +196,7 @@ describe.skipIf(unsupported !== null)("the console's Boxes pages in Chromium", (
     await copy.locator(".badge", { hasText: /^running$/ }).waitFor({ timeout: 60_000 });
     await page.getByLabel("Name of the snapshot").fill("nightly");
     await page.getByRole("button", { name: "Save a snapshot of made-here" }).click();
-    await page.getByText("Saving snapshot nightly").waitFor();
+    await page.getByText("Snapshot nightly started").waitFor();
     await page
       .locator(".box-snapshots li", { hasText: "nightly" })
       .locator(".badge", { hasText: /^ready$/ })
@@ -245,7 +246,9 @@ describe.skipIf(unsupported !== null)("the console's Boxes pages in Chromium", (
     await page.getByLabel("Folder").fill("/nowhere");
     await page.getByRole("button", { name: "Open", exact: true }).click();
     await expect(page.getByRole("alert").textContent()).resolves.toContain("No folder /nowhere in the box.");
-    expect(await fitsPhone()).toBeLessThanOrEqual(390);
+    await page.getByRole("button", { name: "Up one folder" }).click();
+    await page.getByRole("table", { name: "/data" }).waitFor();
+    expect(await fitsPhone("box")).toBeLessThanOrEqual(390);
   });
 
   it("when a port is published, then the box's page shows it as a link to its URL", async () => {
@@ -259,7 +262,7 @@ describe.skipIf(unsupported !== null)("the console's Boxes pages in Chromium", (
   });
 
   it("when the month's forecast passes the allowance, then the page warns, and not otherwise", async () => {
-    for (const plan of ["free", "scale"]) {
+    for (const plan of ["scale", "free"]) {
       await service.db.accountPlan.upsert({ where: { accountId: "acct-a" }, create: { accountId: "acct-a", plan }, update: { plan } });
       await page.goto(`${stack.baseUrl}/#/boxes`);
       await page.reload();
@@ -269,6 +272,6 @@ describe.skipIf(unsupported !== null)("the console's Boxes pages in Chromium", (
       expect([plan, await warning.count()]).toEqual([plan, usage.forecast.centavos > usage.allowance.centavos ? 1 : 0]);
       if (plan === "free") expect(usage.allowance.centavos).toBe(1000);
     }
-    expect(await fitsPhone()).toBeLessThanOrEqual(390);
+    expect(await fitsPhone("boxes-warning")).toBeLessThanOrEqual(390);
   });
 });

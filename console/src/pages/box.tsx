@@ -47,6 +47,8 @@ function BoxDetail({ box, reload }: { box: Box; reload: () => Promise<void> }): 
   const session = useSession();
   const live = box.state !== "deleted" && box.state !== "deleting";
   const ports = useLoad(() => loadPorts(box.id), [box.id]);
+  // a snapshot saved from this page is listed at once, however quickly it was ready
+  const [saved, setSaved] = useState(0);
   return (
     <>
       <h1 id="box-title">{box.name}</h1>
@@ -61,10 +63,10 @@ function BoxDetail({ box, reload }: { box: Box; reload: () => Promise<void> }): 
           </>
         ) : null}
       </p>
-      {live ? <BoxActions box={box} reload={reload} /> : null}
+      {live ? <BoxActions box={box} reload={reload} onSnapshot={() => setSaved((count) => count + 1)} /> : null}
       <h2>{t("boxes.ports")}</h2>
       <Status state={ports}>{(list) => <PortLinks ports={list} />}</Status>
-      {refusal(session, "images:read") === null ? <SnapshotList box={box} /> : null}
+      {refusal(session, "images:read") === null ? <SnapshotList box={box} saved={saved} /> : null}
       <JobList box={box} />
       {live ? <FileBrowser box={box} /> : null}
     </>
@@ -72,7 +74,8 @@ function BoxDetail({ box, reload }: { box: Box; reload: () => Promise<void> }): 
 }
 
 /** Suspend or resume, fork, save a snapshot, delete (asked first). A fork's copies are followed until they run. */
-function BoxActions({ box, reload }: { box: Box; reload: () => Promise<void> }): ReactNode {
+function BoxActions(props: { box: Box; reload: () => Promise<void>; onSnapshot: () => void }): ReactNode {
+  const { box, reload, onSnapshot } = props;
   const session = useSession();
   const writeClosed = refusal(session, "boxes:write", true);
   const snapshotClosed = refusal(session, "images:write", true);
@@ -113,6 +116,7 @@ function BoxActions({ box, reload }: { box: Box; reload: () => Promise<void> }):
       const answer = await api<{ snapshot: Snapshot }>("POST", boxPath(box.id, "/snapshots"), { ...name, wait: false });
       setSnapshotNote(t("boxes.snapshotStarted", { name: answer.snapshot.name ?? answer.snapshot.id }));
     });
+    onSnapshot();
     if (done) setSnapshotName("");
     await reload();
   }
@@ -188,13 +192,13 @@ function BoxActions({ box, reload }: { box: Box; reload: () => Promise<void> }):
 }
 
 /** The box's snapshots, followed while one is being saved (the box's `snapshot` operation, or a `creating` one). */
-function SnapshotList({ box }: { box: Box }): ReactNode {
+function SnapshotList({ box, saved }: { box: Box; saved: number }): ReactNode {
   const snapshots = useLoad(
     () =>
       api<{ snapshots: Snapshot[] }>("GET", `/v1/snapshots?boxId=${encodeURIComponent(box.id)}&limit=20`).then(
         (answer) => answer.snapshots,
       ),
-    [box.id, box.operation],
+    [box.id, box.operation, saved],
   );
   usePolling(
     (snapshots.data ?? []).some((snapshot) => snapshot.state === "creating"),
