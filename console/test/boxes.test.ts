@@ -1,11 +1,12 @@
 /**
  * The console's Boxes pages in Chromium against a real boxes service (bubblewrap): a box made by an agent shows its
  * state, size, cost and port link, and the month's usage is drawn; Delete asks first; a box made in the page is
- * followed until it runs, then suspended and resumed; on its own page it is forked and snapshotted (both followed to
- * the end), its job's logs are read, its files browsed and one downloaded; the usage warning appears exactly when
- * the forecast passes the allowance; every page fits a 390 px screen. Skipped, saying why, where Chromium or
- * bubblewrap is missing. Boxes are the smallest size and few (one made in the page serves every later step);
- * whatever happens, afterAll deletes every box it made.
+ * followed until it runs, then suspended and resumed; a wrong template is refused in one sentence; on its own page
+ * the box is forked and snapshotted (both followed to the end) and a new box starts from that snapshot; its job's
+ * logs are read, its files browsed and one downloaded; the usage warning appears exactly when the forecast passes
+ * the allowance; the pages fit a 390 px screen and log no errors. Skipped, saying why, where Chromium or bubblewrap
+ * is missing. Boxes are the smallest size and few (one made in the page serves every later step; the fork's copy
+ * and the box from the snapshot are deleted at once); whatever happens, afterAll deletes every box it made.
  */
 import { execFileSync } from "node:child_process";
 import { randomInt } from "node:crypto";
@@ -209,6 +210,26 @@ describe.skipIf(unsupported !== null)("the console's Boxes pages in Chromium", (
       headers: { authorization: `Bearer ${key}` },
     });
     await shot("box");
+  });
+
+  it("when a ready snapshot is chosen in the form, then the new box starts from it", async () => {
+    await page.goto(`${stack.baseUrl}/#/boxes`);
+    await page.getByLabel("Name", { exact: true }).fill("from-nightly");
+    await page.getByLabel("Snapshot").selectOption({ label: "nightly" });
+    await page.getByRole("button", { name: "Create box" }).click();
+    await page.getByText("Creating from-nightly").waitFor();
+    const made = await boxNamed("from-nightly");
+    boxIds.push(made!.id);
+    await page
+      .locator("tr", { hasText: "from-nightly" })
+      .locator(".badge", { hasText: /^running$/ })
+      .waitFor({ timeout: 60_000 });
+    const { snapshots } = await rest<{ snapshots: { id: string }[] }>(`/v1/snapshots?boxId=${boxIds[1]}`);
+    expect((await rest<{ box: { snapshotId: string } }>(`/v1/boxes/${made!.id}`)).box.snapshotId).toBe(snapshots[0]!.id);
+    await fetch(`${stack.baseUrl}/v1/boxes/${made!.id}?confirm=true&wait=true`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${key}` },
+    });
   });
 
   it("when a job runs in the box, then its page lists it and shows its logs, followed until it ends", async () => {

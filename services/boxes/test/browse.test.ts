@@ -50,6 +50,15 @@ describeBoxes("browsing a box over REST", () => {
     expect((await rest("GET", `/v1/boxes/${box.id}/jobs?limit=0`)).status).toBe(400);
   });
 
+  it("when the box is suspended, then its folder is not listed and the answer says why; resumed, it is", async () => {
+    const { client, box } = fixture;
+    await ok(client, "suspend_box", { boxId: box.id });
+    const refused = await rest<{ error?: { code: string } }>("GET", `/v1/boxes/${box.id}/folder`);
+    expect([refused.status, refused.body.error?.code]).toEqual([409, "failed_precondition"]);
+    await ok(client, "resume_box", { boxId: box.id });
+    expect((await rest("GET", `/v1/boxes/${box.id}/folder`)).status).toBe(200);
+  });
+
   it("when jobs ran, then the box's jobs are listed newest first with their status", async () => {
     const { client, box } = fixture;
     const first = await ok<{ job: Job }>(client, "start_job", { boxId: box.id, name: "first", cmd: "echo one" });
