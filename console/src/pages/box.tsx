@@ -23,7 +23,8 @@ interface Job {
 }
 interface FolderEntry {
   name: string;
-  type: "file" | "folder" | "link" | "other";
+  type: "file" | "folder" | "other";
+  link: boolean;
   size: number;
   modifiedAt: string;
 }
@@ -360,7 +361,7 @@ function FileBrowser({ box }: { box: Box }): ReactNode {
                 {data.entries.map((entry) => (
                   <tr key={entry.name}>
                     <td>
-                      {entry.type === "folder" || entry.type === "link" ? (
+                      {entry.type === "folder" ? (
                         <button type="button" className="link-button" onClick={() => open(child(entry.name))}>
                           {entry.name}/
                         </button>

@@ -8,7 +8,7 @@ import { closeBoxFixture, describeBoxes, openBoxFixture, type BoxFixture } from 
 
 interface Folder {
   path: string;
-  entries: { name: string; type: string; size: number; modifiedAt: string }[];
+  entries: { name: string; type: string; link: boolean; size: number; modifiedAt: string }[];
   truncated: boolean;
 }
 
@@ -22,20 +22,29 @@ describeBoxes("browsing a box over REST", () => {
   }, 120_000);
   afterAll(() => closeBoxFixture(fixture));
 
-  it("when a folder is listed, then its entries come folders first with type, size and time, and odd names whole", async () => {
+  it("when a folder is listed, then its entries come folders first with type, size and time, links as their targets, odd names whole", async () => {
     const { client, box } = fixture;
     await ok(client, "write_file", { boxId: box.id, path: "/data/home/site/index.html", content: "<h1>hi</h1>" });
     await ok(client, "write_file", { boxId: box.id, path: "/data/home/site/a b\nc.txt", content: "x" });
     await ok(client, "write_file", { boxId: box.id, path: "/data/home/site/assets/app.js", content: "1;" });
+    await ok(client, "exec", {
+      boxId: box.id,
+      cmd: "cd /data/home/site && ln -s assets latest && ln -s index.html home && ln -s gone broken",
+    });
     const listed = await rest<Folder>("GET", `/v1/boxes/${box.id}/folder?path=${encodeURIComponent("/data/home/site/")}`);
     expect(listed.status, JSON.stringify(listed.body)).toBe(200);
     expect(listed.body.path).toBe("/data/home/site");
-    expect(listed.body.entries.map((entry) => [entry.name, entry.type, entry.size])).toEqual([
-      ["assets", "folder", expect.any(Number)],
-      ["a b\nc.txt", "file", 1],
-      ["index.html", "file", 11],
+    expect(listed.body.entries.map((entry) => [entry.name, entry.type, entry.link])).toEqual([
+      ["assets", "folder", false],
+      ["latest", "folder", true],
+      ["a b\nc.txt", "file", false],
+      ["broken", "other", true],
+      ["home", "file", true],
+      ["index.html", "file", false],
     ]);
-    expect(Date.parse(listed.body.entries[2]!.modifiedAt)).toBeGreaterThan(Date.now() - 600_000);
+    const index = listed.body.entries.find((entry) => entry.name === "index.html")!;
+    expect(index.size).toBe(11);
+    expect(Date.parse(index.modifiedAt)).toBeGreaterThan(Date.now() - 600_000);
     expect((await rest<Folder>("GET", `/v1/boxes/${box.name}/folder`)).body.path).toBe("/data/home");
   });
 

@@ -115,7 +115,9 @@ export type FileWriteOutcome =
 /** What a path in the box is, for the transfer URLs (a folder's bytes only when asked: it walks the tree). */
 export interface FolderEntry {
   name: string;
-  type: "file" | "folder" | "link" | "other";
+  /** What the entry leads to: a symbolic link is the type of its target (`other` when it leads nowhere). */
+  type: "file" | "folder" | "other";
+  link: boolean;
   size: number;
   modifiedAt: string;
 }

@@ -24,7 +24,8 @@ export const listFolderResult = z.object({
   entries: z.array(
     z.object({
       name: z.string(),
-      type: z.enum(["file", "folder", "link", "other"]),
+      type: z.enum(["file", "folder", "other"]).describe("What it leads to: a symbolic link has its target's type."),
+      link: z.boolean().describe("true for a symbolic link."),
       size: z.number().int().describe("Bytes (of the link itself for a link)."),
       modifiedAt: isoDate,
     }),

@@ -20,13 +20,14 @@ export const writeScript =
   'chmod "$2" -- "$t" && mv -f -- "$t" "$p" || { rm -f -- "$t"; exit 1; }; echo WRITTEN >&2';
 
 /**
- * One folder's entries, one record each: type letter (GNU find's %y), size, modification time, name; records
- * end in NUL, so any name (a newline in it, say) comes back whole. Only the first $2 are listed.
+ * One folder's entries, one record each: the entry's type letter and its target's (GNU find's %y and %Y: they
+ * differ for a symbolic link), size, modification time, name; records end in NUL, so any name (a newline in it,
+ * say) comes back whole. Only the first $2 are listed.
  */
 export const listScript =
   'p=$1; if [ ! -e "$p" ]; then echo MISSING >&2; exit 0; fi; if [ ! -d "$p" ]; then echo NOT_FOLDER >&2; exit 0; fi; ' +
   'case "$(readlink -f -- "$p")" in /proc|/proc/*|/sys|/sys/*) echo KERNEL >&2; exit 0;; esac; ' +
-  'find "$p/" -mindepth 1 -maxdepth 1 -printf \'%y/%s/%T@/%f\\0\' 2>/dev/null | head -z -n "$2"; echo LISTED >&2';
+  'find "$p/" -mindepth 1 -maxdepth 1 -printf \'%y%Y/%s/%T@/%f\\0\' 2>/dev/null | head -z -n "$2"; echo LISTED >&2';
 
 export interface HelperResult {
   stdout: Buffer;
@@ -67,7 +68,7 @@ export function listArgsFor(path: string, limit: number): string[] {
   return ["/bin/sh", "-c", listScript, "bancada-list", path, String(limit)];
 }
 
-const entryTypes: Record<string, FolderEntry["type"]> = { f: "file", d: "folder", l: "link" };
+const entryTypes: Record<string, FolderEntry["type"]> = { f: "file", d: "folder" };
 
 export function listOutcome(result: HelperResult): FolderList {
   const status = result.stderr.toString("utf8").trim();
@@ -80,10 +81,11 @@ export function listOutcome(result: HelperResult): FolderList {
     .split("\0")
     .filter(Boolean)
     .map((record): FolderEntry => {
-      const [type = "", size = "0", mtime = "0", ...name] = record.split("/");
+      const [types = "", size = "0", mtime = "0", ...name] = record.split("/");
       return {
         name: name.join("/"),
-        type: entryTypes[type] ?? "other",
+        type: entryTypes[types.charAt(1)] ?? "other",
+        link: types.charAt(0) === "l",
         size: Number(size),
         modifiedAt: new Date(Number(mtime) * 1000).toISOString(),
       };
