@@ -239,6 +239,10 @@ describe.skipIf(unsupported !== null)("the console's Boxes pages in Chromium", (
       cmd: "echo hello from the job; sleep 2; echo all done",
     });
     await openBox("made-here");
+    // started after the page was opened: the list is read again on demand
+    const second = await mcp<{ job: { id: string } }>("start_job", { boxId: "made-here", name: "later", cmd: "echo later" });
+    await page.getByRole("button", { name: "Refresh the jobs" }).click();
+    await page.getByRole("button", { name: "Show the logs of later" }).waitFor();
     await page.getByRole("button", { name: "Show the logs of greet" }).click();
     const logs = page.getByLabel("Logs of greet");
     await logs.getByText("hello from the job").waitFor();
@@ -247,7 +251,8 @@ describe.skipIf(unsupported !== null)("the console's Boxes pages in Chromium", (
       .locator(".box-jobs li", { hasText: "greet" })
       .locator(".badge", { hasText: /^succeeded$/ })
       .waitFor();
-    expect((await rest<{ jobs: { id: string }[] }>("/v1/boxes/made-here/jobs")).jobs[0]!.id).toBe(job.id);
+    const listed = (await rest<{ jobs: { id: string }[] }>("/v1/boxes/made-here/jobs")).jobs;
+    expect(listed.map((entry) => entry.id)).toEqual([second.job.id, job.id]);
   });
 
   it("when the files are browsed, then folders open and a file downloads through its transfer URL with its bytes", async () => {

@@ -242,6 +242,10 @@ function JobList({ box }: { box: Box }): ReactNode {
   return (
     <>
       <h2>{t("boxes.jobs")}</h2>
+      {/* an agent may start a job while the page is open: read the list again on demand */}
+      <button type="button" className="secondary" disabled={jobs.loading} onClick={() => void jobs.reload()}>
+        {t("boxes.refreshJobs")}
+      </button>
       <Status state={jobs}>
         {(list) =>
           list.length === 0 ? (
