@@ -5,6 +5,7 @@ import { t } from "./i18n";
 import { ActivityPage } from "./pages/activity";
 import { BoardPage } from "./pages/board";
 import { BoardsPage } from "./pages/boards";
+import { BoxPage } from "./pages/box";
 import { BoxesPage } from "./pages/boxes";
 import { DraftPage } from "./pages/draft";
 import { DraftsPage, WorkspacePage } from "./pages/drafts";
@@ -133,7 +134,7 @@ function page(session: Session, area: string, id: string | undefined, sub: strin
       if (id && sub) return closed("drafts:read") ?? <DraftPage key={`${id}/${sub}`} workspaceId={id} draftId={sub} />;
       return closed("drafts:read") ?? (id ? <WorkspacePage key={id} workspaceId={id} /> : <DraftsPage />);
     case "boxes":
-      return closed("boxes:read") ?? <BoxesPage />;
+      return closed("boxes:read") ?? (id ? <BoxPage key={id} boxId={id} /> : <BoxesPage />);
     case "keys":
       return closed("keys:read") ?? <KeysPage />;
     case "activity":

@@ -113,6 +113,21 @@ export type FileWriteOutcome =
   { kind: "written" } | { kind: "missing_parent" } | { kind: "directory" } | { kind: "failed"; message: string };
 
 /** What a path in the box is, for the transfer URLs (a folder's bytes only when asked: it walks the tree). */
+export interface FolderEntry {
+  name: string;
+  /** What the entry leads to: a symbolic link is the type of its target (`other` when it leads nowhere). */
+  type: "file" | "folder" | "other";
+  link: boolean;
+  size: number;
+  modifiedAt: string;
+}
+export type FolderList =
+  | { kind: "folder"; entries: FolderEntry[] }
+  | { kind: "missing" }
+  | { kind: "not_folder" }
+  | { kind: "kernel" }
+  | { kind: "failed"; message: string };
+
 export type PathInfo =
   { kind: "file"; size: number } | { kind: "directory"; bytes: number | null } | { kind: "missing" } | { kind: "special" };
 
@@ -239,6 +254,8 @@ export interface BoxDriver {
   readFile(box: BoxHandle, path: string, maxBytes: number): Promise<FileRead>;
   writeFile(box: BoxHandle, write: FileWrite): Promise<FileWriteOutcome>;
   inspectPath(box: BoxHandle, path: string, options: { folderBytes: boolean }): Promise<PathInfo>;
+  /** A folder's entries (at most `limit`), listed inside the box as read_file reads. */
+  listFolder(box: BoxHandle, path: string, limit: number): Promise<FolderList>;
   upload(box: BoxHandle, request: UploadRequest): Promise<UploadOutcome>;
   download(box: BoxHandle, request: DownloadRequest): Promise<DownloadStream>;
   openShell(box: BoxHandle, request: ShellRequest): Promise<ShellProcess>;

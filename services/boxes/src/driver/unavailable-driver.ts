@@ -37,6 +37,7 @@ export function unavailableDriver(kind: string, node: string, reason: string): B
     readFile: refuseAsync,
     writeFile: refuseAsync,
     inspectPath: refuseAsync,
+    listFolder: refuseAsync,
     upload: refuseAsync,
     download: refuseAsync,
     connectPort: refuseAsync,

@@ -7,9 +7,11 @@ import { restAccess } from "@bancada/contracts";
 import type { Tool } from "@bancada/service-kit";
 import { ownerOfSnapshot } from "../domain/box-owner.js";
 import type { BoxesRuntime } from "../domain/context.js";
+import { listBoxFolder, listBoxJobs } from "../domain/browse.js";
 import { deleteSnapshot } from "../domain/delete-snapshot.js";
 import { listPorts, unpublishPort } from "../domain/ports/publish-port.js";
 import { boxRefInput } from "../domain/schemas/box.js";
+import { listFolderInput, listJobsInput } from "../domain/schemas/browse.js";
 import { snapshotIdParams } from "../domain/schemas/disk.js";
 import { unpublishPortInput } from "../domain/schemas/port.js";
 import { boxOwner, boxesContext } from "../tools/context.js";
@@ -34,7 +36,7 @@ import { suspendBoxTool } from "../tools/suspend-box.js";
 import { writeFileTool } from "../tools/write-file.js";
 import { routeOperation, toolOperation, type BoxOperation, type OwnerRelay } from "./owner-relay.js";
 
-const readPorts = restAccess({ scope: "boxes:read", writes: false });
+const boxReads = restAccess({ scope: "boxes:read", writes: false });
 const boxWrites = restAccess({ scope: "boxes:write", writes: true });
 const quickMs = 30_000;
 
@@ -64,7 +66,7 @@ export function boxOperations(rt: BoxesRuntime, relay: OwnerRelay) {
     listPorts: relay.serve(
       routeOperation({
         name: "list_ports",
-        access: readPorts,
+        access: boxReads,
         input: boxRefInput,
         owner: boxOwner(rt),
         maxDurationMs: quickMs,
@@ -79,6 +81,27 @@ export function boxOperations(rt: BoxesRuntime, relay: OwnerRelay) {
         owner: boxOwner(rt),
         maxDurationMs: quickMs,
         handler: (ctx, input) => unpublishPort(boxesContext(rt, ctx), input),
+      }),
+    ),
+    // The console's browsing (docs/boxes.md#the-consoles-reads): no tool serves them; read_file's access and owner.
+    listFolder: relay.serve(
+      routeOperation({
+        name: "list_folder",
+        access: boxReads,
+        input: listFolderInput,
+        owner: boxOwner(rt),
+        maxDurationMs: 65_000,
+        handler: (ctx, input) => listBoxFolder(boxesContext(rt, ctx), input),
+      }),
+    ),
+    listJobs: relay.serve(
+      routeOperation({
+        name: "list_jobs",
+        access: boxReads,
+        input: listJobsInput,
+        owner: boxOwner(rt),
+        maxDurationMs: quickMs,
+        handler: (ctx, input) => listBoxJobs(boxesContext(rt, ctx), input),
       }),
     ),
     // No tool deletes a snapshot: the route declares its own access (docs/boxes.md#snapshots); its files are on its node.

@@ -9,6 +9,7 @@ import { restRoutes, type RouteDeclaration, type RouteMethod } from "@bancada/se
 import type { BoxesRuntime } from "../domain/context.js";
 import { forkBoxInput, listSnapshotsInput, saveSnapshotInput, snapshotIdParams } from "../domain/schemas/disk.js";
 import { getUsageInput } from "../domain/usage/schemas.js";
+import { listFolderQuery, listFolderResult, listJobsQuery, listJobsResult } from "../domain/schemas/browse.js";
 import { boxRefInput, createBoxInput, deleteBoxInput, powerInput } from "../domain/schemas/box.js";
 import { execInput, jobWaitInput, startJobInput, writeFileInput } from "../domain/schemas/exec.js";
 import { publishPortInput } from "../domain/schemas/port.js";
@@ -82,6 +83,18 @@ export function boxesRoutes(rt: BoxesRuntime, relay: OwnerRelay): Router {
     input: (req) => ({ ...box(req), ...keyed(req) }),
     status: 201,
     declare: { body: startJobInput, ...idempotency },
+  });
+  mirror("get", "/v1/boxes/:boxId/jobs", {
+    summary: "List a box's jobs, newest first (limit)",
+    op: ops.listJobs,
+    input: (req) => ({ ...numbers(req.query, ["limit"]), boxId: req.params.boxId }),
+    declare: { params: boxRefInput, query: listJobsQuery, response: listJobsResult },
+  });
+  mirror("get", "/v1/boxes/:boxId/folder", {
+    summary: "List a folder of a box (path=…, default /data/home)",
+    op: ops.listFolder,
+    input: (req) => ({ ...strings(req.query, ["path"]), boxId: req.params.boxId }),
+    declare: { params: boxRefInput, query: listFolderQuery, response: listFolderResult },
   });
   mirror("get", "/v1/boxes/:boxId/jobs/:jobId/logs", {
     summary: "Read a job's logs (offset, tail)",

@@ -16,6 +16,7 @@ import type {
   BoxDriver,
   DownloadRequest,
   DownloadStream,
+  FolderList,
   PathInfo,
   ShellProcess,
   ShellRequest,
@@ -51,7 +52,7 @@ import {
   usrLinks,
   type BoxPaths,
 } from "./box-disk.js";
-import { readArgsFor, readOutcome, writeArgs, writeOutcome } from "./box-files.js";
+import { listArgsFor, listOutcome, readArgsFor, readOutcome, writeArgs, writeOutcome } from "./box-files.js";
 import * as transfers from "./box-transfers.js";
 import { PortBridges } from "./port-bridges.js";
 import { openShell } from "./box-shell.js";
@@ -505,6 +506,17 @@ export class LocalDriver implements BoxDriver {
     );
     if (!result.started) throw launchError(result);
     return writeOutcome(result);
+  }
+
+  async listFolder(box: BoxHandle, folderPath: string, limit: number): Promise<FolderList> {
+    // a record is at most a name (255 bytes) and three short numbers
+    const result = await this.#run(
+      box,
+      { cwd: "/", program: listArgsFor(folderPath, limit) },
+      { timeoutMs: 60_000, maxOutputBytes: limit * 320 },
+    );
+    if (!result.started) throw launchError(result);
+    return listOutcome(result);
   }
 
   inspectPath(box: BoxHandle, filePath: string, options: { folderBytes: boolean }): Promise<PathInfo> {
