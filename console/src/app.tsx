@@ -2,11 +2,13 @@
 import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { api, onSignedOut, signOut, storedKey } from "./api";
 import { t } from "./i18n";
+import { InboxCountsProvider, useInboxCounts } from "./inbox-counts";
 import { ActivityPage } from "./pages/activity";
 import { BoardPage } from "./pages/board";
 import { BoardsPage } from "./pages/boards";
 import { BoxesPage } from "./pages/boxes";
 import { DraftsPage, WorkspacePage } from "./pages/drafts";
+import { InboxPage } from "./pages/inbox";
 import { KeysPage } from "./pages/keys";
 import { SignIn } from "./pages/sign-in";
 import { SessionContext, refusal, type Session } from "./session";
@@ -14,6 +16,7 @@ import { SessionContext, refusal, type Session } from "./session";
 type Area = { path: string; label: string; scope: string };
 
 const areas = (): Area[] => [
+  { path: "inbox", label: t("nav.inbox"), scope: "boards:read" },
   { path: "boards", label: t("nav.boards"), scope: "boards:read" },
   { path: "drafts", label: t("nav.drafts"), scope: "drafts:read" },
   { path: "boxes", label: t("nav.boxes"), scope: "boxes:read" },
@@ -84,6 +87,7 @@ export function App(): ReactNode {
   const [area = "boards", id] = route;
   return (
     <SessionContext.Provider value={session}>
+      <InboxCountsProvider enabled={refusal(session, "boards:read") === null} refreshKey={routeKey}>
       <header className="top">
         <span className="brand">{t("appName")}</span>
         <nav aria-label={t("nav.main")}>
@@ -98,7 +102,7 @@ export function App(): ReactNode {
                     </span>
                   ) : (
                     <a href={`#/${entry.path}`} aria-current={area === entry.path ? "page" : undefined}>
-                      {entry.label}
+                      {entry.path === "inbox" ? <InboxLabel /> : entry.label}
                     </a>
                   )}
                 </li>
@@ -114,8 +118,15 @@ export function App(): ReactNode {
         </button>
       </header>
       <main>{page(session, area, id)}</main>
+      </InboxCountsProvider>
     </SessionContext.Provider>
   );
+}
+
+/** "Inbox", with the number of proposals waiting when there are any. */
+function InboxLabel(): ReactNode {
+  const { counts } = useInboxCounts();
+  return counts && counts.total > 0 ? t("nav.inboxCount", { count: counts.total }) : t("nav.inbox");
 }
 
 function page(session: Session, area: string, id: string | undefined): ReactNode {
@@ -128,6 +139,8 @@ function page(session: Session, area: string, id: string | undefined): ReactNode
     ) : null;
   };
   switch (area) {
+    case "inbox":
+      return closed("boards:read") ?? <InboxPage />;
     case "drafts":
       return closed("drafts:read") ?? (id ? <WorkspacePage key={id} workspaceId={id} /> : <DraftsPage />);
     case "boxes":
