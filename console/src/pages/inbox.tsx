@@ -73,7 +73,8 @@ export function InboxPage(): ReactNode {
       proposals.push(kept.proposal);
       tasks.push(...kept.tasks);
     }
-    proposals.sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
+    // a stable sort by the second shown: the open ones keep the API's order (finer than a second), the kept ones join them
+    proposals.sort((a, b) => b.created_at.localeCompare(a.created_at));
     shown.current = new Map(proposals.map((proposal) => [proposal.id, proposal]));
     return { boards: new Map(boards.map((board) => [board.id, board])), proposals, tasks };
   }, []);
