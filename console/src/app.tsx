@@ -88,36 +88,36 @@ export function App(): ReactNode {
   return (
     <SessionContext.Provider value={session}>
       <InboxCountsProvider enabled={refusal(session, "boards:read") === null} refreshKey={routeKey}>
-      <header className="top">
-        <span className="brand">{t("appName")}</span>
-        <nav aria-label={t("nav.main")}>
-          <ul>
-            {areas().map((entry) => {
-              const reason = refusal(session, entry.scope);
-              return (
-                <li key={entry.path}>
-                  {reason ? (
-                    <span className="nav-disabled" aria-disabled="true" title={reason}>
-                      {entry.label} <small>({reason})</small>
-                    </span>
-                  ) : (
-                    <a href={`#/${entry.path}`} aria-current={area === entry.path ? "page" : undefined}>
-                      {entry.path === "inbox" ? <InboxLabel /> : entry.label}
-                    </a>
-                  )}
-                </li>
-              );
-            })}
-          </ul>
-        </nav>
-        <span className="who">
-          {t("signedInAs", { person: session.personId, account: session.accountId, key: session.key?.label ?? "" })}
-        </span>
-        <button type="button" onClick={() => signOut()}>
-          {t("signOut")}
-        </button>
-      </header>
-      <main>{page(session, area, id)}</main>
+        <header className="top">
+          <span className="brand">{t("appName")}</span>
+          <nav aria-label={t("nav.main")}>
+            <ul>
+              {areas().map((entry) => {
+                const reason = refusal(session, entry.scope);
+                return (
+                  <li key={entry.path}>
+                    {reason ? (
+                      <span className="nav-disabled" aria-disabled="true" title={reason}>
+                        {entry.label} <small>({reason})</small>
+                      </span>
+                    ) : (
+                      <a href={`#/${entry.path}`} aria-current={area === entry.path ? "page" : undefined}>
+                        {entry.path === "inbox" ? <InboxLabel /> : entry.label}
+                      </a>
+                    )}
+                  </li>
+                );
+              })}
+            </ul>
+          </nav>
+          <span className="who">
+            {t("signedInAs", { person: session.personId, account: session.accountId, key: session.key?.label ?? "" })}
+          </span>
+          <button type="button" onClick={() => signOut()}>
+            {t("signOut")}
+          </button>
+        </header>
+        <main>{page(session, area, id)}</main>
       </InboxCountsProvider>
     </SessionContext.Provider>
   );

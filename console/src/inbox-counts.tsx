@@ -18,7 +18,15 @@ export function useInboxCounts(): Counts {
 }
 
 /** Reads the counts when `enabled` (the key may read boards) and again whenever `refreshKey` changes (a navigation). */
-export function InboxCountsProvider({ enabled, refreshKey, children }: { enabled: boolean; refreshKey: string; children: ReactNode }): ReactNode {
+export function InboxCountsProvider({
+  enabled,
+  refreshKey,
+  children,
+}: {
+  enabled: boolean;
+  refreshKey: string;
+  children: ReactNode;
+}): ReactNode {
   const [counts, setCounts] = useState<InboxCounts | null>(null);
   const refresh = useCallback(async () => {
     if (!enabled) return setCounts(null);

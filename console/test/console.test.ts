@@ -99,7 +99,8 @@ describe.skipIf(browserUnsupported !== null)("the web console in Chromium", () =
     await page.getByRole("heading", { name: "Produto", level: 1 }).waitFor();
     boardId = decodeURIComponent(page.url().split("#/boards/")[1]!);
     // the service keeps its default titles in Portuguese; an English interface shows them in English
-    for (const title of ["Do now", "Schedule", "Delegate", "Eliminate", "Backlog"]) await page.getByRole("heading", { name: title, level: 3 }).waitFor();
+    for (const title of ["Do now", "Schedule", "Delegate", "Eliminate", "Backlog"])
+      await page.getByRole("heading", { name: title, level: 3 }).waitFor();
     expect(await page.getByRole("heading", { name: "Fazer agora" }).count()).toBe(0);
   });
 

@@ -74,7 +74,8 @@ describe.skipIf(browserUnsupported !== null)("the console's inbox and activity i
     expect(response.status, route).toBeLessThan(300);
     return (await response.json()) as T;
   };
-  const newBoard = async (name: string) => (await rest<{ board: { id: string } }>("POST", "/v1/boards", { requestId: randomUUID(), name })).board.id;
+  const newBoard = async (name: string) =>
+    (await rest<{ board: { id: string } }>("POST", "/v1/boards", { requestId: randomUUID(), name })).board.id;
   const task = async (client: Client, boardId: string, title: string) =>
     (await mcp<{ task: Task }>(client, "create_task", { requestId: randomUUID(), boardId, title })).task;
   const propose = async (client: Client, boardId: string, suggestions: [Task, string][], summary?: string) =>
@@ -102,10 +103,34 @@ describe.skipIf(browserUnsupported !== null)("the console's inbox and activity i
     site = await task(claude, boards.produto, "Atualizar site");
     copy = await task(claude, boards.site, "Revisar textos");
     later = await task(claude, boards.site, "Trocar fotos");
-    await propose(claude, boards.produto, [[launch, "urgent-important"], [site, "not-urgent-important"]], "Prioridades da semana");
-    await propose(claude, boards.site, [[copy, "urgent-not-important"], [later, "not-urgent-not-important"]], "Textos e fotos");
+    await propose(
+      claude,
+      boards.produto,
+      [
+        [launch, "urgent-important"],
+        [site, "not-urgent-important"],
+      ],
+      "Prioridades da semana",
+    );
+    await propose(
+      claude,
+      boards.site,
+      [
+        [copy, "urgent-not-important"],
+        [later, "not-urgent-not-important"],
+      ],
+      "Textos e fotos",
+    );
     // the third task changes after the proposal: its suggestion is stale
-    site = (await mcp<{ task: Task }>(claude, "update_task", { requestId: randomUUID(), boardId: boards.produto, taskId: site.id, expectedVersion: 1, title: "Atualizar site!" })).task;
+    site = (
+      await mcp<{ task: Task }>(claude, "update_task", {
+        requestId: randomUUID(),
+        boardId: boards.produto,
+        taskId: site.id,
+        expectedVersion: 1,
+        title: "Atualizar site!",
+      })
+    ).task;
 
     await page.goto(stack.baseUrl);
     await page.getByLabel("API key").fill(anaKey);
@@ -159,7 +184,10 @@ describe.skipIf(browserUnsupported !== null)("the console's inbox and activity i
   it("when another account's agent, or a board where the person only views, has proposals, then the inbox never shows them", async () => {
     const foreignBoard = await fetch(`${stack.baseUrl}/v1/boards`, {
       method: "POST",
-      headers: { authorization: `Bearer ${await stack.createKey({ accountId: "acct-b", personId: "ana", scopes: allScopes, allowWrites: true })}`, "content-type": "application/json" },
+      headers: {
+        authorization: `Bearer ${await stack.createKey({ accountId: "acct-b", personId: "ana", scopes: allScopes, allowWrites: true })}`,
+        "content-type": "application/json",
+      },
       body: JSON.stringify({ requestId: randomUUID(), name: "Segredo da B" }),
     }).then(async (response) => ((await response.json()) as { board: { id: string } }).board.id);
     const foreignTask = await task(stranger, foreignBoard, "Segredo");
@@ -225,7 +253,10 @@ describe.skipIf(browserUnsupported !== null)("the console's inbox and activity i
   it("when the Activity page is filtered by agent, tool, outcome and time, then only those calls show, and Older / Newer page through them by cursor", async () => {
     // 60 calls of one tool by ana's agent: more than one page of 50
     for (let i = 0; i < 60; i++) await mcp(claude, "list_boards", {});
-    const failed = await callTool<{ error: { code: string } }>(claude, "get_task_activity", { boardId: boards.produto, taskId: randomUUID() });
+    const failed = await callTool<{ error: { code: string } }>(claude, "get_task_activity", {
+      boardId: boards.produto,
+      taskId: randomUUID(),
+    });
     expect(failed.isError).toBe(true);
     const code = failed.data.error.code;
     await page.getByRole("link", { name: "Activity" }).click();

@@ -85,7 +85,9 @@ export async function readAudit(db: GatewayDb, filter: AuditFilter): Promise<Aud
       ...(filter.tool !== undefined ? { tool: filter.tool } : {}),
       ...(filter.agentId !== undefined ? { agentId: filter.agentId } : {}),
       ...(filter.outcome !== undefined ? { outcome: filter.outcome } : {}),
-      ...(filter.since || filter.until ? { at: { ...(filter.since ? { gte: filter.since } : {}), ...(filter.until ? { lt: filter.until } : {}) } } : {}),
+      ...(filter.since || filter.until
+        ? { at: { ...(filter.since ? { gte: filter.since } : {}), ...(filter.until ? { lt: filter.until } : {}) } }
+        : {}),
       ...(filter.cursor ? { id: { lt: BigInt(filter.cursor) } } : {}),
     },
     orderBy: { id: "desc" },

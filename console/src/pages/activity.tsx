@@ -132,7 +132,12 @@ export function ActivityPage(): ReactNode {
             <>
               <AuditTable calls={page.calls} filtered={JSON.stringify(filters) !== JSON.stringify(noFilters)} />
               <nav className="pager" aria-label={t("audit.pageOf", { page: cursors.length + 1 })}>
-                <button type="button" className="secondary" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+                <button
+                  type="button"
+                  className="secondary"
+                  disabled={cursors.length === 0}
+                  onClick={() => setCursors(cursors.slice(0, -1))}
+                >
                   {t("audit.newer")}
                 </button>
                 <span>{t("audit.pageOf", { page: cursors.length + 1 })}</span>

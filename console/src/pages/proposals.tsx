@@ -132,7 +132,9 @@ export function ProposalCard({
     <article className="proposal" aria-label={`${label}: ${proposal.summary ?? proposal.id}`} data-proposal-id={proposal.id}>
       {heading}
       <p>
-        <small>{t("proposals.byAgent", { agent: proposal.agent_id, person: proposal.created_by, date: formatDate(proposal.created_at) })}</small>
+        <small>
+          {t("proposals.byAgent", { agent: proposal.agent_id, person: proposal.created_by, date: formatDate(proposal.created_at) })}
+        </small>
       </p>
       {proposal.summary !== null ? (
         <div className="summary">
@@ -243,7 +245,12 @@ export function ProposalCard({
               <button type="button" disabled={closed !== null || review.busy} onClick={() => void decideAll("apply-all")}>
                 {t("proposals.applyAll")}
               </button>
-              <button type="button" className="secondary" disabled={closed !== null || review.busy} onClick={() => void decideAll("reject-all")}>
+              <button
+                type="button"
+                className="secondary"
+                disabled={closed !== null || review.busy}
+                onClick={() => void decideAll("reject-all")}
+              >
                 {t("proposals.rejectAll")}
               </button>
             </>

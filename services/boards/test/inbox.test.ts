@@ -42,7 +42,13 @@ describe("the reviewer's inbox", () => {
   beforeAll(async () => {
     stack = await startStack({ services: { boards: boardsFactory } });
     ana = await person(stack, "ana");
-    const agentKey = await stack.createKey({ accountId: "acct-a", personId: "ana", agentId: "claude", scopes: boardScopes, allowWrites: true });
+    const agentKey = await stack.createKey({
+      accountId: "acct-a",
+      personId: "ana",
+      agentId: "claude",
+      scopes: boardScopes,
+      allowWrites: true,
+    });
     agent = { ...ana, key: agentKey, client: await connectClient(stack.mcpUrl, agentKey), rest: restClient(stack.baseUrl, agentKey) };
     bia = await person(stack, "bia");
     other = await person(stack, "ana", { accountId: "acct-b" });
@@ -61,7 +67,12 @@ describe("the reviewer's inbox", () => {
       requestId: randomUUID(),
       boardId: board.id,
       ...(summary ? { summary } : {}),
-      suggestions: suggestions.map(({ task, quadrant, version }) => ({ taskId: task.id, version: version ?? task.version, quadrant, reason: "porque sim" })),
+      suggestions: suggestions.map(({ task, quadrant, version }) => ({
+        taskId: task.id,
+        version: version ?? task.version,
+        quadrant,
+        reason: "porque sim",
+      })),
     });
   const inbox = async (who: Person, query = "") => {
     const answer = await who.rest<Inbox>("GET", `/v1/inbox${query}`);
@@ -81,7 +92,12 @@ describe("the reviewer's inbox", () => {
     expect(listed.tasks.find((task) => task.id === tasks[0]!.id)).toMatchObject({ title: "T0", quadrant: "backlog", version: 1 });
     const counts = (await ana.rest<Counts>("GET", "/v1/inbox/counts")).body;
     expect(counts.total).toBe(2);
-    expect(counts.boards).toEqual(expect.arrayContaining([{ board_id: first.id, pending: 1 }, { board_id: second.id, pending: 1 }]));
+    expect(counts.boards).toEqual(
+      expect.arrayContaining([
+        { board_id: first.id, pending: 1 },
+        { board_id: second.id, pending: 1 },
+      ]),
+    );
     // closing it takes it out of the inbox
     await ana.rest("POST", `${base(newer)}/dismiss`);
     expect((await inbox(ana)).proposals.map((p) => p.id)).toEqual([older.id]);
@@ -127,7 +143,13 @@ describe("the reviewer's inbox", () => {
       { task: a, quadrant: "urgent-important" },
       { task: b, quadrant: "not-urgent-important" },
     ]);
-    await ok(ana.client, "update_task", { requestId: randomUUID(), boardId: first.id, taskId: b.id, expectedVersion: b.version, title: "T2!" });
+    await ok(ana.client, "update_task", {
+      requestId: randomUUID(),
+      boardId: first.id,
+      taskId: b.id,
+      expectedVersion: b.version,
+      title: "T2!",
+    });
     const answer = await ana.rest<{ proposal: Listed; outcomes: Record<string, string> }>("POST", `${base(proposal)}/apply-all`);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     const [sa, sb] = answer.body.proposal.suggestions;
@@ -157,14 +179,22 @@ describe("the reviewer's inbox", () => {
   it("when an obsolete suggestion is proposed again, then a new proposal by the reviewer carries it at the task's current version, and applying it moves the task", async () => {
     const task = await makeTask(ana, first.id, { title: "Velha" });
     const { proposal } = await propose(first, [{ task, quadrant: "not-urgent-important" }]);
-    await ok(ana.client, "update_task", { requestId: randomUUID(), boardId: first.id, taskId: task.id, expectedVersion: 1, title: "Velha!" });
+    await ok(ana.client, "update_task", {
+      requestId: randomUUID(),
+      boardId: first.id,
+      taskId: task.id,
+      expectedVersion: 1,
+      title: "Velha!",
+    });
     const suggestionId = proposal.suggestions[0]!.id;
     await ana.rest("POST", `${base(proposal)}/suggestions/${suggestionId}/apply`);
     const requestId = randomUUID();
     const again = await ana.rest<{ proposal: Listed }>("POST", `${base(proposal)}/suggestions/${suggestionId}/repropose`, { requestId });
     expect(again.status, JSON.stringify(again.body)).toBe(201);
     expect(again.body.proposal).toMatchObject({ board_id: first.id, created_by: "ana", summary: null, closed_at: null });
-    expect(again.body.proposal.suggestions).toMatchObject([{ task_id: task.id, version: 2, quadrant: "not-urgent-important", reason: "porque sim", state: "pending" }]);
+    expect(again.body.proposal.suggestions).toMatchObject([
+      { task_id: task.id, version: 2, quadrant: "not-urgent-important", reason: "porque sim", state: "pending" },
+    ]);
     // the same requestId is the same proposal
     const repeat = await ana.rest<{ proposal: Listed }>("POST", `${base(proposal)}/suggestions/${suggestionId}/repropose`, { requestId });
     expect(repeat.body.proposal.id).toBe(again.body.proposal.id);
@@ -177,7 +207,9 @@ describe("the reviewer's inbox", () => {
     const task = await makeTask(ana, first.id, { title: "Pendente" });
     const { proposal } = await propose(first, [{ task, quadrant: "urgent-important" }]);
     const path = `${base(proposal)}/suggestions/${proposal.suggestions[0]!.id}/repropose`;
-    expect(expectRestError(await ana.rest("POST", path, { requestId: randomUUID() }), 409, "failed_precondition").message).toMatch(/obsolete/);
+    expect(expectRestError(await ana.rest("POST", path, { requestId: randomUUID() }), 409, "failed_precondition").message).toMatch(
+      /obsolete/,
+    );
     expect(issuePaths(expectRestError(await ana.rest("POST", path, {}), 400, "invalid_argument"))).toEqual(["requestId"]);
     expect(issuePaths(expectRestError(await ana.rest("POST", path, { requestId: "x" }), 400, "invalid_argument"))).toEqual(["requestId"]);
     // another account never finds the board; a viewer may not write it
@@ -187,6 +219,12 @@ describe("the reviewer's inbox", () => {
     const onSecond = (await propose(second, [{ task: secondTask, quadrant: "urgent-important" }])).proposal;
     expectRestError(await bia.rest("POST", `${base(onSecond)}/apply-all`), 403, "permission_denied");
     // the suggestion's address must match its board and proposal
-    expectRestError(await ana.rest("POST", `/v1/boards/${second.id}/proposals/${proposal.id}/suggestions/${proposal.suggestions[0]!.id}/repropose`, { requestId: randomUUID() }), 404, "not_found");
+    expectRestError(
+      await ana.rest("POST", `/v1/boards/${second.id}/proposals/${proposal.id}/suggestions/${proposal.suggestions[0]!.id}/repropose`, {
+        requestId: randomUUID(),
+      }),
+      404,
+      "not_found",
+    );
   });
 });

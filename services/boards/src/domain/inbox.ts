@@ -117,9 +117,13 @@ export function reproposeSuggestion(ctx: BoardsContext, ref: ReproposeRef): Prom
     if (!suggestion)
       throw new DomainError(ErrorCode.notFound, "Suggestion not found in this proposal.", { suggestionId: ref.suggestionId });
     if (suggestion.state !== "obsolete")
-      throw new DomainError(ErrorCode.failedPrecondition, `Only an obsolete suggestion is proposed again (this one is ${suggestion.state}).`, {
-        state: suggestion.state,
-      });
+      throw new DomainError(
+        ErrorCode.failedPrecondition,
+        `Only an obsolete suggestion is proposed again (this one is ${suggestion.state}).`,
+        {
+          state: suggestion.state,
+        },
+      );
     const [task] = await tx.$queryRaw<{ version: number; quadrant: QuadrantId; active: boolean }[]>`
       SELECT version, quadrant::text AS quadrant, status = 'active' AND archived_at IS NULL AS active
         FROM tasks WHERE id = ${suggestion.task_id}::uuid AND board_id = ${ref.boardId}::uuid`;

@@ -53,7 +53,15 @@ export async function withSuggestions(tx: BoardsTx, rows: ProposalRow[]): Promis
     summary_closed: row.summary_closed,
     suggestions: suggestions
       .filter((s) => s.proposal_id === row.id)
-      .map(({ id, task_id, version, quadrant, reason, state, from_quadrant }) => ({ id, task_id, version, quadrant, reason, state, from_quadrant })),
+      .map(({ id, task_id, version, quadrant, reason, state, from_quadrant }) => ({
+        id,
+        task_id,
+        version,
+        quadrant,
+        reason,
+        state,
+        from_quadrant,
+      })),
     closed_at: optionalTimestamp(row.closed_at),
     created_at: timestamp(row.created_at),
     created_by: row.created_by,

@@ -123,11 +123,7 @@ async function applyMove(tx: BoardsTx, ctx: BoardsContext, ref: ProposalRef, sug
 }
 
 /** Closes the summary; with `rejectPending`, also rejects every pending suggestion (dismissing the proposal). */
-export function closeProposal(
-  ctx: BoardsContext,
-  ref: ProposalRef,
-  rejectPending: boolean,
-): Promise<{ proposal: ProposalRecord }> {
+export function closeProposal(ctx: BoardsContext, ref: ProposalRef, rejectPending: boolean): Promise<{ proposal: ProposalRecord }> {
   return session(ctx, async (tx) => {
     await reachBoard(tx, ref.boardId, "write");
     await lockProposal(tx, ref);
