@@ -52,6 +52,8 @@ export interface Suggestion {
   state: "pending" | "applied" | "rejected" | "obsolete";
   /** Applied: the quadrant the task left (null otherwise). */
   from_quadrant: string | null;
+  /** Obsolete and proposed again: the new proposal's id (null otherwise). */
+  reproposed_as: string | null;
 }
 
 export interface Proposal {

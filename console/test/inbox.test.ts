@@ -141,6 +141,7 @@ describe.skipIf(browserUnsupported !== null)("the console's inbox and activity i
     await cards.getByRole("link", { name: "Pending proposals: 1" }).waitFor();
     await page.getByRole("link", { name: "Inbox (2)" }).click();
     await page.getByRole("heading", { name: "Inbox", level: 1 }).waitFor();
+    await card("Prioridades da semana").waitFor();
     const listed = await page.locator("article.proposal").evaluateAll((articles) => articles.map((a) => a.getAttribute("aria-label")));
     expect(listed).toEqual(["Proposals: Textos e fotos", "Proposals: Prioridades da semana"]);
     await expect(card("Prioridades da semana").textContent()).resolves.toMatch(/On Produto.*from claude \(ana\)/);

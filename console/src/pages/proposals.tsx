@@ -194,7 +194,7 @@ export function ProposalCard({
                     ) : null}
                   </td>
                   <td className="actions">
-                    {suggestion.state === "obsolete" && !reproposed.has(suggestion.id) ? (
+                    {suggestion.state === "obsolete" && !suggestion.reproposed_as && !reproposed.has(suggestion.id) ? (
                       <button
                         type="button"
                         className="secondary"
@@ -205,7 +205,7 @@ export function ProposalCard({
                         {t("proposals.repropose")}
                       </button>
                     ) : null}
-                    {reproposed.has(suggestion.id) ? (
+                    {suggestion.reproposed_as || reproposed.has(suggestion.id) ? (
                       <p className="note" role="status">
                         {t("proposals.reproposed")}
                       </p>

@@ -198,6 +198,11 @@ describe("the reviewer's inbox", () => {
     // the same requestId is the same proposal
     const repeat = await ana.rest<{ proposal: Listed }>("POST", `${base(proposal)}/suggestions/${suggestionId}/repropose`, { requestId });
     expect(repeat.body.proposal.id).toBe(again.body.proposal.id);
+    // once only: another requestId is refused, naming the proposal; the original names it too
+    const second = await ana.rest("POST", `${base(proposal)}/suggestions/${suggestionId}/repropose`, { requestId: randomUUID() });
+    expect(expectRestError(second, 409, "failed_precondition").details).toEqual({ proposalId: again.body.proposal.id });
+    const original = await ana.rest<{ proposal: Listed & { suggestions: { reproposed_as: string | null }[] } }>("GET", base(proposal));
+    expect(original.body.proposal.suggestions[0]!.reproposed_as).toBe(again.body.proposal.id);
     const fresh = again.body.proposal;
     await ana.rest("POST", `${base(fresh)}/suggestions/${fresh.suggestions[0]!.id}/apply`);
     expect(await taskNow(task.id)).toMatchObject({ quadrant: "not-urgent-important", version: 3 });

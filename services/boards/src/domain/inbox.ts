@@ -6,7 +6,8 @@
 import { z } from "zod";
 import { DomainError, ErrorCode } from "@bancada/contracts";
 import { Prisma } from "../db/generated/client.js";
-import { reachBoard } from "./access.js";
+import type { BoardsTx } from "../db/client.js";
+import { lockBoardOrder, reachBoard } from "./access.js";
 import { session, type BoardsContext } from "./context.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 import { limits } from "./limits.js";
@@ -104,7 +105,7 @@ export interface ReproposeRef {
 /**
  * An obsolete suggestion proposed again, by the reviewing person: a new proposal (no summary) with one suggestion —
  * the same task, quadrant and reason — at the task's current version, so it can be applied now. The original stays
- * as it was (obsolete); the new proposal's event names it (`reproposed_from`).
+ * as it was (obsolete); the new proposal's event names it (`reproposed_from`), so it is proposed again once only.
  */
 export function reproposeSuggestion(ctx: BoardsContext, ref: ReproposeRef): Promise<ProposalResult> {
   return session(ctx, async (tx) => {
@@ -124,6 +125,7 @@ export function reproposeSuggestion(ctx: BoardsContext, ref: ReproposeRef): Prom
           state: suggestion.state,
         },
       );
+    await refuseSecondReproposal(tx, ref);
     const [task] = await tx.$queryRaw<{ version: number; quadrant: QuadrantId; active: boolean }[]>`
       SELECT version, quadrant::text AS quadrant, status = 'active' AND archived_at IS NULL AS active
         FROM tasks WHERE id = ${suggestion.task_id}::uuid AND board_id = ${ref.boardId}::uuid`;
@@ -144,4 +146,19 @@ export function reproposeSuggestion(ctx: BoardsContext, ref: ReproposeRef): Prom
       { reproposed_from: ref.suggestionId },
     );
   });
+}
+
+/**
+ * One re-proposal per obsolete suggestion (two would leave two pending moves of one task): a repeat of the same
+ * requestId is let through to answer with its proposal (idempotency); any other names the proposal that exists.
+ * Serialised by the lock on the board's order, as every write that hands out positions.
+ */
+async function refuseSecondReproposal(tx: BoardsTx, ref: ReproposeRef): Promise<void> {
+  await lockBoardOrder(tx, ref.boardId);
+  const [earlier] = await tx.$queryRaw<{ id: string; request_id: string }[]>`
+    SELECT p.id::text, p.request_id::text FROM activity_events e JOIN proposals p ON p.account_id = e.account_id AND p.id::text = e.entity_id
+     WHERE e.board_id = ${ref.boardId}::uuid AND e.event_type = 'proposal_submitted' AND e.metadata->>'reproposed_from' = ${ref.suggestionId.toLowerCase()}
+     LIMIT 1`;
+  if (earlier && earlier.request_id !== ref.requestId.toLowerCase())
+    throw new DomainError(ErrorCode.failedPrecondition, "This suggestion was proposed again already.", { proposalId: earlier.id });
 }

@@ -86,11 +86,12 @@ export const proposalView = z.object({
   closed_at: z.string().nullable(),
 });
 /**
- * The proposal as the app's REST API shows it: who submitted it (the person and the key's agent), and for each applied
- * suggestion the quadrant its task left (null otherwise, or once that activity has expired).
+ * The proposal as the app's REST API shows it: who submitted it (the person and the key's agent); for each applied
+ * suggestion the quadrant its task left, for an obsolete one the proposal that proposed it again (null otherwise,
+ * or once that activity has expired).
  */
 export type ProposalRecord = Omit<z.infer<typeof proposalView>, "suggestions"> & {
-  suggestions: (SuggestionView & { from_quadrant: string | null })[];
+  suggestions: (SuggestionView & { from_quadrant: string | null; reproposed_as: string | null })[];
   created_at: string;
   created_by: string;
   agent_id: string;
