@@ -69,7 +69,7 @@ const dataDirOf = (deps: ServiceDeps, folder: string): string => path.join(path.
 
 export const services = [
   served(scriptsService, 8788, ["/v1/scripts", "/v1/changes"]),
-  served(boardsService, 8789, ["/v1/boards"], (deps) => ({ consoleUrl: deps.env.BANCADA_PUBLIC_URL })),
+  served(boardsService, 8789, ["/v1/boards", "/v1/inbox"], (deps) => ({ consoleUrl: deps.env.BANCADA_PUBLIC_URL })),
   served(docsService, 8790, ["/v1/search", "/v1/answer", "/v1/documents"], (deps) => ({
     ingestAccounts: deps.env.DOCS_INGEST_ACCOUNTS,
     // the demo corpus fills an empty corpus in the embedded mode, so a new user can try the tools at once

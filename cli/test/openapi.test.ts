@@ -90,6 +90,8 @@ const bodiless = new Set([
   "post /v1/boards/{boardId}/proposals/{proposalId}/suggestions/{suggestionId}/reject",
   "post /v1/boards/{boardId}/proposals/{proposalId}/close-summary",
   "post /v1/boards/{boardId}/proposals/{proposalId}/dismiss",
+  "post /v1/boards/{boardId}/proposals/{proposalId}/apply-all",
+  "post /v1/boards/{boardId}/proposals/{proposalId}/reject-all",
   "post /v1/keys/{id}/revoke",
   "post /admin/keys/{id}/revoke",
 ]);

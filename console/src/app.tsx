@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { api, onSignedOut, signOut, storedKey } from "./api";
 import { t } from "./i18n";
+import { InboxCountsProvider, useInboxCounts } from "./inbox-counts";
 import { ActivityPage } from "./pages/activity";
 import { BoardPage } from "./pages/board";
 import { BoardsPage } from "./pages/boards";
@@ -9,6 +10,7 @@ import { BoxPage } from "./pages/box";
 import { BoxesPage } from "./pages/boxes";
 import { DraftPage } from "./pages/draft";
 import { DraftsPage, WorkspacePage } from "./pages/drafts";
+import { InboxPage } from "./pages/inbox";
 import { KeysPage } from "./pages/keys";
 import { SignIn } from "./pages/sign-in";
 import { SessionContext, refusal, type Session } from "./session";
@@ -16,6 +18,7 @@ import { SessionContext, refusal, type Session } from "./session";
 type Area = { path: string; label: string; scope: string };
 
 const areas = (): Area[] => [
+  { path: "inbox", label: t("nav.inbox"), scope: "boards:read" },
   { path: "boards", label: t("nav.boards"), scope: "boards:read" },
   { path: "drafts", label: t("nav.drafts"), scope: "drafts:read" },
   { path: "boxes", label: t("nav.boxes"), scope: "boxes:read" },
@@ -86,38 +89,46 @@ export function App(): ReactNode {
   const [area = "boards", id, sub] = route;
   return (
     <SessionContext.Provider value={session}>
-      <header className="top">
-        <span className="brand">{t("appName")}</span>
-        <nav aria-label={t("nav.main")}>
-          <ul>
-            {areas().map((entry) => {
-              const reason = refusal(session, entry.scope);
-              return (
-                <li key={entry.path}>
-                  {reason ? (
-                    <span className="nav-disabled" aria-disabled="true" title={reason}>
-                      {entry.label} <small>({reason})</small>
-                    </span>
-                  ) : (
-                    <a href={`#/${entry.path}`} aria-current={area === entry.path ? "page" : undefined}>
-                      {entry.label}
-                    </a>
-                  )}
-                </li>
-              );
-            })}
-          </ul>
-        </nav>
-        <span className="who">
-          {t("signedInAs", { person: session.personId, account: session.accountId, key: session.key?.label ?? "" })}
-        </span>
-        <button type="button" onClick={() => signOut()}>
-          {t("signOut")}
-        </button>
-      </header>
-      <main>{page(session, area, id, sub)}</main>
+      <InboxCountsProvider enabled={refusal(session, "boards:read") === null} refreshKey={routeKey}>
+        <header className="top">
+          <span className="brand">{t("appName")}</span>
+          <nav aria-label={t("nav.main")}>
+            <ul>
+              {areas().map((entry) => {
+                const reason = refusal(session, entry.scope);
+                return (
+                  <li key={entry.path}>
+                    {reason ? (
+                      <span className="nav-disabled" aria-disabled="true" title={reason}>
+                        {entry.label} <small>({reason})</small>
+                      </span>
+                    ) : (
+                      <a href={`#/${entry.path}`} aria-current={area === entry.path ? "page" : undefined}>
+                        {entry.path === "inbox" ? <InboxLabel /> : entry.label}
+                      </a>
+                    )}
+                  </li>
+                );
+              })}
+            </ul>
+          </nav>
+          <span className="who">
+            {t("signedInAs", { person: session.personId, account: session.accountId, key: session.key?.label ?? "" })}
+          </span>
+          <button type="button" onClick={() => signOut()}>
+            {t("signOut")}
+          </button>
+        </header>
+        <main>{page(session, area, id, sub)}</main>
+      </InboxCountsProvider>
     </SessionContext.Provider>
   );
+}
+
+/** "Inbox", with the number of proposals waiting when there are any. */
+function InboxLabel(): ReactNode {
+  const { counts } = useInboxCounts();
+  return counts && counts.total > 0 ? t("nav.inboxCount", { count: counts.total }) : t("nav.inbox");
 }
 
 function page(session: Session, area: string, id: string | undefined, sub: string | undefined): ReactNode {
@@ -130,6 +141,8 @@ function page(session: Session, area: string, id: string | undefined, sub: strin
     ) : null;
   };
   switch (area) {
+    case "inbox":
+      return closed("boards:read") ?? <InboxPage />;
     case "drafts":
       if (id && sub) return closed("drafts:read") ?? <DraftPage key={`${id}/${sub}`} workspaceId={id} draftId={sub} />;
       return closed("drafts:read") ?? (id ? <WorkspacePage key={id} workspaceId={id} /> : <DraftsPage />);

@@ -50,6 +50,10 @@ export interface Suggestion {
   quadrant: string;
   reason: string;
   state: "pending" | "applied" | "rejected" | "obsolete";
+  /** Applied: the quadrant the task left (null otherwise). */
+  from_quadrant: string | null;
+  /** Obsolete and proposed again: the new proposal's id (null otherwise). */
+  reproposed_as: string | null;
 }
 
 export interface Proposal {
@@ -59,8 +63,25 @@ export interface Proposal {
   summary_closed: boolean;
   suggestions: Suggestion[];
   closed_at: string | null;
-  created_at?: string;
-  created_by?: string;
+  created_at: string;
+  /** The person whose key submitted it, and that key's agent. */
+  created_by: string;
+  agent_id: string;
+}
+
+/** A task as a proposal's suggestions need it: its title and where it is now. */
+export type TaskRef = Pick<Task, "id" | "title" | "quadrant" | "version">;
+
+/** GET /v1/inbox: open proposals across the boards the person reviews, and the tasks they name. */
+export interface InboxPage {
+  proposals: Proposal[];
+  tasks: (TaskRef & { board_id: string })[];
+  nextCursor: string | null;
+}
+
+export interface InboxCounts {
+  total: number;
+  boards: { board_id: string; pending: number }[];
 }
 
 export interface Member {

@@ -95,15 +95,15 @@ describe.skipIf(browserUnsupported !== null)("the web console in Chromium", () =
     expect(await page.evaluate(() => Object.keys(localStorage).length)).toBe(0);
   });
 
-  it("when a board is created with New board, then its page shows the Eisenhower grid with the board's quadrant titles and the backlog", async () => {
+  it("when a board is created with New board, then its page shows the Eisenhower grid with the default quadrant titles in the interface's language, and the backlog", async () => {
     await page.getByLabel("Name").fill("Produto");
     await page.getByRole("button", { name: "Create" }).click();
     await page.getByRole("heading", { name: "Produto", level: 1 }).waitFor();
     boardId = decodeURIComponent(page.url().split("#/boards/")[1]!);
-    const { boards } = await mcp<{ boards: { id: string; quadrants: { id: string; title: string }[] }[] }>("list_boards", {});
-    const board = boards.find((b) => b.id === boardId)!;
-    for (const quadrant of board.quadrants) await page.getByRole("heading", { name: quadrant.title, level: 3 }).waitFor();
-    await page.getByRole("heading", { name: "Backlog", level: 3 }).waitFor();
+    // the service keeps its default titles in Portuguese; an English interface shows them in English
+    for (const title of ["Do now", "Schedule", "Delegate", "Eliminate", "Backlog"])
+      await page.getByRole("heading", { name: title, level: 3 }).waitFor();
+    expect(await page.getByRole("heading", { name: "Fazer agora" }).count()).toBe(0);
   });
 
   let first: Task, second: Task, third: Task;
@@ -128,7 +128,7 @@ describe.skipIf(browserUnsupported !== null)("the web console in Chromium", () =
     await page.reload();
     await page.getByText("Revise as prioridades <b>antes</b> de aplicar mudanças.").waitFor();
     const row = suggestionRow("Revisar proposta");
-    await expect(row.textContent()).resolves.toMatch(/Backlog → Fazer agora.*prazo curto.*pending/);
+    await expect(row.textContent()).resolves.toMatch(/Backlog → Do now.*prazo curto.*pending/);
     await shot(page, "board");
   });
 
@@ -158,7 +158,7 @@ describe.skipIf(browserUnsupported !== null)("the web console in Chromium", () =
 
   it("when a task's menu is used, then it moves, completes and reopens through the REST routes, as the agent sees", async () => {
     await page.getByLabel("Actions for Responder cliente").click();
-    await page.getByRole("button", { name: "Move to Agendar" }).click();
+    await page.getByRole("button", { name: "Move to Schedule" }).click();
     await page.locator('[data-quadrant="not-urgent-important"]').getByText("Responder cliente").waitFor();
     expect(await taskOverMcp(second.id)).toMatchObject({ quadrant: "not-urgent-important", version: 2 });
     await page.getByLabel("Actions for Responder cliente").click();
@@ -195,8 +195,8 @@ describe.skipIf(browserUnsupported !== null)("the web console in Chromium", () =
     expect(((await taskOverMcp(first.id)) as Task & { tags: unknown[] }).tags).toEqual([]);
   });
 
-  it("when the owner renames a quadrant, then the grid, the menus and the agent's list_boards show the new title; reset restores it", async () => {
-    await page.getByLabel("Customise Fazer agora").click();
+  it("when the owner renames a quadrant, then the grid, the menus and the agent's list_boards show the new title as written; reset restores the default", async () => {
+    await page.getByLabel("Customise Do now").click();
     await page.getByLabel("Quadrant title").first().fill("Agora");
     await page.getByRole("button", { name: "Save quadrant" }).first().click();
     await page.getByRole("heading", { name: "Agora", exact: true, level: 3 }).waitFor();
@@ -210,7 +210,7 @@ describe.skipIf(browserUnsupported !== null)("the web console in Chromium", () =
     await page.getByLabel("Actions for Responder cliente").click();
     await page.getByLabel("Customise Agora").click();
     await page.getByRole("button", { name: "Reset to default" }).click();
-    await page.getByRole("heading", { name: "Fazer agora", level: 3 }).waitFor();
+    await page.getByRole("heading", { name: "Do now", level: 3 }).waitFor();
   });
 
   it("when another account has boards, then they never appear, and reaching one by id answers not found", async () => {

@@ -1,6 +1,6 @@
 /**
  * Reading the audit trail: newest first, one account (or, for the admin CLI, every account), optionally one
- * tool and a time window, in pages. The REST route and `bancada audit` share it, so they can never disagree.
+ * tool, agent or outcome and a time window, in pages. The REST route and `bancada audit` share it, so they can never disagree.
  */
 import { z } from "zod";
 import { DomainError, ErrorCode } from "@bancada/contracts";
@@ -32,7 +32,11 @@ export interface AuditFilter {
   /** Required by the REST route (the caller's account); the admin CLI may read every account. */
   accountId?: string;
   tool?: string;
+  agentId?: string;
+  outcome?: string;
   since?: Date;
+  /** Calls before this instant only (the end of a time range). */
+  until?: Date;
   limit: number;
   /** The `nextCursor` of the previous page. */
   cursor?: string;
@@ -63,7 +67,10 @@ export function parseSince(value: string, now = Date.now()): Date {
 /** The query string of `GET /v1/audit`. */
 export const auditQuerySchema = z.strictObject({
   tool: z.string().min(1).max(200).optional(),
+  agent: z.string().min(1).max(200).optional(),
+  outcome: z.string().min(1).max(64).optional(),
   since: z.string().min(1).max(64).optional(),
+  until: z.iso.datetime({ offset: true }).optional(),
   limit: z.coerce.number().int().min(1).max(auditPageMax).default(auditPageDefault),
   cursor: z
     .string()
@@ -76,7 +83,11 @@ export async function readAudit(db: GatewayDb, filter: AuditFilter): Promise<Aud
     where: {
       ...(filter.accountId !== undefined ? { accountId: filter.accountId } : {}),
       ...(filter.tool !== undefined ? { tool: filter.tool } : {}),
-      ...(filter.since ? { at: { gte: filter.since } } : {}),
+      ...(filter.agentId !== undefined ? { agentId: filter.agentId } : {}),
+      ...(filter.outcome !== undefined ? { outcome: filter.outcome } : {}),
+      ...(filter.since || filter.until
+        ? { at: { ...(filter.since ? { gte: filter.since } : {}), ...(filter.until ? { lt: filter.until } : {}) } }
+        : {}),
       ...(filter.cursor ? { id: { lt: BigInt(filter.cursor) } } : {}),
     },
     orderBy: { id: "desc" },

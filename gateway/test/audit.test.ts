@@ -84,6 +84,23 @@ describe("GET /v1/audit", () => {
     expect(seen).toEqual((await page("", keyA)).calls.map((c) => c.id));
   });
 
+  it("when filtered by agent, outcome or a time range (since … until), then only those calls come, still within the account", async () => {
+    expect((await page("?outcome=invalid_argument", keyA)).calls.map((c) => [c.tool, c.outcome])).toEqual([["echo", "invalid_argument"]]);
+    expect((await page("?agent=agent-a&outcome=ok", keyA)).calls).toHaveLength(4);
+    // another account's agent is never found through the filter
+    expect((await page("?agent=agent-b", keyA)).calls).toEqual([]);
+    const all = (await page("", keyA)).calls;
+    const oldest = all.at(-1)!;
+    expect((await page(`?until=${encodeURIComponent(oldest.at)}`, keyA)).calls).toEqual([]);
+    const through = new Date(Date.parse(oldest.at) + 1).toISOString();
+    expect((await page(`?since=${encodeURIComponent(oldest.at)}&until=${through}`, keyA)).calls.map((c) => c.id)).toContain(oldest.id);
+    for (const query of ["?until=tomorrow", "?agent=", "?outcome="]) {
+      const response = await audit(query, keyA);
+      expect(response.status, query).toBe(400);
+      expect(JSON.stringify(((await response.json()) as ErrorData).error.details)).toContain(query.slice(1).split("=")[0]!);
+    }
+  });
+
   it("when the query is wrong, then 400 naming the parameter; at the edges, limit 500 and since 1970-01-01 pass, 501 and anything earlier (year 0) do not", async () => {
     for (const [query, path] of [
       ["?since=yesterday", "since"],

@@ -17,7 +17,8 @@ import { formatDate, formatDay, t } from "../i18n";
 import { refusal, useSession } from "../session";
 import { ErrorNote, Reason, Status, useAction, useLoad } from "../ui";
 import { MembersPanel } from "../members";
-import { quadrantTitle } from "../quadrant-title";
+import { eventSentence } from "../event-text";
+import { quadrantSubtitle, quadrantTitle } from "../quadrant-title";
 import { Proposals } from "./proposals";
 
 async function loadBoard(boardId: string): Promise<BoardData> {
@@ -98,8 +99,8 @@ function BoardView({ data, reload }: { data: BoardData; reload: () => Promise<vo
           const quadrant = board.quadrants.find((q) => q.id === id);
           return (
             <section key={id} className={`quadrant color-${quadrant?.color ?? "gray"}`} aria-labelledby={`q-${id}`} data-quadrant={id}>
-              <h3 id={`q-${id}`}>{quadrant?.title ?? id}</h3>
-              {quadrant?.subtitle ? <p className="subtitle">{quadrant.subtitle}</p> : null}
+              <h3 id={`q-${id}`}>{quadrantTitle(board, id)}</h3>
+              {quadrantSubtitle(board, id) ? <p className="subtitle">{quadrantSubtitle(board, id)}</p> : null}
               {quadrant && board.role === "owner" && !refusal(session, "boards:write", true) ? (
                 <QuadrantEditor board={board} quadrant={quadrant} reload={reload} />
               ) : null}
@@ -249,8 +250,9 @@ function TaskEditor({
 
 /** An owner's renaming of a quadrant (title, subtitle, colour), or its reset; made against the board's version. */
 function QuadrantEditor({ board, quadrant, reload }: { board: Board; quadrant: Quadrant; reload: () => Promise<void> }): ReactNode {
-  const [title, setTitle] = useState(quadrant.title);
-  const [subtitle, setSubtitle] = useState(quadrant.subtitle);
+  // the form starts from what the grid shows (a default title in the interface's language)
+  const [title, setTitle] = useState(quadrantTitle(board, quadrant.id));
+  const [subtitle, setSubtitle] = useState(quadrantSubtitle(board, quadrant.id));
   const [color, setColor] = useState(quadrant.color);
   const change = useAction();
   const path = `/v1/boards/${board.id}/quadrants/${quadrant.id}`;
@@ -265,7 +267,7 @@ function QuadrantEditor({ board, quadrant, reload }: { board: Board; quadrant: Q
   }
   return (
     <details className="customise">
-      <summary aria-label={t("quadrant.customiseFor", { title: quadrant.title })}>{t("quadrant.customise")}</summary>
+      <summary aria-label={t("quadrant.customiseFor", { title: quadrantTitle(board, quadrant.id) })}>{t("quadrant.customise")}</summary>
       <form className="stack-form" onSubmit={(event) => void save(event)}>
         <label htmlFor={`${ids}-title`}>{t("quadrant.title")}</label>
         <input id={`${ids}-title`} required maxLength={40} value={title} onChange={(e) => setTitle(e.target.value)} />
@@ -480,11 +482,8 @@ function Activity({ data }: { data: BoardData }): ReactNode {
         <ol className="events">
           {events.map((event) => (
             <li key={event.id}>
-              <time dateTime={event.created_at}>{formatDate(event.created_at)}</time> <strong>{event.actor_id}</strong>{" "}
-              <span className="code">{event.event_type}</span> {titles.get(event.entity_id) ?? ""}
-              {typeof event.metadata.from_quadrant === "string" && typeof event.metadata.to_quadrant === "string"
-                ? ` (${quadrantTitle(data.board, event.metadata.from_quadrant)} → ${quadrantTitle(data.board, event.metadata.to_quadrant)})`
-                : ""}
+              <time dateTime={event.created_at}>{formatDate(event.created_at)}</time>{" "}
+              <span data-event={event.event_type}>{eventSentence(event, data.board, titles)}</span>
             </li>
           ))}
         </ol>

@@ -1,14 +1,16 @@
-/** The boards the person can reach, and "New board". */
+/** The boards the person can reach, each with the proposals waiting on it, and "New board". */
 import { useState, type FormEvent, type ReactNode } from "react";
 import { api, newRequestId } from "../api";
 import type { Board } from "../boards-types";
 import { t } from "../i18n";
+import { pendingOn, useInboxCounts } from "../inbox-counts";
 import { refusal, useSession } from "../session";
 import { ErrorNote, Reason, Status, useAction, useLoad } from "../ui";
 
 export function BoardsPage(): ReactNode {
   const session = useSession();
   const boards = useLoad(() => api<{ boards: Board[] }>("GET", "/v1/boards"), []);
+  const { counts } = useInboxCounts();
   const [name, setName] = useState("");
   const create = useAction();
   const closed = refusal(session, "boards:write", true);
@@ -36,6 +38,11 @@ export function BoardsPage(): ReactNode {
                 <li key={board.id} className="card">
                   <a href={`#/boards/${board.id}`}>{board.name}</a>
                   {board.description ? <p>{board.description}</p> : null}
+                  {pendingOn(counts, board.id) > 0 ? (
+                    <a className="pending" href="#/inbox">
+                      {t("boards.pending", { count: pendingOn(counts, board.id) })}
+                    </a>
+                  ) : null}
                   <small>
                     {t("boards.yourRole", { role: t(`role.${board.role}`) })}
                     {board.archived_at ? ` · ${t("boards.archived")}` : ""}

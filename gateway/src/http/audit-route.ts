@@ -26,7 +26,10 @@ export function auditRoute(db: GatewayDb, audit: AuditTrail | undefined): Router
         accountId: principal.accountId,
         limit: query.limit,
         ...(query.tool ? { tool: query.tool } : {}),
+        ...(query.agent ? { agentId: query.agent } : {}),
+        ...(query.outcome ? { outcome: query.outcome } : {}),
         ...(query.since ? { since: parseSince(query.since) } : {}),
+        ...(query.until ? { until: new Date(query.until) } : {}),
         ...(query.cursor ? { cursor: query.cursor } : {}),
       });
       res.json(page);

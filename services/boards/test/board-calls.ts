@@ -74,6 +74,9 @@ export function restCalls(ids: BoardIds): [string, string, unknown?][] {
     ["POST", `${p}/suggestions/${ids.suggestionId}/reject`],
     ["POST", `${p}/close-summary`],
     ["POST", `${p}/dismiss`],
+    ["POST", `${p}/apply-all`],
+    ["POST", `${p}/reject-all`],
+    ["POST", `${p}/suggestions/${ids.suggestionId}/repropose`, { requestId: randomUUID() }],
   ];
 }
 

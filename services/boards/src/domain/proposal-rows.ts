@@ -14,6 +14,7 @@ export interface ProposalRow {
   closed_at: Date | null;
   created_at: Date;
   created_by: string;
+  agent_id: string;
   content_hash: string;
 }
 
@@ -25,19 +26,32 @@ interface SuggestionRow {
   quadrant: QuadrantId;
   reason: string;
   state: SuggestionState;
+  from_quadrant: QuadrantId | null;
+  reproposed_as: string | null;
 }
 
-export const proposalColumns = Prisma.sql`p.id::text, p.board_id::text, p.summary, p.summary_closed, p.closed_at, p.created_at, p.created_by, p.content_hash`;
+export const proposalColumns = Prisma.sql`p.id::text, p.board_id::text, p.summary, p.summary_closed, p.closed_at, p.created_at, p.created_by, p.agent_id, p.content_hash`;
 
 /** Closed proposals older than 90 days no longer exist, whether or not the expiry job has run. */
 export const proposalAlive = Prisma.sql`(p.closed_at IS NULL OR p.closed_at >= now() - make_interval(secs => ${retention.closedProposalMs / 1000}))`;
 
 export async function withSuggestions(tx: BoardsTx, rows: ProposalRow[]): Promise<ProposalRecord[]> {
   if (rows.length === 0) return [];
+  // an applied suggestion's origin is the quadrant its task_moved event left (the task itself has moved since);
+  // an obsolete one proposed again is named by the new proposal's proposal_submitted event
   const suggestions = await tx.$queryRaw<SuggestionRow[]>`
-    SELECT id::text, proposal_id::text, task_id::text, version, quadrant::text AS quadrant, reason, state::text AS state
-      FROM suggestions WHERE proposal_id = ANY(${rows.map((row) => row.id)}::uuid[])
-     ORDER BY proposal_id, ordinal`;
+    SELECT s.id::text, s.proposal_id::text, s.task_id::text, s.version, s.quadrant::text AS quadrant, s.reason, s.state::text AS state,
+           CASE WHEN s.state = 'applied' THEN (
+             SELECT e.metadata->>'from_quadrant' FROM activity_events e
+              WHERE e.board_id = s.board_id AND e.event_type = 'task_moved' AND e.entity_id = s.task_id::text
+                AND e.metadata->>'proposal_id' = s.proposal_id::text
+              ORDER BY e.created_at DESC LIMIT 1) END AS from_quadrant,
+           CASE WHEN s.state = 'obsolete' THEN (
+             SELECT e.entity_id FROM activity_events e
+              WHERE e.board_id = s.board_id AND e.event_type = 'proposal_submitted' AND e.metadata->>'reproposed_from' = s.id::text
+              ORDER BY e.created_at LIMIT 1) END AS reproposed_as
+      FROM suggestions s WHERE s.proposal_id = ANY(${rows.map((row) => row.id)}::uuid[])
+     ORDER BY s.proposal_id, s.ordinal`;
   return rows.map((row) => ({
     id: row.id,
     board_id: row.board_id,
@@ -45,10 +59,20 @@ export async function withSuggestions(tx: BoardsTx, rows: ProposalRow[]): Promis
     summary_closed: row.summary_closed,
     suggestions: suggestions
       .filter((s) => s.proposal_id === row.id)
-      .map(({ id, task_id, version, quadrant, reason, state }) => ({ id, task_id, version, quadrant, reason, state })),
+      .map(({ id, task_id, version, quadrant, reason, state, from_quadrant, reproposed_as }) => ({
+        id,
+        task_id,
+        version,
+        quadrant,
+        reason,
+        state,
+        from_quadrant,
+        reproposed_as,
+      })),
     closed_at: optionalTimestamp(row.closed_at),
     created_at: timestamp(row.created_at),
     created_by: row.created_by,
+    agent_id: row.agent_id,
   }));
 }
 

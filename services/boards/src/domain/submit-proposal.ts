@@ -18,24 +18,34 @@ import type { ProposalResult } from "./views.js";
 export function submitProposal(ctx: BoardsContext, input: SubmitProposalInput): Promise<ProposalResult> {
   return session(ctx, async (tx) => {
     await reachBoard(tx, input.boardId, "write");
-    const hash = argsHash("submit_board_proposal", { boardId: input.boardId, summary: input.summary, suggestions: input.suggestions });
-    const id = randomUUID();
-    const claimed = await tx.$executeRaw`
-      INSERT INTO proposals (account_id, id, board_id, request_id, content_hash, summary, summary_closed, created_by, agent_id, created_at)
-      VALUES (${ctx.accountId}, ${id}::uuid, ${input.boardId}::uuid, ${input.requestId}::uuid, ${hash}, ${input.summary ?? null},
-              ${input.summary === undefined}, ${ctx.personId}, ${ctx.agentId}, now())
-      ON CONFLICT (account_id, request_id) DO NOTHING`;
-    if (claimed === 0) return existing(tx, input, hash);
-    await insertSuggestions(tx, ctx, input, id);
-    await recordEvent(tx, ctx, {
-      boardId: input.boardId,
-      eventType: "proposal_submitted",
-      entityType: "proposal",
-      entityId: id,
-      metadata: { suggestions: input.suggestions.length, has_summary: input.summary !== undefined },
-    });
-    return { proposal: (await readProposal(tx, input.boardId, id))! };
+    return insertProposal(tx, ctx, input);
   });
+}
+
+/** Stores the proposal in the caller's transaction (the board already reached for writing); `origin` joins its event. */
+export async function insertProposal(
+  tx: BoardsTx,
+  ctx: BoardsContext,
+  input: SubmitProposalInput,
+  origin: Record<string, unknown> = {},
+): Promise<ProposalResult> {
+  const hash = argsHash("submit_board_proposal", { boardId: input.boardId, summary: input.summary, suggestions: input.suggestions });
+  const id = randomUUID();
+  const claimed = await tx.$executeRaw`
+    INSERT INTO proposals (account_id, id, board_id, request_id, content_hash, summary, summary_closed, created_by, agent_id, created_at)
+    VALUES (${ctx.accountId}, ${id}::uuid, ${input.boardId}::uuid, ${input.requestId}::uuid, ${hash}, ${input.summary ?? null},
+            ${input.summary === undefined}, ${ctx.personId}, ${ctx.agentId}, now())
+    ON CONFLICT (account_id, request_id) DO NOTHING`;
+  if (claimed === 0) return existing(tx, input, hash);
+  await insertSuggestions(tx, ctx, input, id);
+  await recordEvent(tx, ctx, {
+    boardId: input.boardId,
+    eventType: "proposal_submitted",
+    entityType: "proposal",
+    entityId: id,
+    metadata: { suggestions: input.suggestions.length, has_summary: input.summary !== undefined, ...origin },
+  });
+  return { proposal: (await readProposal(tx, input.boardId, id))! };
 }
 
 /** The requestId is taken: the same content on the same board is this proposal; anything else conflicts. */

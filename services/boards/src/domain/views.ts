@@ -85,7 +85,17 @@ export const proposalView = z.object({
   suggestions: z.array(suggestionView),
   closed_at: z.string().nullable(),
 });
-export type ProposalRecord = z.infer<typeof proposalView> & { created_at: string; created_by: string };
+/**
+ * The proposal as the app's REST API shows it: who submitted it (the person and the key's agent); for each applied
+ * suggestion the quadrant its task left, for an obsolete one the proposal that proposed it again (null otherwise,
+ * or once that activity has expired).
+ */
+export type ProposalRecord = Omit<z.infer<typeof proposalView>, "suggestions"> & {
+  suggestions: (SuggestionView & { from_quadrant: string | null; reproposed_as: string | null })[];
+  created_at: string;
+  created_by: string;
+  agent_id: string;
+};
 
 export const taskResult = z.object({ task: taskView });
 export type TaskResult = { task: TaskRecord };

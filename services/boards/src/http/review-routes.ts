@@ -1,5 +1,6 @@
 /**
  * REST: activity and the human review of proposals (apply or reject each suggestion, close the summary, dismiss).
+ * Apply all / Reject all decide every pending suggestion at once; an obsolete one can be proposed again.
  * Activity and the proposal list are tools' use cases and take their access; the review itself is a person's
  * decision, never a tool's, so those routes declare their own.
  */
@@ -11,11 +12,12 @@ import { getTaskActivity } from "../domain/get-activity.js";
 import { pagedBoardRef } from "../domain/inputs.js";
 import { listBoardProposals } from "../domain/list-proposals.js";
 import { getProposal } from "../domain/read-one.js";
-import { applySuggestion, closeProposal, rejectSuggestion } from "../domain/review-proposal.js";
+import { reproposeInput, reproposeSuggestion } from "../domain/inbox.js";
+import { applySuggestion, closeProposal, rejectSuggestion, reviewAll } from "../domain/review-proposal.js";
 import { getTaskActivityTool } from "../tools/get-task-activity.js";
 import { listBoardProposalsTool } from "../tools/list-board-proposals.js";
 import type { BoardsContext } from "../domain/context.js";
-import { restContext, routeReads, routeWrites } from "./context.js";
+import { body, restContext, routeReads, routeWrites } from "./context.js";
 
 const proposalRef = z.strictObject({ boardId: z.guid(), proposalId: z.guid() });
 const suggestionRef = proposalRef.extend({ suggestionId: z.guid() });
@@ -67,5 +69,22 @@ export function reviewRoutes(db: BoardsDb): Router {
   decision("suggestions/:suggestionId/reject", "Reject one suggestion of a proposal", suggestionRef, rejectSuggestion);
   decision("close-summary", "Close a proposal's summary", proposalRef, (ctx, ref) => closeProposal(ctx, ref, false));
   decision("dismiss", "Dismiss a proposal", proposalRef, (ctx, ref) => closeProposal(ctx, ref, true));
+  decision("apply-all", "Apply every pending suggestion of a proposal", proposalRef, (ctx, ref) => reviewAll(ctx, ref, "apply"));
+  decision("reject-all", "Reject every pending suggestion of a proposal", proposalRef, (ctx, ref) => reviewAll(ctx, ref, "reject"));
+  routes.post(
+    "/v1/boards/:boardId/proposals/:proposalId/suggestions/:suggestionId/repropose",
+    {
+      summary: "Propose an obsolete suggestion again, at its task's current version",
+      access: routeWrites,
+      params: suggestionRef,
+      body: reproposeInput,
+      status: 201,
+    },
+    async (req, res) => {
+      const ctx = write(req);
+      const ref = suggestionRef.parse(req.params);
+      res.status(201).json(await reproposeSuggestion(ctx, { ...ref, ...reproposeInput.parse(body(req)) }));
+    },
+  );
   return router;
 }

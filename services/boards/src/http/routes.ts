@@ -2,11 +2,12 @@
 import { Router } from "express";
 import type { BoardsDb } from "../db/client.js";
 import { boardRoutes } from "./board-routes.js";
+import { inboxRoutes } from "./inbox-routes.js";
 import { reviewRoutes } from "./review-routes.js";
 import { taskRoutes } from "./task-routes.js";
 
 export function boardsRoutes(db: BoardsDb): Router {
   const router = Router();
-  router.use(boardRoutes(db), taskRoutes(db), reviewRoutes(db));
+  router.use(boardRoutes(db), taskRoutes(db), reviewRoutes(db), inboxRoutes(db));
   return router;
 }
