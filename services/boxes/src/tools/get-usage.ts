@@ -21,7 +21,7 @@ export const getUsageTool = (rt: BoxesRuntime) =>
     annotations: readsOnly,
     scope: noScope,
     profile: "core",
-    // the tool needs no scope (seed 001: "Escopo: nenhum"); what it shows of others' spend needs boxes:read
+    // the tool needs no scope (its contract, docs/boxes.md: no scope); what it shows of others' spend needs boxes:read
     handler: (ctx, input) =>
       getUsage(boxesContext(rt, ctx), input, permits(readsBoxes, ctx.principal, ctx.transport) ? "account" : "caller"),
   });
