@@ -119,7 +119,7 @@ export function WorkspacePage({ workspaceId }: { workspaceId: string }): ReactNo
             {data.drafts.length === 0 ? (
               <p className="empty">{t("drafts.empty")}</p>
             ) : (
-              <table>
+              <table className="stacked">
                 <thead>
                   <tr>
                     <th scope="col">{t("drafts.caption")}</th>
@@ -132,19 +132,19 @@ export function WorkspacePage({ workspaceId }: { workspaceId: string }): ReactNo
                 <tbody>
                   {data.drafts.map((draft) => (
                     <tr key={draft.id}>
-                      <td>
+                      <td data-label={t("drafts.caption")}>
                         <a href={`#/drafts/${encodeURIComponent(data.workspace.id)}/${encodeURIComponent(draft.id)}`}>
                           {draft.caption_preview.trim() || t("drafts.untitled")}
                         </a>
                         <br />
                         <small>{t("drafts.assets", { assets: draft.asset_count, accounts: draft.account_count })}</small>
                       </td>
-                      <td>
+                      <td data-label={t("drafts.state")}>
                         <span className="badge">{draft.state}</span>
                       </td>
-                      <td>{draft.revision}</td>
-                      <td>{formatDate(draft.updated_at)}</td>
-                      <td>{resultOf(data.full.get(draft.id))}</td>
+                      <td data-label={t("drafts.revision")}>{draft.revision}</td>
+                      <td data-label={t("drafts.updated")}>{formatDate(draft.updated_at)}</td>
+                      <td data-label={t("drafts.result")}>{resultOf(data.full.get(draft.id))}</td>
                     </tr>
                   ))}
                 </tbody>

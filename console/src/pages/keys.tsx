@@ -36,7 +36,7 @@ export function KeysPage(): ReactNode {
       <ErrorNote error={revoke.error} />
       <Status state={keys}>
         {({ keys: list }) => (
-          <table className="keys">
+          <table className="keys stacked">
             <thead>
               <tr>
                 <th scope="col">{t("keys.label")}</th>
@@ -56,19 +56,21 @@ export function KeysPage(): ReactNode {
             <tbody>
               {list.map((key) => (
                 <tr key={key.id} data-key-id={key.id}>
-                  <td>
+                  <td data-label={t("keys.label")}>
                     {key.label} {key.current ? <span className="badge">{t("keys.current")}</span> : null}
                   </td>
-                  <td>
+                  <td data-label={t("keys.prefix")}>
                     <code>{key.prefix}…</code>
                   </td>
-                  <td>{key.scopes.join(" ")}</td>
-                  <td>{key.allowWrites ? t("yes") : t("no")}</td>
-                  <td>{key.allowedBoardIds === null ? t("keys.allBoards") : key.allowedBoardIds.join(", ") || t("none")}</td>
-                  <td>{formatDate(key.createdAt)}</td>
-                  <td>{formatDate(key.lastUsedAt)}</td>
-                  <td>{key.expiresAt ? formatDate(key.expiresAt) : t("never")}</td>
-                  <td>{stateOf(key)}</td>
+                  <td data-label={t("keys.scopes")}>{key.scopes.join(" ")}</td>
+                  <td data-label={t("keys.allowWrites")}>{key.allowWrites ? t("yes") : t("no")}</td>
+                  <td data-label={t("keys.boards")}>
+                    {key.allowedBoardIds === null ? t("keys.allBoards") : key.allowedBoardIds.join(", ") || t("none")}
+                  </td>
+                  <td data-label={t("keys.created")}>{formatDate(key.createdAt)}</td>
+                  <td data-label={t("keys.lastUsed")}>{formatDate(key.lastUsedAt)}</td>
+                  <td data-label={t("keys.expires")}>{key.expiresAt ? formatDate(key.expiresAt) : t("never")}</td>
+                  <td data-label={t("keys.state")}>{stateOf(key)}</td>
                   <td>
                     {key.revokedAt === null ? (
                       confirming === key.id ? (
