@@ -267,6 +267,15 @@ describe.skipIf(unsupported !== null)("the console's Boxes pages in Chromium", (
     ]);
     expect(download.url()).toContain("/boxes/transfers/");
     expect(await readFile((await download.path())!, "utf8")).toBe(content);
+    const [folder] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download this folder (.tar.zst)" }).click(),
+    ]);
+    expect(folder.suggestedFilename()).toBe("site.tar.zst");
+    const unpacked = await mkdtemp(path.join(tmpdir(), "console-folder-"));
+    execFileSync("tar", ["--zstd", "-xf", (await folder.path())!, "-C", unpacked]);
+    expect(await readFile(path.join(unpacked, "report.txt"), "utf8")).toBe(content);
+    await rm(unpacked, { recursive: true, force: true });
     await page.getByRole("button", { name: "Up one folder" }).click();
     await page.getByRole("table", { name: "/data/home" }).waitFor();
     await page.getByLabel("Folder").fill("/nowhere");

@@ -296,7 +296,7 @@ function JobLogs({ box, job }: { box: Box; job: Job }): ReactNode {
   );
 }
 
-/** One folder at a time: open a folder, go up, or download a file through a transfer URL minted for it. */
+/** One folder at a time: open a folder, go up, download a file or the whole folder through a transfer URL minted for it. */
 function FileBrowser({ box }: { box: Box }): ReactNode {
   const [folder, setFolder] = useState("/data/home");
   const [typed, setTyped] = useState(folder);
@@ -316,9 +316,10 @@ function FileBrowser({ box }: { box: Box }): ReactNode {
   const child = (name: string) => (folder === "/" ? `/${name}` : `${folder}/${name}`);
   const parent = folder.replace(/\/[^/]*$/, "") || "/";
 
-  async function fetchFile(path: string, name: string) {
+  /** A file as it is, or a whole folder packed as one tar.zst (`archive`): the URL is minted for that one path. */
+  async function fetchFile(path: string, name: string, archive = false) {
     await download.run(async () => {
-      const answer = await api<{ url: string }>("POST", boxPath(box.id, "/download-url"), { path });
+      const answer = await api<{ url: string }>("POST", boxPath(box.id, "/download-url"), archive ? { path, archive } : { path });
       // the URL carries its own signature (no key): the browser fetches it as an ordinary download
       const link = document.createElement("a");
       link.href = answer.url;
@@ -344,6 +345,14 @@ function FileBrowser({ box }: { box: Box }): ReactNode {
         <button type="submit">{t("boxes.openFolder")}</button>
         <button type="button" className="secondary" disabled={folder === "/"} onClick={() => open(parent)}>
           {t("boxes.up")}
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          disabled={download.busy || !listing.data}
+          onClick={() => void fetchFile(folder, `${folder.split("/").pop() || "box"}.tar.zst`, true)}
+        >
+          {t("boxes.downloadFolder")}
         </button>
       </form>
       <ErrorNote error={download.error} />

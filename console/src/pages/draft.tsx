@@ -34,8 +34,11 @@ export interface Draft {
 /** The networks the publishing pipeline knows (services/drafts' networks.ts); an account id is '<network>:<handle>'. */
 const networks = ["instagram", "facebook", "threads", "x", "linkedin", "tiktok", "youtube"] as const;
 const captionMax = 2_200;
-/** How often a submission in the queue is read again (the worker takes it within a poll or two). */
-const pollMs = 1_000;
+/**
+ * How a submission in the queue is read again: after 1 s (the worker usually takes it within a poll or two), then
+ * half as long again each time up to every 10 s, so a page left open on a stuck queue does not poll once a second.
+ */
+const poll = { firstMs: 1_000, factor: 1.5, maxMs: 10_000 };
 
 async function loadDraft(workspaceId: string, draftId: string) {
   const base = `/v1/workspaces/${encodeURIComponent(workspaceId)}`;
@@ -53,8 +56,17 @@ export function DraftPage({ workspaceId, draftId }: { workspaceId: string; draft
   // while the queue holds the submission, read the draft again until the worker ends it
   useEffect(() => {
     if (!submitting) return;
-    const timer = setInterval(() => void reload(), pollMs);
-    return () => clearInterval(timer);
+    let wait = poll.firstMs;
+    let timer: ReturnType<typeof setTimeout>;
+    const next = () => {
+      timer = setTimeout(() => {
+        void reload();
+        wait = Math.min(wait * poll.factor, poll.maxMs);
+        next();
+      }, wait);
+    };
+    next();
+    return () => clearTimeout(timer);
   }, [submitting, reload]);
   return (
     <section aria-labelledby="draft-title">
