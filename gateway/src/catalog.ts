@@ -15,7 +15,15 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { randomUUID } from "node:crypto";
-import { Header, serviceCatalog, type PromptDescriptor, type ServiceCatalog, type Subjects, type ToolDescriptor } from "@bancada/contracts";
+import {
+  Header,
+  serviceCatalog,
+  type PromptDescriptor,
+  type ServiceCatalog,
+  type Subjects,
+  type ToolDescriptor,
+  type Vocabulary,
+} from "@bancada/contracts";
 import {
   BusRequestError,
   admitsReply,
@@ -117,6 +125,11 @@ export class Catalog {
   /** Each service's own instructions (the tool search reads them as part of the service's domain). */
   instructionsByService(): Record<string, string> {
     return Object.fromEntries([...this.#services.values()].map((catalog) => [catalog.service, catalog.instructions ?? ""]));
+  }
+
+  /** Each service's own words for its domain (the tool search reads a question with them for that service's tools). */
+  vocabularyByService(): Record<string, Vocabulary> {
+    return Object.fromEntries([...this.#services.values()].map((catalog) => [catalog.service, catalog.vocabulary ?? {}]));
   }
 
   /** Services that answered their latest catalog request, within `withinMs`. */

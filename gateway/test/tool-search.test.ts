@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "@bancada/e2e";
 import { ToolRanking } from "../src/mcp/tool-ranking.js";
-import { rankingInstructions, rankingTools } from "./fixtures/ranking-catalog.js";
+import { rankingInstructions, rankingTools, rankingVocabularies } from "./fixtures/ranking-catalog.js";
 import { toolQuestions } from "./fixtures/tool-questions.js";
 import { echoFactory, scriptsFactory } from "./fixtures.js";
 import { connect, type ClientLine, type McpClient, type Via } from "./mcp-clients.js";
@@ -19,7 +19,7 @@ const errorOf = (result: { structuredContent?: Record<string, unknown> }) =>
 
 describe("tool ranking over the whole catalog", () => {
   it(`when ${toolQuestions.length} questions are asked, then the expected tool is first for most and in the top 3 for nearly all`, () => {
-    const ranking = new ToolRanking(rankingTools, rankingInstructions);
+    const ranking = new ToolRanking(rankingTools, rankingInstructions, rankingVocabularies);
     let top1 = 0;
     let top3 = 0;
     const misses: string[] = [];
@@ -75,7 +75,7 @@ describe("tool ranking for task phrasings, per domain", () => {
       ["rename a script", ["update_script"]],
     ],
   };
-  const ranking = new ToolRanking(rankingTools, rankingInstructions);
+  const ranking = new ToolRanking(rankingTools, rankingInstructions, rankingVocabularies);
   for (const [domain, cases] of Object.entries(phrasings)) {
     it(`when ${domain} tasks are phrased as a person would, then the right tools are in the top 3`, () => {
       for (const [query, expected] of cases) {
@@ -129,6 +129,14 @@ describe("the search view", () => {
       expect((read.structuredContent as { script: { title: string } }).script.title).toBe("via search");
     }, 180_000);
   }
+
+  it("when a question uses words only the service's own vocabulary knows, then search_tools finds its tool: the vocabulary came with its catalog", async () => {
+    expect(stack.gateway.catalog.vocabularyByService().scripts).toMatchObject({ restore: expect.arrayContaining(["recover"]) });
+    const client = await open("v2", "http", await stack.createKey({ scopes: ["scripts:read", "scripts:write"] }));
+    // "recover", "screenplay" and "bin" are in none of the scripts tools' texts nor the gateway's shared verbs
+    const found = await client.callTool({ name: "search_tools", arguments: { query: "recover my screenplay from the bin", limit: 1 } });
+    expect((found.structuredContent as unknown as Found).tools.map((tool) => tool.name)).toEqual(["restore_script"]);
+  });
 
   it("when the key lacks a scope, then search_tools never offers its tools and call_tool answers what a direct call does", async () => {
     const client = await open("v2", "http", await stack.createKey({ scopes: ["docs:read"], agentId: "searcher" }));

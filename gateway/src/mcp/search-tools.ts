@@ -133,7 +133,7 @@ export class SearchTools {
   #rankingNow(): ToolRanking {
     const tools = this.#catalog.tools();
     if (!this.#ranking || tools !== this.#builtFrom) {
-      this.#ranking = new ToolRanking(tools, this.#catalog.instructionsByService());
+      this.#ranking = new ToolRanking(tools, this.#catalog.instructionsByService(), this.#catalog.vocabularyByService());
       this.#builtFrom = tools;
     }
     return this.#ranking;

@@ -1,9 +1,15 @@
 /**
  * Ranks catalog tools against a question in plain words ("add a task to my board" → create_task). No model is
- * at hand on a gateway replica, so meaning comes from a small concept lexicon: the words people use for an
+ * at hand on a gateway replica, so meaning comes from small concept lexicons: the words people use for an
  * action or a thing ("add", "new", "make" → create; "sandbox", "machine", "vm" → box) count as the concept
  * the tool names use, and BM25 weighs them by field (name over title over description over parameter
  * descriptions). The index is rebuilt only when the catalog changes.
+ *
+ * The gateway holds only the verbs every domain shares (create, list, get, search, update, delete). Each service
+ * declares the words of its own domain with its catalog (`defineService({ vocabulary })`), so adding a service never
+ * touches this file. The lexicon is one for the whole catalog (the shared verbs and every service's words): a
+ * concept's weight then reflects how many tools of any domain use its words. A service's words cannot take more
+ * from the others than its descriptions already could (a catalog is accepted only under the service's own key).
  *
  * A word can point at a tool of the wrong domain: in "run a python script in a sandbox", "script" names the
  * scripts library's tools, yet the question is about boxes. So each service is also read as one text (its
@@ -11,48 +17,16 @@
  * question its service covers, rare-across-services words counting most: boxes covers run, script (its tools run
  * scripts) and sandbox, the scripts library only script. Nothing here names a question's words.
  */
-import type { ToolDescriptor } from "@bancada/contracts";
+import type { ToolDescriptor, Vocabulary } from "@bancada/contracts";
 
-/** Concept → the words that mean it (a word may mean several); the concept's own name is one of its words. */
-const concepts: Record<string, string[]> = {
+/** The actions every domain has, concept → the words that mean it; the concept's own name is one of its words. */
+const sharedVerbs: Vocabulary = {
   create: ["add", "new", "make", "save", "insert", "put", "compose", "start", "begin"],
-  task: ["todo", "card", "item", "ticket", "issue", "chore", "reminder"],
-  board: ["kanban", "project", "quadrant", "column", "lane"],
-  box: ["sandbox", "computer", "machine", "vm", "container", "server", "environment", "linux", "instance"],
-  exec: ["run", "execute", "command", "shell", "bash", "terminal", "cmd", "invoke"],
-  script: ["screenplay", "scripts"],
-  document: ["docs", "documentation", "manual", "reference", "page", "guide", "corpus", "article"],
   search: ["find", "look", "lookup", "query", "locate", "seek", "about", "matching"],
   list: ["show", "browse", "all", "enumerate", "overview", "which"],
   get: ["read", "fetch", "view", "see", "retrieve", "load", "detail", "inspect", "one", "single", "state", "full", "open"],
   delete: ["remove", "destroy", "erase", "wipe", "kill", "purge", "teardown", "good"],
-  trash: ["bin", "recycle", "throw", "delete", "remove"],
-  restore: ["undelete", "recover", "untrash", "unarchive", "back"],
   update: ["edit", "change", "modify", "rename", "rewrite", "replace", "fix", "set", "overwrite", "retitle"],
-  draft: ["post", "caption", "social", "instagram", "tiktok", "content", "editorial", "sosoapi"],
-  submit: ["send", "publish", "hand", "schedule", "pipeline", "ship"],
-  file: ["files", "path", "contents", "disk"],
-  write: ["store", "upload", "copy"],
-  job: ["background", "long", "async", "detached", "build", "process"],
-  wait: ["until", "block", "poll", "await"],
-  logs: ["output", "stdout", "stderr", "log", "printed", "print"],
-  suspend: ["pause", "sleep", "freeze", "hibernate", "stop"],
-  resume: ["wake", "unpause", "continue", "restart", "thaw", "revive", "sleeping"],
-  complete: ["done", "finish", "close", "finished", "resolve", "tick", "accomplish"],
-  discard: ["abandon", "cancel", "drop", "dismiss", "skip", "wontfix", "not"],
-  move: ["reorder", "drag", "relocate", "shift", "prioritize", "priority"],
-  reopen: ["undo", "reactivate", "revert", "again", "back", "active"],
-  tag: ["label", "labels", "tags", "color", "category"],
-  activity: ["history", "audit", "events", "changelog", "timeline", "happened", "changes"],
-  proposal: ["suggestion", "suggest", "review", "propose", "recommend", "approval", "human", "proposals"],
-  answer: ["question", "ask", "how", "why", "explain", "cite", "citation", "citations"],
-  asset: ["image", "video", "photo", "picture", "media", "jpeg", "png", "mp4", "attachment", "attach", "upload"],
-  account: ["handle", "network"],
-  upload: ["put", "send", "push"],
-  download: ["pull"],
-  url: ["link", "signed", "curl", "large", "big", "gb", "huge"],
-  port: ["expose", "serve", "server", "website", "web", "websocket", "tunnel", "listen", "localhost"],
-  usage: ["cost", "spend", "bill", "billing", "price", "money", "forecast", "budget", "charge"],
 };
 
 const stopwords = new Set(
@@ -61,13 +35,35 @@ const stopwords = new Set(
   ),
 );
 
-const conceptsOf = new Map<string, string[]>();
-for (const [concept, words] of Object.entries(concepts)) {
-  for (const word of [concept, ...words]) {
-    const key = stem(word);
-    const list = conceptsOf.get(key) ?? [];
-    if (!list.includes(concept)) list.push(concept);
-    conceptsOf.set(key, list);
+/** Words → concepts: the shared verbs plus the services' vocabularies. */
+export class Lexicon {
+  readonly #conceptsOf = new Map<string, string[]>();
+
+  constructor(vocabularies: readonly Vocabulary[] = []) {
+    for (const entries of [sharedVerbs, ...vocabularies]) {
+      for (const [concept, words] of Object.entries(entries)) {
+        for (const word of [concept, ...words]) {
+          const key = stem(word);
+          const list = this.#conceptsOf.get(key) ?? [];
+          if (!list.includes(concept)) list.push(concept);
+          this.#conceptsOf.set(key, list);
+        }
+      }
+    }
+  }
+
+  /** Each word of a text as its group of terms: the word's stem, then every concept the lexicon gives it. */
+  termGroups(text: string): string[][] {
+    const out: string[][] = [];
+    for (const raw of text
+      .replace(/([a-z])([A-Z])/g, "$1 $2")
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)) {
+      if (!raw || stopwords.has(raw) || raw.length < 2) continue;
+      const s = stem(raw);
+      out.push([s, ...(this.#conceptsOf.get(s) ?? []).map((concept) => `#${concept}`)]);
+    }
+    return out;
   }
 }
 
@@ -82,20 +78,6 @@ function stem(word: string): string {
   if (w.length > 3 && /(.)\1$/.test(w) && !/(ss|ll)$/.test(w)) w = w.slice(0, -1); // running → runn → run
   if (w.length > 3 && w.endsWith("e")) w = w.slice(0, -1);
   return w;
-}
-
-/** Each word of a text as its group of terms: the word's stem, then every concept the lexicon gives it. */
-export function termGroups(text: string): string[][] {
-  const out: string[][] = [];
-  for (const raw of text
-    .replace(/([a-z])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)) {
-    if (!raw || stopwords.has(raw) || raw.length < 2) continue;
-    const s = stem(raw);
-    out.push([s, ...(conceptsOf.get(s) ?? []).map((concept) => `#${concept}`)]);
-  }
-  return out;
 }
 
 const fieldWeights = { name: 3, title: 2, description: 1, parameters: 0.4 } as const;
@@ -132,10 +114,21 @@ export class ToolRanking {
   /** Per service, the share of its tools that hold each term: a word most of a service's tools share tells them apart little. */
   readonly #shared = new Map<string, Map<string, number>>();
 
-  /** `instructions`: each service's instructions (what the gateway tells clients), read as part of its domain. */
-  constructor(tools: readonly RankableTool[], instructions: Readonly<Record<string, string>> = {}) {
-    this.#tools = tools.map(index);
-    this.#domains = new DomainIndex(tools, instructions);
+  readonly #lexicon: Lexicon;
+
+  /**
+   * `instructions`: each service's instructions (what the gateway tells clients), read as part of its domain;
+   * `vocabularies`: each service's words for its domain (a service without one is read with the shared verbs only).
+   */
+  constructor(
+    tools: readonly RankableTool[],
+    instructions: Readonly<Record<string, string>> = {},
+    vocabularies: Readonly<Record<string, Vocabulary>> = {},
+  ) {
+    const services = [...new Set(tools.map((tool) => tool.service))].sort();
+    this.#lexicon = new Lexicon(services.flatMap((service) => (vocabularies[service] ? [vocabularies[service]] : [])));
+    this.#tools = tools.map((tool) => index(tool, this.#lexicon));
+    this.#domains = new DomainIndex(tools, instructions, this.#lexicon);
     const sizes = new Map<string, number>();
     for (const tool of this.#tools) {
       sizes.set(tool.service, (sizes.get(tool.service) ?? 0) + 1);
@@ -165,7 +158,7 @@ export class ToolRanking {
 
   /** The tools that `keep` accepts, best first; ties keep catalog order. Tools that match nothing are left out. */
   rank(query: string, keep: (descriptor: ToolDescriptor) => boolean, limit: number): RankedTool[] {
-    const groups = termGroups(query);
+    const groups = this.#lexicon.termGroups(query);
     const coverage = this.#domains.coverage(groups);
     const ranked: RankedTool[] = [];
     for (const tool of this.#tools) {
@@ -194,7 +187,7 @@ export class ToolRanking {
   }
 }
 
-function index({ descriptor, service }: RankableTool): IndexedTool {
+function index({ descriptor, service }: RankableTool, lexicon: Lexicon): IndexedTool {
   const parameterText = Object.entries((descriptor.inputSchema.properties ?? {}) as Record<string, { description?: string }>)
     .map(([name, schema]) => `${name} ${schema.description ?? ""}`)
     .join(" ");
@@ -208,7 +201,7 @@ function index({ descriptor, service }: RankableTool): IndexedTool {
   const lengths = {} as Record<Field, number>;
   for (const field of Object.keys(texts) as Field[]) {
     const counts = new Map<string, number>();
-    const list = termGroups(texts[field]).flat();
+    const list = lexicon.termGroups(texts[field]).flat();
     for (const term of list) counts.set(term, (counts.get(term) ?? 0) + 1);
     fields[field] = counts;
     lengths[field] = list.length;
@@ -221,7 +214,7 @@ class DomainIndex {
   readonly #terms = new Map<string, Map<string, number>>();
   readonly #idf = new Map<string, number>();
 
-  constructor(tools: readonly RankableTool[], instructions: Readonly<Record<string, string>>) {
+  constructor(tools: readonly RankableTool[], instructions: Readonly<Record<string, string>>, lexicon: Lexicon) {
     const texts = new Map<string, string[]>();
     for (const { descriptor, service } of tools) {
       const text = texts.get(service) ?? [instructions[service] ?? ""];
@@ -231,7 +224,7 @@ class DomainIndex {
     const documentFrequency = new Map<string, number>();
     for (const [service, text] of texts) {
       const counts = new Map<string, number>();
-      for (const term of termGroups(text.join(" ")).flat()) counts.set(term, (counts.get(term) ?? 0) + 1);
+      for (const term of lexicon.termGroups(text.join(" ")).flat()) counts.set(term, (counts.get(term) ?? 0) + 1);
       this.#terms.set(service, counts);
       for (const term of counts.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
     }

@@ -36,12 +36,23 @@ export const promptDescriptor = z.object({
 });
 export type PromptDescriptor = z.infer<typeof promptDescriptor>;
 
+/**
+ * A service's words for its own domain: concept → the words people use for it ("box" → sandbox, vm, machine). The
+ * gateway's tool search reads a question with them when it ranks that service's tools, and with no other service's
+ * words, so a service's vocabulary can move only its own tools.
+ */
+export const vocabulary = z
+  .record(z.string().regex(/^[a-z][a-z0-9]*$/), z.array(z.string().regex(/^[a-z][a-z0-9]*$/)).max(64))
+  .refine((entries) => Object.keys(entries).length <= 64, "at most 64 concepts");
+export type Vocabulary = z.infer<typeof vocabulary>;
+
 export const serviceCatalog = z.object({
   service: z.string(),
   version: z.string(),
   instructions: z.string(),
   tools: z.array(toolDescriptor),
   prompts: z.array(promptDescriptor),
+  vocabulary: vocabulary.optional(),
 });
 export type ServiceCatalog = z.infer<typeof serviceCatalog>;
 

@@ -19,7 +19,7 @@ export { authorize, permits, restAccess } from "./authorize.js";
 export type { Access, Authorization, RouteAccess, Surface, ToolAccess } from "./authorize.js";
 export { subjects, Header } from "./subjects.js";
 export type { Subjects } from "./subjects.js";
-export { toolAnnotations, toolDescriptor, promptDescriptor, serviceCatalog, callRequest } from "./catalog.js";
+export { toolAnnotations, toolDescriptor, promptDescriptor, serviceCatalog, callRequest, vocabulary } from "./catalog.js";
 export type {
   ToolAnnotations,
   ToolDescriptor,
@@ -28,6 +28,7 @@ export type {
   CallRequest,
   CallReply,
   ProgressUpdate,
+  Vocabulary,
 } from "./catalog.js";
 export { mcpClientConfiguration, mcpStdioConfiguration } from "./client-config.js";
 export type { StdioLaunch } from "./client-config.js";

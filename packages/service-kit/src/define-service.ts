@@ -5,6 +5,7 @@
  * calls, the jobs' rounds finished, the service's own parts, the client last (nothing may query it after).
  */
 import type { Router } from "express";
+import type { Vocabulary } from "@bancada/contracts";
 import type { Tool } from "./define-tool.js";
 import type { Logger } from "./logger.js";
 import { applyMigrations } from "./migrations.js";
@@ -44,6 +45,8 @@ export interface ServiceDeclaration<
   name: Name;
   version: string;
   instructions: string;
+  /** The service's words for its domain: the gateway's tool search reads questions with them (contracts' `vocabulary`). */
+  vocabulary?: Vocabulary;
   prisma: {
     /** The Postgres schema that holds the service's tables and its `_prisma_migrations`. */
     schema: string;
@@ -143,6 +146,7 @@ function serve<Name extends string, Options extends ServiceOptions, Db extends S
     service: declaration.name,
     version: declaration.version,
     instructions: declaration.instructions,
+    ...(declaration.vocabulary ? { vocabulary: declaration.vocabulary } : {}),
     tools: declaration.tools(context, scope),
     prompts: declaration.prompts?.(context, scope),
     log,

@@ -25,6 +25,7 @@ import {
   type Transport,
   type PromptDescriptor,
   type ServiceCatalog,
+  type Vocabulary,
 } from "@bancada/contracts";
 import { decodeJson, encodeJson, type Bus, type BusMessage, type BusSubscription } from "./bus/bus.js";
 import {
@@ -56,6 +57,8 @@ export interface ToolHostOptions {
   service: string;
   version: string;
   instructions: string;
+  /** The service's words for its domain, for the gateway's tool search (contracts' `vocabulary`). */
+  vocabulary?: Vocabulary;
   tools: Tool[];
   prompts?: PromptDefinition[];
   log: Logger;
@@ -93,6 +96,7 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     service,
     version: options.version,
     instructions: options.instructions,
+    ...(options.vocabulary ? { vocabulary: options.vocabulary } : {}),
     tools: options.tools.map(describeTool),
     prompts: (options.prompts ?? []).map(({ name, title, description, arguments: args, scope }) => ({
       name,

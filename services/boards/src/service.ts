@@ -5,7 +5,7 @@ import { createBoardsDb, postgresSchema, type BoardsDb } from "./db/client.js";
 import { runExpiryJobs } from "./domain/expiry.js";
 import { boardsRoutes } from "./http/routes.js";
 import { boardsPrompts } from "./prompts/index.js";
-import { boardsInstructions, boardsTools } from "./tools/index.js";
+import { boardsInstructions, boardsTools, boardsVocabulary } from "./tools/index.js";
 
 export interface BoardsServiceOptions extends ServiceOptions {
   /** How often the expiry jobs run (default hourly); 0 turns the schedule off (tests run them directly). */
@@ -22,6 +22,7 @@ export const boardsService = defineService<BoardsServiceOptions>()({
   name: "boards",
   version: "0.1.0",
   instructions: boardsInstructions,
+  vocabulary: boardsVocabulary,
   prisma: { schema: postgresSchema, migrationsDir, createClient: createBoardsDb },
   tools: (db, { options }) => boardsTools(db, { consoleUrl: options.consoleUrl }),
   prompts: (db, { options }) => boardsPrompts(db, options.consoleUrl),

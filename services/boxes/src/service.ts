@@ -25,7 +25,7 @@ import { PortProxy } from "./http/port-proxy.js";
 import { startSshServer, type SshEndpoint } from "./ssh/ssh-server.js";
 import { recordSshEndpoint } from "./domain/ssh/ssh-command.js";
 import { servePublishedPorts, unpublishDeletedBoxes } from "./domain/ports/publish-port.js";
-import { boxesInstructions, boxesTools } from "./tools/index.js";
+import { boxesInstructions, boxesTools, boxesVocabulary } from "./tools/index.js";
 
 export interface BoxesServiceOptions extends ServiceOptions, BoxesConfigOptions {
   /** Where local boxes keep their disks (default `.data/boxes`). */
@@ -85,6 +85,7 @@ export const boxesService = defineService<BoxesServiceOptions>()({
   name: "boxes",
   version: "0.1.0",
   instructions: boxesInstructions,
+  vocabulary: boxesVocabulary,
   prisma: { schema: postgresSchema, migrationsDir, createClient: createBoxesDb },
   async context({ db, options, log }): Promise<BoxesRuntime> {
     const config = boxesConfig(options);

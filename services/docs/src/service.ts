@@ -4,7 +4,7 @@ import { createDocsDb, postgresSchema, type DocsDb } from "./db/client.js";
 import { docsRoutes } from "./http/routes.js";
 import { loadDemoCorpus } from "./ingest/demo-corpus.js";
 import { migrationsDir } from "./migrations-dir.js";
-import { docsInstructions, docsTools } from "./tools/index.js";
+import { docsInstructions, docsTools, docsVocabulary } from "./tools/index.js";
 
 export interface DocsServiceOptions extends ServiceOptions {
   /** Accounts allowed to change the shared corpus over REST (DOCS_INGEST_ACCOUNTS). None by default. */
@@ -19,6 +19,7 @@ export const docsService = defineService<DocsServiceOptions>()({
   name: "docs",
   version: "0.1.0",
   instructions: docsInstructions,
+  vocabulary: docsVocabulary,
   prisma: { schema: postgresSchema, migrationsDir, createClient: createDocsDb },
   async start(db, { options, log }) {
     if (!options.demoCorpus) return;

@@ -9,7 +9,7 @@ import { limits } from "./domain/limits.js";
 import { draftsRoutes } from "./http/routes.js";
 import { startEventRelay, type EventRelay } from "./pipeline/event-relay.js";
 import { defaultWorkerSettings, startSubmissionWorker, type SubmissionWorker, type WorkerSettings } from "./pipeline/submission-worker.js";
-import { draftsInstructions, draftsTools } from "./tools/index.js";
+import { draftsInstructions, draftsTools, draftsVocabulary } from "./tools/index.js";
 
 export interface DraftsServiceOptions extends ServiceOptions {
   /** Where asset bytes are kept (content-addressed). Replicas must share it. */
@@ -40,6 +40,7 @@ export const draftsService = defineService<DraftsServiceOptions>()({
   name: "drafts",
   version: "0.1.0",
   instructions: draftsInstructions,
+  vocabulary: draftsVocabulary,
   prisma: { schema: postgresSchema, migrationsDir, createClient: createDraftsDb },
   async context({ db, options, log }): Promise<DraftsParts> {
     const blobs = await createBlobStore(options.dataDir ?? defaultDataDir, limits.assetBytesMax);

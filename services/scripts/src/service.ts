@@ -4,7 +4,7 @@ import { defineService, type RunningService, type ServiceOptions } from "@bancad
 import { createScriptsDb, postgresSchema, type ScriptsDb } from "./db/client.js";
 import { expireCreateRequests } from "./domain/expire-requests.js";
 import { scriptsRoutes } from "./http/routes.js";
-import { scriptsInstructions, scriptsTools } from "./tools/index.js";
+import { scriptsInstructions, scriptsTools, scriptsVocabulary } from "./tools/index.js";
 
 export type ScriptsServiceOptions = ServiceOptions;
 export type ScriptsService = RunningService<"scripts", ScriptsDb>;
@@ -15,6 +15,7 @@ export const scriptsService = defineService<ScriptsServiceOptions>()({
   name: "scripts",
   version: "0.1.0",
   instructions: scriptsInstructions,
+  vocabulary: scriptsVocabulary,
   prisma: { schema: postgresSchema, migrationsDir, createClient: createScriptsDb },
   tools: (db) => scriptsTools(db),
   routes: (db) => scriptsRoutes(db),
