@@ -176,7 +176,6 @@ export async function up(options) {
       BANCADA_SUBJECT_ROOT: root,
       HOST: "127.0.0.1",
       LOG_LEVEL: "info",
-      ...(tls ? { NATS_TLS_CA: tls.caFile } : {}),
       ...options.env,
     };
     say(`PostgreSQL: ${process.env.DATABASE_URL ? redact(process.env.DATABASE_URL) : `embedded, shared through ${dataDir}`}`);
@@ -234,6 +233,7 @@ export async function up(options) {
         NATS_URL: auth ? rotated.join(",") : rotated[0],
         NATS_USER: entry.component,
         NATS_PASSWORD: passwords[entry.component],
+        ...(tls ? { NATS_TLS_CA: tls.caFile } : {}),
         ...(entry.component === "gateway"
           ? { BANCADA_BUS_SIGNING_KEY: signingKey, BANCADA_KEY_PEPPER: pepper, PORT: String(port), ...internalUrls() }
           : { BANCADA_BUS_VERIFY_KEY: busKeyOf(entry.component), [`${entry.component.toUpperCase()}_PORT`]: String(port) }),
