@@ -76,6 +76,9 @@ const sharedFields = z.object({
   NATS_CREDS: readableFile.optional(),
   /** A CA certificate (PEM file) the NATS servers' TLS certificates must chain to; TLS is then required. */
   NATS_TLS_CA: readableFile.optional(),
+  /** This component's client certificate and its key (PEM files), where the NATS servers verify clients: both or neither. */
+  NATS_TLS_CERT: readableFile.optional(),
+  NATS_TLS_KEY: readableFile.optional(),
   HOST: z.string().default("127.0.0.1"),
   PORT: port(8787),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -158,8 +161,10 @@ function natsCredentials(env: z.infer<typeof envFields>, ctx: z.RefinementCtx): 
   if (env.NATS_PASSWORD !== undefined && env.NATS_USER === undefined) issue("NATS_USER", "must be set with NATS_PASSWORD");
   if (env.NATS_CREDS !== undefined && env.NATS_USER !== undefined)
     issue("NATS_CREDS", "give either NATS_CREDS or NATS_USER/NATS_PASSWORD, not both");
+  if (env.NATS_TLS_CERT !== undefined && env.NATS_TLS_KEY === undefined) issue("NATS_TLS_KEY", "must be set with NATS_TLS_CERT");
+  if (env.NATS_TLS_KEY !== undefined && env.NATS_TLS_CERT === undefined) issue("NATS_TLS_CERT", "must be set with NATS_TLS_KEY");
   if (!env.NATS_URL) {
-    for (const name of ["NATS_USER", "NATS_PASSWORD", "NATS_CREDS", "NATS_TLS_CA"] as const) {
+    for (const name of ["NATS_USER", "NATS_PASSWORD", "NATS_CREDS", "NATS_TLS_CA", "NATS_TLS_CERT", "NATS_TLS_KEY"] as const) {
       if (env[name] !== undefined) issue(name, "is used only with NATS_URL, which is not set");
     }
   }

@@ -87,7 +87,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         user: env.NATS_USER,
         password: env.NATS_PASSWORD,
         credsFile: env.NATS_CREDS,
-        tlsCaFile: env.NATS_TLS_CA,
+        tls: { caFile: env.NATS_TLS_CA, certFile: env.NATS_TLS_CERT, keyFile: env.NATS_TLS_KEY },
         // a process started with (or just before) NATS waits for it a little, as a pod does for its cluster
         firstConnectWithinMs: natsStartupWaitMs,
         log: log.child({ component: "nats" }),

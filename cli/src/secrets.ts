@@ -15,10 +15,12 @@ import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { BusKeys } from "@bancada/service-kit";
 import { UsageError, type Env } from "./env.js";
+import { natsTlsManifest } from "./nats-tls-secret.js";
 import { serviceNames } from "./services.js";
 
 export const secretsUsage = `Usage:
-  bancada secrets create [--format env|kubernetes]   print new production secrets: an env file, or Secret manifests`;
+  bancada secrets create [--format env|kubernetes]   print new production secrets: an env file, or Secret manifests
+  bancada secrets nats-tls [--namespace bancada]     print the Secret bancada-nats-tls: a new CA and the NATS servers' certificate (needs openssl)`;
 
 const command = "'pnpm bancada secrets create'";
 
@@ -147,6 +149,18 @@ export function kubernetesManifests(secrets: ProductionSecrets, namespace = "ban
 export function runSecrets(argv: string[], print: (text: string) => void): void {
   const [subcommand, ...rest] = argv;
   if (subcommand === undefined || subcommand === "help" || subcommand === "--help" || rest.includes("--help")) return print(secretsUsage);
+  if (subcommand === "nats-tls") {
+    const values = (() => {
+      try {
+        return parseArgs({ args: rest, options: { namespace: { type: "string", default: "bancada" } } }).values;
+      } catch (error) {
+        throw new UsageError(`${(error as Error).message}\n${secretsUsage}`);
+      }
+    })();
+    if (!/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(values.namespace))
+      throw new UsageError(`--namespace takes a Kubernetes namespace name, not '${values.namespace}'.`);
+    return print(natsTlsManifest(values.namespace));
+  }
   if (subcommand !== "create") throw new UsageError(`Unknown secrets command '${subcommand}'.\n${secretsUsage}`);
   const values = (() => {
     try {

@@ -2,17 +2,20 @@
 /**
  * The rehearsal of a multi-process deployment on one machine:
  *
- *   node infra/local/cluster.mjs up --dir <folder>     a 3-node NATS cluster with one user per component, two
- *                                                      gateways, two replicas of scripts and of boxes, one of
- *                                                      boards, docs and drafts, each `bancada start --only <c>`
+ *   node infra/local/cluster.mjs up --dir <folder>     a 3-node NATS cluster with TLS on client connections and on
+ *                                                      the routes, one user per component, two gateways and two
+ *                                                      replicas of every service, each `bancada start --only <c>`
  *   node infra/local/cluster.mjs down --dir <folder>   stops them (SIGTERM, then SIGKILL after a grace period)
  *
- * `up` writes `<folder>/cluster.json` (gateways' MCP URLs, NATS nodes, every process with its pid and
- * environment, the API key) and `<folder>/logs/<component>-<n>.log`. PostgreSQL is DATABASE_URL's (the database
- * named there is created if missing), or the embedded one shared by every process through one data folder.
- * Options: --gateways N, --scripts N, --boxes N (replicas), --root <subject root>, --auth on|off|auto (auto: on
- * once the command reads NATS_USER/NATS_PASSWORD), --env KEY=VALUE (repeatable, for every process),
- * --grace <seconds> (down), --ready-timeout <seconds> (up).
+ * `up` writes `<folder>/cluster.json` (gateways' MCP URLs, NATS nodes, the CA the servers' certificates chain to,
+ * every process with its pid and environment, the API key) and `<folder>/logs/<component>-<n>.log`. The
+ * certificates are made with openssl in `<folder>/nats/tls/` (infra/nats/tls.mjs). PostgreSQL is DATABASE_URL's
+ * (the database named there is created if missing), or the embedded one shared by every process through one data
+ * folder; every process shares that data folder, so the drafts replicas keep their assets in one place.
+ * Options: --gateways N, --scripts N, --boards N, --docs N, --drafts N, --boxes N (replicas, 2 each), --root
+ * <subject root>, --auth on|off|auto (auto: on once the command reads NATS_USER/NATS_PASSWORD), --tls on|off (on:
+ * `tls://` URLs and NATS_TLS_CA), --env KEY=VALUE (repeatable, for every process), --grace <seconds> (down),
+ * --ready-timeout <seconds> (up).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
@@ -22,6 +25,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { defaultRoot, renderAuthorization, serviceNames } from "../nats/permissions.mjs";
+import { indent, makeCertificates, renderClientTls, renderRouteTls } from "../nats/tls.mjs";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const bancada = path.join(repo, "cli/bin/bancada.mjs");
@@ -83,17 +87,19 @@ function launch(command, args, { env, log }) {
   return { pid: child.pid, exited };
 }
 
-function natsNodeConfig({ name, port, clusterPort, monitorPort, routes, routeUser, routePassword, storeDir, auth }) {
+function natsNodeConfig({ name, port, clusterPort, monitorPort, routes, routeUser, routePassword, storeDir, auth, tls }) {
   return [
     `server_name: ${JSON.stringify(name)}`,
     `listen: "127.0.0.1:${port}"`,
     `http: "127.0.0.1:${monitorPort}"`,
     `jetstream { store_dir: ${JSON.stringify(storeDir)}, max_memory_store: 64MB, max_file_store: 256MB }`,
+    ...(tls ? [renderClientTls(tls)] : []),
     "cluster {",
     '  name: "bancada-rehearsal"',
     `  listen: "127.0.0.1:${clusterPort}"`,
     `  authorization { user: ${JSON.stringify(routeUser)}, password: ${JSON.stringify(routePassword)} }`,
     `  routes: [${routes.map((route) => JSON.stringify(`nats-route://${routeUser}:${routePassword}@127.0.0.1:${route}`)).join(", ")}]`,
+    ...(tls ? [indent(renderRouteTls(tls))] : []),
     "}",
     ...(auth ? ['include "auth.conf"'] : []),
     "",
@@ -133,18 +139,20 @@ export async function up(options) {
     for (let n = 1; n <= natsNodes; n++)
       nodes.push({ name: `n${n}`, port: await freePort(), clusterPort: await freePort(), monitorPort: await freePort() });
     const routePassword = randomBytes(18).toString("base64url");
+    // one CA; the servers' certificate serves the client port and the routes (loopback names only)
+    const tls = options.tls ? makeCertificates(path.join(dir, "nats/tls"), { hosts: ["127.0.0.1", "localhost"] }) : undefined;
     for (const node of nodes) {
       const conf = path.join(dir, "nats", `${node.name}.conf`);
       const storeDir = path.join(dir, "nats", `${node.name}-store`);
       const routes = nodes.filter((other) => other !== node).map((other) => other.clusterPort);
-      writeFileSync(conf, natsNodeConfig({ ...node, routes, routeUser: "route", routePassword, storeDir, auth }), { mode: 0o600 });
+      writeFileSync(conf, natsNodeConfig({ ...node, routes, routeUser: "route", routePassword, storeDir, auth, tls }), { mode: 0o600 });
       const log = path.join(logs, `nats-${node.name.slice(1)}.log`);
       const proc = launch(natsServer, ["-c", conf], { env: process.env, log });
-      node.url = `nats://127.0.0.1:${node.port}`;
+      node.url = `${tls ? "tls" : "nats"}://127.0.0.1:${node.port}`;
       started.nats.push({ url: node.url, pid: proc.pid, monitor: `http://127.0.0.1:${node.monitorPort}`, log, proc });
     }
     say(
-      `NATS: ${nodes.map((node) => node.url).join(", ")} (${auth ? "one user per component" : "no authentication: the command does not read NATS_USER yet"})`,
+      `NATS: ${nodes.map((node) => node.url).join(", ")} (${auth ? "one user per component" : "no authentication: the command does not read NATS_USER yet"}; ${tls ? `TLS on clients and routes, CA ${tls.caFile}` : "no TLS"})`,
     );
     await waitFor("the NATS nodes", options.readyTimeoutMs, started.nats, async (node) => answers(`${node.monitor}/healthz`));
 
@@ -195,10 +203,10 @@ export async function up(options) {
     const apiKey = JSON.parse(created.stdout.trim().split("\n").pop()).key;
 
     // the components: replicas, each with its own NATS user, REST or HTTP port and log
-    const replicas = { gateway: options.gateways, scripts: options.scripts, boxes: options.boxes };
+    const replicas = options.replicas;
     // The first replica of each service, one after the other, each up before the next: their first start applies
     // their migrations, and two services creating the same PostgreSQL extension at once collide. Boards first: with
-    // the embedded PostgreSQL the first process runs the server, and boards is never killed in the rehearsal.
+    // the embedded PostgreSQL the first process runs the server, and boards-1 is never killed in the rehearsal.
     // Then the gateways (whose migrations `keys create` applied) and the other replicas, all at once.
     const services = ["boards", ...components.filter((c) => c !== "boards" && c !== "gateway")];
     const plan = services.map((component) => ({ component, n: 1, wait: true }));
@@ -225,6 +233,7 @@ export async function up(options) {
         NATS_URL: auth ? rotated.join(",") : rotated[0],
         NATS_USER: entry.component,
         NATS_PASSWORD: passwords[entry.component],
+        ...(tls ? { NATS_TLS_CA: tls.caFile } : {}),
         ...(entry.component === "gateway"
           ? { BANCADA_BUS_SIGNING_KEY: signingKey, BANCADA_KEY_PEPPER: pepper, PORT: String(port), ...internalUrls() }
           : { BANCADA_BUS_VERIFY_KEY: busKeyOf(entry.component), [`${entry.component.toUpperCase()}_PORT`]: String(port) }),
@@ -248,6 +257,7 @@ export async function up(options) {
       processes: started.processes.map(({ component, n, pid, url, log, env }) => ({ component, n, pid, url, log, env })),
       apiKey,
       auth,
+      tls: tls ? { caFile: tls.caFile } : null,
       root,
       database: process.env.DATABASE_URL ? redact(process.env.DATABASE_URL) : `embedded (${dataDir})`,
     };
@@ -354,9 +364,8 @@ async function main(argv) {
     args: rest,
     options: {
       dir: { type: "string" },
-      gateways: { type: "string", default: "2" },
-      scripts: { type: "string", default: "2" },
-      boxes: { type: "string", default: "2" },
+      ...Object.fromEntries(["gateways", ...serviceNames()].map((component) => [component, { type: "string", default: "2" }])),
+      tls: { type: "string", default: "on" },
       root: { type: "string", default: defaultRoot },
       auth: { type: "string", default: "auto" },
       env: { type: "string", multiple: true, default: [] },
@@ -364,18 +373,26 @@ async function main(argv) {
       "ready-timeout": { type: "string", default: "120" },
     },
   });
-  if (!values.dir || !["up", "down"].includes(command) || !["auto", "on", "off"].includes(values.auth)) {
-    process.stderr.write("Usage: node infra/local/cluster.mjs up|down --dir <folder> [--gateways 2 --scripts 2 --boxes 2] [--env K=V]\n");
+  if (
+    !values.dir ||
+    !["up", "down"].includes(command) ||
+    !["auto", "on", "off"].includes(values.auth) ||
+    !["on", "off"].includes(values.tls)
+  ) {
+    process.stderr.write(
+      "Usage: node infra/local/cluster.mjs up|down --dir <folder> [--gateways 2 --scripts 2 --boards 2 --docs 2 --drafts 2 --boxes 2] [--tls on|off] [--env K=V]\n",
+    );
     process.exit(2);
   }
   if (command === "down") return down({ dir: values.dir, graceMs: Number(values.grace) * 1000 });
   const env = Object.fromEntries(values.env.map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]));
   await up({
     dir: values.dir,
-    gateways: Number(values.gateways),
-    scripts: Number(values.scripts),
-    boxes: Number(values.boxes),
+    replicas: Object.fromEntries(
+      ["gateway", ...serviceNames()].map((component) => [component, Number(values[component === "gateway" ? "gateways" : component])]),
+    ),
     root: values.root,
+    tls: values.tls === "on",
     auth: values.auth,
     env,
     readyTimeoutMs: Number(values["ready-timeout"]) * 1000,

@@ -20,6 +20,8 @@ export interface ClusterFile {
   processes: { component: string; n: number; pid: number; url: string; log: string; env: Record<string, string> }[];
   apiKey: string;
   auth: boolean;
+  /** The CA the NATS servers' certificates chain to (null: the rehearsal ran without TLS). */
+  tls: { caFile: string } | null;
   root: string;
 }
 

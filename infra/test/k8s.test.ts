@@ -1,14 +1,18 @@
 // Renders every overlay with `kubectl kustomize` and checks each object: against the Kubernetes OpenAPI schemas
 // (kubernetes-models' validators: types, required fields, enums, formats; unknown fields are not caught), the
-// CloudNativePG Cluster structurally (no CRD schema ships in a package), and the rules of infra/README.md.
+// CloudNativePG Cluster and the cert-manager Certificate structurally (no CRD schema ships in a package), and the
+// rules of infra/README.md.
 import { spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { parseAllDocuments } from "yaml";
 import { describe, expect, it } from "vitest";
+import { indent, renderClientTls, renderRouteTls } from "../nats/tls.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
+/** Where the nats pods mount the Secret bancada-nats-tls (infra/k8s/base/nats/nats.yaml). */
+const k8sNatsTls = { caFile: "/etc/nats-tls/ca.crt", certFile: "/etc/nats-tls/tls.crt", keyFile: "/etc/nats-tls/tls.key" };
 const overlaysDir = path.join(root, "infra/k8s/overlays");
 const overlays = readdirSync(overlaysDir, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
@@ -81,6 +85,71 @@ function checkCnpgCluster(cluster: Manifest): string[] {
   return problems;
 }
 
+/** What cert-manager would refuse in a Certificate (cert-manager.io/v1): the fields this repository sets, with their types. */
+function checkCertificate(certificate: Manifest): string[] {
+  const problems: string[] = [];
+  const spec = certificate.spec ?? {};
+  const known = [
+    "secretName",
+    "issuerRef",
+    "commonName",
+    "duration",
+    "renewBefore",
+    "privateKey",
+    "usages",
+    "dnsNames",
+    "ipAddresses",
+    "isCA",
+  ];
+  for (const field of Object.keys(spec)) if (!known.includes(field)) problems.push(`spec.${field} is not a field this test knows`);
+  if (!certificate.metadata?.name) problems.push("metadata.name missing");
+  if (typeof spec.secretName !== "string" || !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(spec.secretName))
+    problems.push("spec.secretName must be a Secret name");
+  const issuer = spec.issuerRef ?? {};
+  if (typeof issuer.name !== "string" || !issuer.name) problems.push("spec.issuerRef.name is required");
+  if (issuer.kind !== undefined && !["Issuer", "ClusterIssuer"].includes(issuer.kind))
+    problems.push("spec.issuerRef.kind must be Issuer or ClusterIssuer");
+  if (issuer.group !== undefined && typeof issuer.group !== "string") problems.push("spec.issuerRef.group must be a string");
+  for (const field of ["duration", "renewBefore"])
+    if (spec[field] !== undefined && !/^(\d+h)?(\d+m)?(\d+s)?$/.test(String(spec[field])))
+      problems.push(`spec.${field} must be a Go duration`);
+  const key = spec.privateKey ?? {};
+  if (key.algorithm !== undefined && !["RSA", "ECDSA", "Ed25519"].includes(key.algorithm))
+    problems.push("spec.privateKey.algorithm is unknown");
+  if (key.rotationPolicy !== undefined && !["Never", "Always"].includes(key.rotationPolicy))
+    problems.push("spec.privateKey.rotationPolicy is unknown");
+  if (key.size !== undefined && !Number.isInteger(key.size)) problems.push("spec.privateKey.size must be an integer");
+  const usages = [
+    "signing",
+    "digital signature",
+    "content commitment",
+    "key encipherment",
+    "key agreement",
+    "data encipherment",
+    "cert sign",
+    "crl sign",
+    "encipher only",
+    "decipher only",
+    "any",
+    "server auth",
+    "client auth",
+    "code signing",
+    "email protection",
+    "s/mime",
+    "ipsec end system",
+    "ipsec tunnel",
+    "ipsec user",
+    "timestamping",
+    "ocsp signing",
+    "microsoft sgc",
+    "netscape sgc",
+  ];
+  for (const usage of spec.usages ?? []) if (!usages.includes(usage)) problems.push(`spec.usages: unknown ${usage}`);
+  if (!Array.isArray(spec.dnsNames) || spec.dnsNames.length === 0 || !spec.dnsNames.every((name: unknown) => typeof name === "string"))
+    problems.push("spec.dnsNames must be a list of names");
+  return problems;
+}
+
 const workloadKinds = new Set(["Deployment", "StatefulSet", "DaemonSet", "Job", "CronJob"]);
 const workloads = (objects: Manifest[]) => objects.filter((object) => workloadKinds.has(object.kind));
 const named = (objects: Manifest[], kind: string, name: string) =>
@@ -105,6 +174,10 @@ describe.skipIf(missing !== undefined)("infra/k8s overlays (kubectl kustomize)",
         const id = `${object.kind}/${object.metadata?.name}`;
         if (object.apiVersion === "postgresql.cnpg.io/v1" && object.kind === "Cluster") {
           failures.push(...checkCnpgCluster(object).map((problem) => `${id}: ${problem}`));
+          continue;
+        }
+        if (object.apiVersion === "cert-manager.io/v1" && object.kind === "Certificate") {
+          failures.push(...checkCertificate(object).map((problem) => `${id}: ${problem}`));
           continue;
         }
         const Model = await modelOf(object.apiVersion, object.kind);
@@ -250,6 +323,42 @@ describe.skipIf(missing !== undefined)("infra/k8s overlays (kubectl kustomize)",
       const generated = named(objects, "Secret", secret);
       // where the overlay makes the Secret, it holds every password auth.conf reads
       if (generated) for (const name of passwords) expect(Object.keys(generated.data ?? {}), name).toContain(name);
+    });
+
+    it("runs NATS with TLS on clients and routes from the Secret bancada-nats-tls, and gives every component tls:// URLs and the CA only", () => {
+      const nats = named(objects, "StatefulSet", "nats")!;
+      const pod = nats.spec.template.spec;
+      const tlsVolume = pod.volumes.find((volume: Manifest) => volume.secret?.secretName === "bancada-nats-tls");
+      expect(tlsVolume).toBeDefined();
+      expect(pod.containers[0].volumeMounts.find((mount: Manifest) => mount.name === tlsVolume.name)?.mountPath).toBe("/etc/nats-tls");
+      const conf = objects.find((object) => object.kind === "ConfigMap" && object.metadata.name.startsWith("nats-config"))!.data[
+        "nats.conf"
+      ] as string;
+      expect(conf).toContain(renderClientTls(k8sNatsTls));
+      expect(conf).toContain(indent(renderRouteTls(k8sNatsTls)));
+      const config = named(objects, "ConfigMap", "bancada-config")!.data as Record<string, string>;
+      const servers = config.NATS_URL!.split(",");
+      expect(servers.every((server) => server.startsWith("tls://"))).toBe(true);
+      for (const workload of workloads(objects).filter((object) => object.metadata.name !== "nats"))
+        for (const container of containersOf(workload)) {
+          const where = `${workload.metadata.name}/${container.name}`;
+          const mount = (container.volumeMounts ?? []).find((item: Manifest) => config.NATS_TLS_CA!.startsWith(`${item.mountPath}/`));
+          expect(mount, where).toBeDefined();
+          const volume = workload.spec.template.spec.volumes.find((item: Manifest) => item.name === mount.name);
+          // the CA only: the servers' key stays with the servers
+          expect(volume.secret, where).toEqual({ secretName: "bancada-nats-tls", items: [{ key: "ca.crt", path: "ca.crt" }] });
+        }
+      const certificate = named(objects, "Certificate", "nats");
+      if (overlay === "prod") {
+        expect(certificate?.spec.secretName).toBe("bancada-nats-tls");
+        expect(certificate?.spec.usages).toEqual(expect.arrayContaining(["server auth", "client auth"]));
+        // every name a route or a component dials
+        const dialled = [
+          ...servers.map((server) => new URL(server).hostname),
+          ...[...conf.matchAll(/nats:\/\/([^:]+):6222/g)].map((match) => match[1]!),
+        ];
+        for (const name of dialled) expect(certificate?.spec.dnsNames, name).toContain(name);
+      } else expect(certificate).toBeUndefined();
     });
 
     it("gives the bus master secret to the gateway only, and every service its own bus key and no other", () => {

@@ -1,7 +1,7 @@
 /**
  * The NATS users of infra/nats/permissions.mjs, against a real nats-server running the rendered configuration:
- * each component may use exactly its subjects, and the committed infra/k8s/base/nats/auth.conf is the
- * renderer's output.
+ * each component may use exactly its subjects, the committed infra/k8s/base/nats/auth.conf is the
+ * renderer's output, and the committed nats.conf's TLS blocks are infra/nats/tls.mjs's.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { errors } from "@nats-io/nats-core";
 import { passwordVariable, permissionTable, renderAuthorization, renderK8sAuth, serviceNames } from "../nats/permissions.mjs";
+import { indent, renderClientTls, renderRouteTls } from "../nats/tls.mjs";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const natsServer = process.env.NATS_SERVER_BIN || "/usr/sbin/nats-server";
@@ -113,6 +114,14 @@ describe("the NATS users and permissions", () => {
     const committed = readFileSync(path.join(repo, "infra/k8s/base/nats/auth.conf"), "utf8");
     expect(committed).toBe(renderK8sAuth());
     for (const component of ["gateway", ...serviceNames()]) expect(committed).toContain(`password: $${passwordVariable(component)}\n`);
+  });
+
+  it("are served over TLS in the committed nats.conf: the renderer's client and route blocks, on the Secret the nats pods mount", () => {
+    const conf = readFileSync(path.join(repo, "infra/k8s/base/nats/nats.conf"), "utf8");
+    const files = { caFile: "/etc/nats-tls/ca.crt", certFile: "/etc/nats-tls/tls.crt", keyFile: "/etc/nats-tls/tls.key" };
+    expect(conf).toContain(`\n${renderClientTls(files)}\n`);
+    const cluster = conf.slice(conf.indexOf("\ncluster {"));
+    expect(cluster).toContain(`\n${indent(renderRouteTls(files))}\n}`);
   });
 
   it("refuse the scripts user a publish to the boards service's calls, to its own calls, and a subscription to auth.resolve", async () => {

@@ -1,7 +1,7 @@
 export { BusFailure, BusRequestError, encodeJson, decodeJson } from "./bus/bus.js";
 export type { AdmitBody, Bus, BusMessage, BusHandler, BusListener, BusSubscription, RequestOptions, ServeOptions } from "./bus/bus.js";
 export { MemoryBus } from "./bus/memory-bus.js";
-export { NatsAuthError, NatsBus, connectNatsBus, natsReconnect, natsServers } from "./bus/nats-bus.js";
+export { NatsAuthError, NatsBus, connectNatsBus, natsReconnect, natsServers, natsTlsSettings } from "./bus/nats-bus.js";
 export { natsLiveness } from "./bus/nats-requests.js";
 export { maxBusBodyBytes, maxBodyParts } from "./bus/nats-parts.js";
 export type { NatsLiveness } from "./bus/nats-requests.js";
@@ -22,7 +22,7 @@ export {
   maxClockSkewMs,
 } from "./bus/bus-signature.js";
 export type { SignOptions, SignatureProblem } from "./bus/bus-signature.js";
-export type { NatsBusLog, NatsBusOptions } from "./bus/nats-bus.js";
+export type { NatsBusLog, NatsBusOptions, NatsTlsFiles } from "./bus/nats-bus.js";
 export { defineTool, describeTool } from "./define-tool.js";
 export type { Tool, ToolContext, ToolDefinition, ToolOwner } from "./define-tool.js";
 export { hostTools, maxReplyBytes } from "./tool-host.js";

@@ -65,8 +65,12 @@ export interface NatsBusOptions {
    * permits each component its own inboxes only, infra/nats/permissions.mjs), else `_INBOX`.
    */
   inboxPrefix?: string | undefined;
-  /** A CA certificate file (PEM) the servers' TLS certificates are checked against; TLS is then required. */
-  tlsCaFile?: string | undefined;
+  /**
+   * TLS to the servers (PEM files): `caFile`, the CA their certificates must chain to (else the system's), and
+   * `certFile` with `keyFile`, this component's client certificate where the servers verify clients. Any of them,
+   * or a `tls://` server URL, makes TLS required: a server that offers none is refused.
+   */
+  tls?: NatsTlsFiles | undefined;
   /** How long start-up waits for a first server to accept the connection (refused, not rejected credentials). */
   firstConnectWithinMs?: number;
   /** When a responder acknowledges and beats, when a caller gives up on one, how long an outage is waited out. */
@@ -87,6 +91,22 @@ export const natsReconnect = {
   pingInterval: 10_000,
   maxPingOut: 2,
 } as const;
+
+export interface NatsTlsFiles {
+  caFile?: string | undefined;
+  certFile?: string | undefined;
+  keyFile?: string | undefined;
+}
+
+/**
+ * The client's TLS settings: undefined (TLS only if a server requires it, checked against the system's CAs)
+ * unless files are given or a server URL says `tls://`; then TLS is required of every server.
+ */
+export function natsTlsSettings(url: string, files: NatsTlsFiles = {}): ConnectionOptions["tls"] | undefined {
+  const given = Object.fromEntries(Object.entries(files).filter(([, file]) => file !== undefined && file !== ""));
+  const wanted = Object.keys(given).length > 0 || natsServers(url).some((server) => server.startsWith("tls://"));
+  return wanted ? given : undefined;
+}
 
 /** A connection NATS refused for its credentials or permissions: the operator must fix the configuration. */
 export class NatsAuthError extends Error {}
@@ -111,8 +131,9 @@ export async function connectNatsBus(options: NatsBusOptions): Promise<NatsBus> 
     noAsyncTraces: true,
     ...(options.user !== undefined ? { user: options.user, pass: options.password ?? "" } : {}),
     ...(options.credsFile ? { authenticator: credsAuthenticator(readFileSync(options.credsFile)) } : {}),
-    ...(options.tlsCaFile ? { tls: { caFile: options.tlsCaFile } } : {}),
   };
+  const tls = natsTlsSettings(options.url, options.tls);
+  if (tls) settings.tls = tls;
   const until = Date.now() + (options.firstConnectWithinMs ?? 0);
   let waiting = false;
   for (;;) {
