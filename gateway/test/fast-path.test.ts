@@ -5,6 +5,7 @@
  * both. The status, the headers a client reads and the JSON-RPC message must be the same, and each case is taken by
  * the fast path or left to the SDK as the matrix says.
  */
+import { isDeepStrictEqual } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "@bancada/e2e";
 import { fastRequestOf } from "../src/http/mcp-fast-path.js";
@@ -29,7 +30,7 @@ interface Case {
   fast: boolean;
   eras?: Era[];
   /** The JSON-RPC id (else a random integer). */
-  id?: string | number;
+  id?: string | number | null;
   /** The call outlasts the keep-alive interval: a 2025-era stream carries keep-alive comments on both paths. */
   keepAlive?: true;
 }
@@ -187,6 +188,73 @@ const cases: Case[] = [
   },
 ];
 
+/**
+ * Request shapes generated rather than picked: every params shape of the two methods (good, missing, wrong types,
+ * extra keys, _meta variants) with every id kind, and every header variation a client or proxy may send with both
+ * methods. Each is sent to both stacks in every era; which path takes it is not predicted, only that the answers
+ * are the same (and how many the fast path took is printed).
+ */
+const generatedParams: [string, Case["method"], Record<string, unknown> | undefined][] = [
+  ["no params", "tools/list", undefined],
+  ["a cursor", "tools/list", { cursor: "x" }],
+  ["a cursor that is a number", "tools/list", { cursor: 5 }],
+  ["an extra key", "tools/list", { limit: 3 }],
+  ["an empty _meta", "tools/list", { _meta: {} }],
+  ["a _meta that is a string", "tools/list", { _meta: "m" }],
+  ["a good call", "tools/call", { name: "echo", arguments: { message: "g" } }],
+  ["no arguments", "tools/call", { name: "echo" }],
+  ["arguments: null", "tools/call", { name: "echo", arguments: null }],
+  ["arguments that are a string", "tools/call", { name: "echo", arguments: "message=g" }],
+  ["arguments that are an array", "tools/call", { name: "echo", arguments: ["g"] }],
+  ["a name that is a number", "tools/call", { name: 5, arguments: {} }],
+  ["no name", "tools/call", { arguments: { message: "g" } }],
+  ["an empty name", "tools/call", { name: "", arguments: {} }],
+  ["a tool error", "tools/call", { name: "get_script", arguments: { id: missingId } }],
+  ["an invalid argument", "tools/call", { name: "get_script", arguments: { id: 7 } }],
+  ["a progressToken", "tools/call", { name: "echo", arguments: { message: "g" }, _meta: { progressToken: "p" } }],
+  ["a _meta key of the client's own", "tools/call", { name: "echo", arguments: { message: "g" }, _meta: { "x.example/tag": 1 } }],
+  [
+    "a traceparent in _meta",
+    "tools/call",
+    { name: "echo", arguments: { message: "g" }, _meta: { traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" } },
+  ],
+  ["a task", "tools/call", { name: "echo", arguments: { message: "g" }, task: {} }],
+];
+const generatedIds: (string | number | null)[] = [7, 0, -3, "abc", "", 1.5, 2 ** 53 + 2, null];
+const generatedHeaders: [string, Record<string, string | undefined>][] = [
+  ["a JSON content type with a charset", { "content-type": "application/json; charset=utf-8" }],
+  ["a JSON content type in capitals", { "content-type": "Application/JSON" }],
+  ["a text/plain content type", { "content-type": "text/plain" }],
+  ["no content type", { "content-type": undefined }],
+  ["Accept: application/json", { accept: "application/json" }],
+  ["Accept: text/event-stream", { accept: "text/event-stream" }],
+  ["Accept: */*", { accept: "*/*" }],
+  ["no Accept", { accept: undefined }],
+  ["an Accept with q-values", { accept: "text/event-stream;q=0.9, application/json;q=1" }],
+  ["an Origin of another site", { origin: "https://evil.example" }],
+  ["a traceparent that is malformed", { traceparent: "00-zz-01" }],
+];
+const generatedCases: Case[] = [
+  ...generatedParams.flatMap(([shape, method, params]) =>
+    generatedIds.map((id) => ({
+      name: `${method}, ${shape}, id ${JSON.stringify(id)}`,
+      method,
+      ...(params ? { params } : {}),
+      id,
+      fast: false,
+    })),
+  ),
+  ...generatedHeaders.flatMap(([variation, headers]) =>
+    (["tools/list", "tools/call"] as const).map((method) => ({
+      name: `${method}, ${variation}`,
+      method,
+      ...(method === "tools/call" ? { params: { name: "echo", arguments: { message: "h" } } } : {}),
+      headers,
+      fast: false,
+    })),
+  ),
+];
+
 interface Answer {
   status: number;
   headers: Record<string, string | null>;
@@ -226,7 +294,7 @@ describe("the fast path answers as the SDK does", () => {
   });
 
   /** The request an `era` client sends for `testCase`. */
-  function requestFor(which: "fast" | "sdk", era: Era, testCase: Case, id: string | number) {
+  function requestFor(which: "fast" | "sdk", era: Era, testCase: Case, id: string | number | null) {
     const modern = era === modernVersion;
     const params: Record<string, unknown> = { ...testCase.params };
     if (modern) {
@@ -254,7 +322,7 @@ describe("the fast path answers as the SDK does", () => {
     return { url, headers: sent, body };
   }
 
-  async function send(which: "fast" | "sdk", era: Era, testCase: Case, id: string | number): Promise<Answer> {
+  async function send(which: "fast" | "sdk", era: Era, testCase: Case, id: string | number | null): Promise<Answer> {
     const { url, headers, body } = requestFor(which, era, testCase, id);
     const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
     const text = await response.text();
@@ -285,5 +353,32 @@ describe("the fast path answers as the SDK does", () => {
         expect(fastRequestOf(headers, body) !== undefined, "taken by the fast path").toBe(testCase.fast);
       });
     }
+  }
+
+  for (const era of eras) {
+    it(`when ${era} sends each of ${generatedCases.length} generated request shapes, then both paths answer every one alike`, async () => {
+      const differ: string[] = [];
+      let taken = 0;
+      for (const testCase of generatedCases) {
+        const id = testCase.id === undefined ? 1 : testCase.id;
+        const [fast, sdk] = [await send("fast", era, testCase, id), await send("sdk", era, testCase, id)];
+        const seen = (answer: Answer) => ({
+          status: answer.status,
+          headers: answer.headers,
+          message: answer.message,
+          framing: answer.framing,
+        });
+        // as toEqual compares: the same keys and values, in any order
+        if (!isDeepStrictEqual(seen(fast), seen(sdk)))
+          differ.push(`${testCase.name}: fast ${JSON.stringify(seen(fast))} ≠ SDK ${JSON.stringify(seen(sdk))}`);
+        const { headers, body } = requestFor("fast", era, testCase, id);
+        if (fastRequestOf(headers, body)) taken++;
+      }
+      console.log(
+        `${era}: ${generatedCases.length} generated shapes, ${taken} taken by the fast path, ${differ.length} answered differently`,
+      );
+      expect(differ).toEqual([]);
+      expect(taken).toBeGreaterThan(0);
+    }, 300_000);
   }
 });

@@ -10,6 +10,12 @@
  * result. Anything else — a request the SDK would refuse, a progressToken (progress needs a stream), a task, a
  * batch, a notification, any other method, a header this module does not compare — goes to the SDK unchanged, and
  * the SDK answers it. gateway/test/fast-path.test.ts sends every case both ways and compares the answers.
+ *
+ * What it reproduces of the SDK (2.4.0), and so what an SDK upgrade must re-check (docs/gateway.md#speed has the
+ * checklist): the Streamable HTTP handler's request checks after `classifyInboundRequest` (served revision,
+ * Mcp-Method/Mcp-Name agreement, Accept with both media types for 2025, a known MCP-Protocol-Version), the JSON-RPC
+ * envelope of a result, the 2026-07-28 result fields (`resultType`, `_meta.serverInfo`, the tools/list cache hint),
+ * and the 2025 era's SSE framing with its headers and keep-alive comments.
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { Request, Response } from "express";
