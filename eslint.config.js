@@ -163,6 +163,18 @@ export default tseslint.config(
     },
   })),
   {
+    // a package's other folders (scripts, tooling, config) are not tests: they import no harness either (a tool
+    // that needs a whole stack belongs beside the tests, e.g. gateway/test/conformance)
+    files: ["gateway/**", "services/**", "packages/**", "cli/**"],
+    ignores: ["**/src/**", "**/test/**", "**/bench/**"],
+    rules: {
+      "no-restricted-imports": refuse(
+        ["@bancada/e2e", "@bancada/testkit", "@bancada/bench"],
+        "only tests and benchmarks import the harnesses.",
+      ),
+    },
+  },
+  {
     files: ["cli/src/**"],
     rules: {
       "no-restricted-imports": refuse(

@@ -2,7 +2,7 @@
 // Runs the official MCP conformance suite (server mode) against a running gateway. The suite sends no
 // Authorization header, so a loopback proxy adds the API key and forwards everything else untouched
 // (the Host header included, so the DNS-rebinding scenario still reaches the gateway's own check).
-// Usage: BANCADA_API_KEY=bnc_… node gateway/conformance/run.mjs http://127.0.0.1:8787/mcp [scenario…]
+// Usage: BANCADA_API_KEY=bnc_… node gateway/test/conformance/run.mjs http://127.0.0.1:8787/mcp [scenario…]
 // Runs each scenario for every spec version the suite knows of ours (CONFORMANCE_SPECS, default 2025-06-18 and
 // 2025-11-25; suite 0.1.16 has no 2026-07-28 server scenarios yet). On Node 20 node20-shim.mjs stands in for
 // fs.globSync, which the suite's bundle imports.

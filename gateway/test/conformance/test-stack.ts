@@ -1,11 +1,11 @@
 /**
  * A gateway for the conformance run: the test stack (fresh database, NATS when NATS_URL is set, the scripts and
  * echo test services) on a loopback port, with a key of every scope. Prints `<mcp url> <key>` and serves
- * until stdin closes. Usage: npx tsx gateway/conformance/test-stack.ts
+ * until stdin closes. Usage: npx tsx gateway/test/conformance/test-stack.ts
  */
 import { startStack } from "@bancada/e2e";
 import { scopes } from "@bancada/contracts";
-import { echoFactory, scriptsFactory } from "../test/fixtures.js";
+import { echoFactory, scriptsFactory } from "../fixtures.js";
 
 const stack = await startStack({ services: { scripts: scriptsFactory, echo: echoFactory } });
 const key = await stack.createKey({ scopes: [...scopes] });
