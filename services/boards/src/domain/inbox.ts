@@ -9,9 +9,8 @@ import { Prisma } from "../db/generated/client.js";
 import type { BoardsTx } from "../db/client.js";
 import { lockBoardOrder, reachBoard } from "./access.js";
 import { session, type BoardsContext } from "./context.js";
-import { decodeCursor, encodeCursor } from "./cursor.js";
 import { limits } from "./limits.js";
-import { proposalAlive, proposalColumns, withSuggestions, type ProposalRow } from "./proposal-rows.js";
+import { proposalAlive, proposalPage } from "./proposal-rows.js";
 import type { QuadrantId } from "./quadrants.js";
 import { insertProposal } from "./submit-proposal.js";
 import type { ProposalRecord, ProposalResult, TaskStatus } from "./views.js";
@@ -37,7 +36,6 @@ export const inboxQuery = z.strictObject({
   cursor: z.string().min(1).max(limits.cursorMax).optional().describe("nextCursor of the previous page; omit for the first page."),
 });
 
-const inboxKey = z.object({ t: z.iso.datetime(), i: z.guid() });
 const inboxList = "inbox";
 
 /** The boards a proposal is reviewed on: the caller is owner or editor, and the board is not archived. */
@@ -49,16 +47,7 @@ const reviewable = Prisma.sql`
 
 export function listInbox(ctx: BoardsContext, input: z.infer<typeof inboxQuery>): Promise<InboxPage> {
   return session(ctx, async (tx) => {
-    const before = input.cursor ? decodeCursor(input.cursor, inboxList, inboxKey) : undefined;
-    const rows = await tx.$queryRaw<ProposalRow[]>`
-      SELECT ${proposalColumns} FROM proposals p
-       WHERE p.closed_at IS NULL AND ${proposalAlive} AND ${reviewable}
-         ${before ? Prisma.sql`AND (p.created_at, p.id) < (${new Date(before.t)}, ${before.i}::uuid)` : Prisma.empty}
-       ORDER BY p.created_at DESC, p.id DESC
-       LIMIT ${limits.proposalPageSize + 1}`;
-    const page = rows.slice(0, limits.proposalPageSize);
-    const last = page.at(-1);
-    const proposals = await withSuggestions(tx, page);
+    const { proposals, nextCursor } = await proposalPage(tx, inboxList, input.cursor, Prisma.sql`p.closed_at IS NULL AND ${reviewable}`);
     const taskIds = [...new Set(proposals.flatMap((proposal) => proposal.suggestions.map((s) => s.task_id)))];
     const tasks =
       taskIds.length === 0
@@ -66,12 +55,7 @@ export function listInbox(ctx: BoardsContext, input: z.infer<typeof inboxQuery>)
         : await tx.$queryRaw<InboxTask[]>`
             SELECT id::text, board_id::text, task_number, title, quadrant::text AS quadrant, status::text AS status, version
               FROM tasks WHERE id = ANY(${taskIds}::uuid[])`;
-    const more = rows.length > limits.proposalPageSize && last;
-    return {
-      proposals,
-      tasks,
-      nextCursor: more ? encodeCursor(inboxList, { t: last.created_at.toISOString(), i: last.id }) : null,
-    };
+    return { proposals, tasks, nextCursor };
   });
 }
 

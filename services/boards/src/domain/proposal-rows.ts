@@ -1,7 +1,9 @@
 /** Reading proposals with their suggestions (in the order they were submitted). */
+import { z } from "zod";
 import { Prisma } from "../db/generated/client.js";
 import type { BoardsTx } from "../db/client.js";
-import { retention } from "./limits.js";
+import { decodeCursor, encodeCursor } from "./cursor.js";
+import { limits, retention } from "./limits.js";
 import type { QuadrantId } from "./quadrants.js";
 import { optionalTimestamp, timestamp } from "./time.js";
 import type { ProposalRecord, SuggestionState } from "./views.js";
@@ -34,6 +36,34 @@ export const proposalColumns = Prisma.sql`p.id::text, p.board_id::text, p.summar
 
 /** Closed proposals older than 90 days no longer exist, whether or not the expiry job has run. */
 export const proposalAlive = Prisma.sql`(p.closed_at IS NULL OR p.closed_at >= now() - make_interval(secs => ${retention.closedProposalMs / 1000}))`;
+
+const pageKey = z.object({ t: z.iso.datetime(), i: z.guid() });
+
+/**
+ * One page of living proposals that `where` selects, newest first (keyset on created_at, id; 50 a page), with their
+ * suggestions. `list` names the list, so that a cursor continues only the list it came from.
+ */
+export async function proposalPage(
+  tx: BoardsTx,
+  list: string,
+  cursor: string | undefined,
+  where: Prisma.Sql,
+): Promise<{ proposals: ProposalRecord[]; nextCursor: string | null }> {
+  const before = cursor ? decodeCursor(cursor, list, pageKey) : undefined;
+  const rows = await tx.$queryRaw<ProposalRow[]>`
+    SELECT ${proposalColumns} FROM proposals p
+     WHERE ${where} AND ${proposalAlive}
+       ${before ? Prisma.sql`AND (p.created_at, p.id) < (${new Date(before.t)}, ${before.i}::uuid)` : Prisma.empty}
+     ORDER BY p.created_at DESC, p.id DESC
+     LIMIT ${limits.proposalPageSize + 1}`;
+  const page = rows.slice(0, limits.proposalPageSize);
+  const last = page.at(-1);
+  const more = rows.length > limits.proposalPageSize && last;
+  return {
+    proposals: await withSuggestions(tx, page),
+    nextCursor: more ? encodeCursor(list, { t: last.created_at.toISOString(), i: last.id }) : null,
+  };
+}
 
 export async function withSuggestions(tx: BoardsTx, rows: ProposalRow[]): Promise<ProposalRecord[]> {
   if (rows.length === 0) return [];
