@@ -4,9 +4,9 @@
  * the exact word beats a stem, and words together beat words scattered. Pure scoring, no database.
  */
 import { describe, expect, it } from "vitest";
-import type { Passage } from "../src/domain/passages.js";
+import type { Passage } from "../src/domain/ranking/passages.js";
 import type { QueryTerm } from "../src/domain/query-terms.js";
-import { rankPassages } from "../src/domain/rank-passages.js";
+import { rankPassages } from "../src/domain/ranking/rank-passages.js";
 
 const term = (words: string, stems: string[], weight = 1, filler = false): QueryTerm => ({
   words,

@@ -14,7 +14,7 @@
 import { readLines } from "./markdown/lines.js";
 import { clip, inlineToPlain } from "./markdown/inline.js";
 import type { QueryTerm } from "./query-terms.js";
-import type { RankedPassage } from "./rank-passages.js";
+import type { RankedPassage } from "./ranking/rank-passages.js";
 import type { Reference } from "./schemas.js";
 import { plainWords } from "./words.js";
 

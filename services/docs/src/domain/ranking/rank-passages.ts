@@ -18,15 +18,17 @@
  * The score is the weighted share of the question's terms, each counted by its best place, plus the
  * closeness, phrase and title bonuses.
  */
+import { fieldNames, fields, type Field } from "./fields.js";
 import type { Passage } from "./passages.js";
-import type { QueryTerm } from "./query-terms.js";
-import { fold, plainWords } from "./words.js";
+import type { QueryTerm } from "../query-terms.js";
+import { fold, plainWords } from "../words.js";
 
 export interface RankedPassage extends Passage {
   score: number;
 }
 
-const place = { title: 1, heading: 0.85, description: 0.7, body: 0.35 } as const;
+/** Where a term is found: each field's weight (fields.ts). */
+const place = (field: Field): number => fields[field].weight;
 /** A term also found in the body of a passage whose head holds it: the section is about it and says something. */
 const bodyAlso = 0.15;
 const synonymShare = 0.85;
@@ -42,7 +44,7 @@ const titleShare = 0.25;
 /** A word of a name made of two of the question's words ("vacuumdb"): a little under the word itself. */
 const compoundShare = 0.85;
 /** Names are compounds in titles and headings (command and function names); body text is read word by word. */
-const namedFields = new Set<Place>(["title", "heading"]);
+const namedFields = new Set<Field>(["title", "heading"]);
 
 const suffixes = new Set(
   (
@@ -55,19 +57,18 @@ export function rankPassages(passages: Passage[], terms: QueryTerm[]): RankedPas
   const total = terms.reduce((sum, term) => sum + term.weight, 0);
   if (!total) return passages.map((passage) => ({ ...passage, score: 0 }));
   const lookup = wordMatcherOf(terms);
-  const fields = Object.keys(place) as Place[];
   return passages
     .map((passage) => {
-      const texts: Record<Place, string> = {
+      const texts: Record<Field, string> = {
         title: passage.title,
         heading: passage.headingPath.join(" "),
         description: passage.description,
         body: passage.text,
       };
-      const words = {} as Record<Place, string[]>;
-      const positions = {} as Record<Place, Position[]>;
-      const strengths = {} as Record<Place, number[]>;
-      for (const field of fields) {
+      const words = {} as Record<Field, string[]>;
+      const positions = {} as Record<Field, Position[]>;
+      const strengths = {} as Record<Field, number[]>;
+      for (const field of fieldNames) {
         words[field] = plainWords(texts[field]).split(" ").filter(Boolean);
         positions[field] = [];
         strengths[field] = terms.map(() => 0);
@@ -77,11 +78,11 @@ export function rankPassages(passages: Passage[], terms: QueryTerm[]): RankedPas
       terms.forEach((term, index) => {
         const inBody = strengths.body[index]!;
         const head = Math.max(
-          place.title * strengths.title[index]!,
-          place.heading * strengths.heading[index]!,
-          place.description * strengths.description[index]!,
+          place("title") * strengths.title[index]!,
+          place("heading") * strengths.heading[index]!,
+          place("description") * strengths.description[index]!,
         );
-        held += term.weight * (Math.max(head, place.body * inBody) + (head > 0 ? bodyAlso * inBody : 0));
+        held += term.weight * (Math.max(head, place("body") * inBody) + (head > 0 ? bodyAlso * inBody : 0));
       });
       const score =
         held / total +
@@ -93,8 +94,6 @@ export function rankPassages(passages: Passage[], terms: QueryTerm[]): RankedPas
     .sort((a, b) => b.score - a.score || a.ordinal - b.ordinal);
 }
 
-type Place = keyof typeof place;
-
 interface Position {
   at: number;
   term: number;
@@ -104,7 +103,7 @@ interface Position {
  * The weighted share of the question's adjacent pairs of content words (filler aside) that a field holds
  * in the question's order, at most `phraseGap` words apart, each pair counted in its best field.
  */
-function phrases(positions: Record<Place, Position[]>, terms: QueryTerm[]): number {
+function phrases(positions: Record<Field, Position[]>, terms: QueryTerm[]): number {
   const content = terms.map((term, index) => ({ term, index })).filter(({ term }) => !term.filler);
   if (content.length < 2) return 0;
   let possible = 0;
@@ -115,9 +114,9 @@ function phrases(positions: Record<Place, Position[]>, terms: QueryTerm[]): numb
     const weight = terms[first]!.weight + terms[second]!.weight;
     possible += weight;
     let best = 0;
-    for (const field of Object.keys(place) as Place[]) {
-      if (place[field] <= best || !inOrder(positions[field], first, second)) continue;
-      best = place[field];
+    for (const field of fieldNames) {
+      if (place(field) <= best || !inOrder(positions[field], first, second)) continue;
+      best = place(field);
     }
     held += weight * best;
   }
