@@ -207,19 +207,14 @@ export function proseOf(markdown: string): Prose[] {
     .filter((sentence) => sentence.text.length >= 3);
 }
 
-/** The question's weight found in a sentence: a term by its words in sequence, a synonym, or a word that inflects a stem. */
+/** The question's weight found in a sentence: a term by its words in sequence, a synonym, or one of its forms (an inflection). */
 function weightOf(sentence: string, terms: QueryTerm[]): number {
   const line = ` ${plainWords(sentence)} `;
   let weight = 0;
   for (const term of terms) {
     if (line.includes(` ${term.words} `)) weight += term.weight;
     else if (term.synonyms.some((synonym) => line.includes(` ${synonym.words} `))) weight += term.weight * 0.85;
-    else if (term.stems.some((stem) => stem.length >= 4 && new RegExp(` ${escape(plainWords(stem))}[a-z]{0,4} `).test(line)))
-      weight += term.weight * 0.7;
+    else if (term.forms.some((form) => line.includes(` ${form} `))) weight += term.weight * 0.7;
   }
   return weight;
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -3,8 +3,8 @@
  * - where a term is found: the page's title (a command's name is its title) counts most, then the
  *   section's headings, then the page's description, then the body;
  * - how: the word itself above one of its synonyms above another word of the same stem — a stem never
- *   outranks the exact word, and a stem only matches a word that is the stem plus an inflection
- *   ("deprecated" for "deprecate"), never a longer word that happens to start with it ("login" for "log");
+ *   outranks the exact word; the words of the same stem are the corpus's words Snowball stems alike in
+ *   the question's language (QueryTerm.forms: "deprecated" for "deprecate", never "login" for "log");
  * - closeness: the question's words within a few words of each other in the text beat the same words
  *   scattered over the section;
  * - phrases: two words next to each other in the question ("create … user", "computed from other
@@ -21,7 +21,7 @@
 import { fieldNames, fields, type Field } from "./fields.js";
 import type { Passage } from "./passages.js";
 import type { QueryTerm } from "../query-terms.js";
-import { fold, plainWords } from "../words.js";
+import { plainWords } from "../words.js";
 
 export interface RankedPassage extends Passage {
   score: number;
@@ -45,13 +45,6 @@ const titleShare = 0.25;
 const compoundShare = 0.85;
 /** Names are compounds in titles and headings (command and function names); body text is read word by word. */
 const namedFields = new Set<Field>(["title", "heading"]);
-
-const suffixes = new Set(
-  (
-    "s es ed d ing e er ers est ly ment ments ion ions ation ations ate ated ates ating ator ators ity ies ied y able ible al ness ive " +
-    "a as o os ar er ir ado ada ados adas ido ida idos idas ando endo indo cao coes ao oes mente agem vel veis ante antes"
-  ).split(" "),
-);
 
 export function rankPassages(passages: Passage[], terms: QueryTerm[]): RankedPassage[] {
   const total = terms.reduce((sum, term) => sum + term.weight, 0);
@@ -146,7 +139,7 @@ function titled(title: string[], positions: Position[], terms: QueryTerm[], tota
 
 /**
  * What a word of a passage may stand for: the first word of a term or of one of its synonyms (`words`,
- * checked in sequence from there when it has several), or an inflection of one of its stems.
+ * checked in sequence from there when it has several), or one of their forms (an inflection).
  */
 interface WordMatch {
   term: number;
@@ -163,32 +156,32 @@ type WordLookup = (word: string) => WordMatch[];
 
 function wordMatcherOf(terms: QueryTerm[]): WordLookup & { withCompounds: WordLookup } {
   const byFirst = new Map<string, WordMatch[]>();
-  const phrases: (WordMatch & { words: string[] })[] = [];
-  const stems = terms.map((term, index) => {
+  const phrases: (WordMatch & { words: string[]; inflected: Set<string> })[] = [];
+  const inflections = terms.map((term, index) => {
+    const single = new Set<string>();
     for (const form of [
-      { words: term.words.split(" "), strength: 1 },
-      ...term.synonyms.map((synonym) => ({ words: synonym.words.split(" "), strength: synonymShare })),
+      { words: term.words.split(" "), forms: term.forms, strength: 1 },
+      ...term.synonyms.map((synonym) => ({ words: synonym.words.split(" "), forms: synonym.forms, strength: synonymShare })),
     ]) {
       const match = { term: index, strength: form.strength, words: form.words.length > 1 ? form.words : null };
       byFirst.set(form.words[0]!, [...(byFirst.get(form.words[0]!) ?? []), match]);
-      if (form.words.length > 1) phrases.push({ term: index, strength: form.strength, words: form.words });
+      if (form.words.length > 1) phrases.push({ term: index, strength: form.strength, words: form.words, inflected: new Set(form.forms) });
+      else for (const word of form.forms) single.add(word);
     }
-    return [...new Set([...term.stems, ...term.synonyms.flatMap((synonym) => synonym.stems)].map((stem) => plainWords(fold(stem))))].filter(
-      (stem) => stem && !stem.includes(" "),
-    );
+    return single;
   });
   const known = new Map<string, WordMatch[]>();
   const lookup: WordLookup = (word) => {
     let matches = known.get(word);
     if (!matches) {
       matches = [...(byFirst.get(word) ?? [])];
-      stems.forEach((list, term) => {
-        if (list.some((stem) => inflects(word, stem))) matches!.push({ term, strength: stemShare, words: null });
+      inflections.forEach((forms, term) => {
+        if (forms.has(word)) matches!.push({ term, strength: stemShare, words: null });
       });
       // A phrase whose first word is inflected ("signing in", "logged in" for "sign in", "log in").
       for (const phrase of phrases) {
         const [first, ...rest] = phrase.words;
-        if (word !== first && inflects(word, first!))
+        if (word !== first && phrase.inflected.has(word))
           matches.push({ ...phrase, strength: phrase.strength * stemShare, words: [word, ...rest] });
       }
       known.set(word, matches);
@@ -233,14 +226,6 @@ function matchField(words: string[], lookup: WordLookup, strengths: number[], po
       positions.push({ at, term: match.term });
     }
   });
-}
-
-/** `word` is `stem` plus an inflection, or plus a doubled last letter and one ("logging" for "log"). */
-function inflects(word: string, stem: string): boolean {
-  if (word === stem) return true;
-  if (stem.length < 3 || !word.startsWith(stem)) return false;
-  const rest = word.slice(stem.length);
-  return suffixes.has(rest) || (rest[0] === stem.at(-1) && suffixes.has(rest.slice(1)));
 }
 
 /**
