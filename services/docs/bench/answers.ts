@@ -1,6 +1,6 @@
 /**
- * Answer-quality evaluation on real documentation no one here wrote: the PostgreSQL 15 HTML manual and
- * npm's own docs (when installed on this machine). For each natural question, whether a page that
+ * Answer-quality evaluation on real documentation no one here wrote: the PostgreSQL 15 HTML manual, npm's
+ * own docs and Node.js's API docs (each when installed on this machine). For each natural question, whether a page that
  * answers it is the first / among the first three results of search_documents and of answer_query's
  * references; for questions the corpus cannot answer, how often answer_query still cites something;
  * repeated sentences inside answers; p50/p99 latency of both tools at the service (SQL + composition).
@@ -12,8 +12,15 @@ import { writeFileSync } from "node:fs";
 import { answerQuery } from "../src/domain/answer-query.js";
 import { searchDocuments } from "../src/domain/search-documents.js";
 import type { DocsDb } from "../src/index.js";
-import { ingestEvalCorpus, npmDocs, openEvalDb, postgresManual, type EvalCorpus } from "./eval-corpus.js";
-import { npmQuestions, postgresQuestions, unanswerableQuestions, type EvalQuestion } from "./questions.js";
+import { ingestEvalCorpus, nodeApiDocs, npmDocs, openEvalDb, postgresManual, type EvalCorpus } from "./eval-corpus.js";
+import {
+  nodeQuestions,
+  nodeUnanswerableQuestions,
+  npmQuestions,
+  postgresQuestions,
+  unanswerableQuestions,
+  type EvalQuestion,
+} from "./questions.js";
 
 const verbose = process.env.VERBOSE === "1";
 const dump: string[] = [];
@@ -23,6 +30,7 @@ const lines: string[] = [];
 for (const [corpus, answerable, unanswerable] of [
   [postgresManual, postgresQuestions, unanswerableQuestions],
   [npmDocs, npmQuestions, []],
+  [nodeApiDocs, nodeQuestions, nodeUnanswerableQuestions],
 ] as const) {
   const db = await openEvalDb(corpus);
   try {

@@ -3,7 +3,7 @@
  * database of its own (word weights are the corpus's own; kept between runs: an unchanged page costs a
  * hash, a new index version re-indexes all).
  */
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { applyMigrations } from "@bancada/service-kit";
 import { createDocsDb, ingestFolder, migrationsDir, postgresSchema, type DocsDb } from "../src/index.js";
 
@@ -13,6 +13,8 @@ export interface EvalCorpus {
   database: string;
   folder: string;
   baseUri: string;
+  /** Only the files whose name ends so (a folder shipping one page in several formats). */
+  extension?: string;
 }
 
 export const postgresManual: EvalCorpus = {
@@ -27,6 +29,19 @@ export const npmDocs: EvalCorpus = {
   database: "docs_eval_npm_docs",
   folder: "/usr/lib/node_modules/npm/docs/content",
   baseUri: "https://docs.npmjs.com/cli",
+};
+
+/**
+ * Node.js's API documentation: one Markdown page per module, as the nodejs package ships it (Debian's
+ * nodejs-doc and NodeSource's nodejs both install it here); the folder also holds each page as HTML and
+ * JSON, so only the Markdown is read.
+ */
+export const nodeApiDocs: EvalCorpus = {
+  label: "Node.js API docs (Markdown)",
+  database: "docs_eval_node_api",
+  folder: "/usr/share/doc/nodejs/api",
+  baseUri: "https://nodejs.org/api",
+  extension: ".md",
 };
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -48,7 +63,9 @@ export async function ingestEvalCorpus(db: DocsDb, corpus: EvalCorpus): Promise<
     log(`${corpus.label}: ${corpus.folder} is not on this machine, skipped`);
     return false;
   }
-  const report = await ingestFolder({ db, folder: corpus.folder, baseUri: corpus.baseUri, prune: true });
+  const extension = corpus.extension;
+  const files = extension ? readdirSync(corpus.folder).filter((file) => file.endsWith(extension)) : undefined;
+  const report = await ingestFolder({ db, folder: corpus.folder, baseUri: corpus.baseUri, files, prune: true });
   log(
     `${corpus.label}: ${report.files} files, ${report.created} new, ${report.updated} updated, ${report.unchanged} unchanged, ${report.skipped} skipped (${(report.durationMs / 1000).toFixed(1)} s)`,
   );

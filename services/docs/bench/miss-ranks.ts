@@ -6,12 +6,13 @@
  */
 import { answerQuery, rankedPassages } from "../src/domain/answer-query.js";
 import { queryTerms } from "../src/domain/query-terms.js";
-import { npmDocs, openEvalDb, postgresManual } from "./eval-corpus.js";
-import { npmQuestions, postgresQuestions } from "./questions.js";
+import { nodeApiDocs, npmDocs, openEvalDb, postgresManual } from "./eval-corpus.js";
+import { nodeQuestions, npmQuestions, postgresQuestions } from "./questions.js";
 
 for (const [corpus, questions] of [
   [postgresManual, postgresQuestions],
   [npmDocs, npmQuestions],
+  [nodeApiDocs, nodeQuestions],
 ] as const) {
   const db = await openEvalDb(corpus);
   const prefix = `documents/${corpus.baseUri.replace(/^https?:\/\//, "")}/`;

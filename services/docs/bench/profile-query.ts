@@ -8,11 +8,11 @@
 import { relevanceThreshold, headThreshold } from "../src/domain/answer-query.js";
 import { composeAnswer } from "../src/domain/compose-answer.js";
 import { correctQuery } from "../src/domain/corrections.js";
-import { findPassages, headPassages } from "../src/domain/passages.js";
+import { findPassages, headPassages } from "../src/domain/ranking/passages.js";
 import { queryTerms } from "../src/domain/query-terms.js";
-import { rankPassages } from "../src/domain/rank-passages.js";
+import { rankPassages } from "../src/domain/ranking/rank-passages.js";
 import { resultsOf } from "../src/domain/search-page.js";
-import { bodyHits, headHits } from "../src/domain/search-sql.js";
+import { bodyHits, headHits } from "../src/domain/ranking/search-sql.js";
 import { openEvalDb, postgresManual } from "./eval-corpus.js";
 import { postgresQuestions, unanswerableQuestions } from "./questions.js";
 

@@ -21,6 +21,28 @@ const base = "https://docs.tiny.example/cli";
 const name = (page: string) => `documents/docs.tiny.example/cli/${page}`;
 
 const pages: Record<string, string> = {
+  "guides/archiving.md": `---
+title: Archiving a project
+description: Keep a copy of a whole project in one file
+---
+
+To archive a project into a single file, run:
+
+\`\`\`bash
+tool archive --format=tar project.tar
+\`\`\`
+`,
+  "commands/tool-archive.md": `---
+title: tool-archive
+description: Write a project into one archive file
+---
+
+Write the archive of the current project into a single tar file with:
+
+\`\`\`bash
+tool archive --format=tar project.tar
+\`\`\`
+`,
   "commands/tool-login.md": `---
 title: tool-login
 description: Sign in to a registry account
@@ -237,6 +259,12 @@ describe("answer_query's rules", () => {
     expect(new Set(numbers).size).toBe(numbers.length);
     expect(numbers).toEqual(answer.references.map((_, index) => index + 1));
     expect(new Set(cited(answer)).size).toBe(answer.references.length);
+  });
+
+  it("when two pages show the same command, then the answer quotes it once", async () => {
+    const answer = await ask("how do I archive a project into a single file");
+    expect(answer.references.length).toBeGreaterThan(0);
+    expect(answer.answer.split("tool archive --format=tar project.tar").length - 1).toBe(1);
   });
 
   it("when the answer comes from a section, then its reference points at it (uri#anchor); a page's opening section is the bare uri", async () => {

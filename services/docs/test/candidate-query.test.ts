@@ -4,7 +4,7 @@
  * Checked by brute force over every combination of terms a passage can hold.
  */
 import { describe, expect, it } from "vitest";
-import { blockingSets, clausesMax } from "../src/domain/candidate-query.js";
+import { blockingSets, clausesMax } from "../src/domain/ranking/candidate-query.js";
 
 const threshold = 0.6;
 

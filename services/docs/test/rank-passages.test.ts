@@ -4,13 +4,15 @@
  * the exact word beats a stem, and words together beat words scattered. Pure scoring, no database.
  */
 import { describe, expect, it } from "vitest";
-import type { Passage } from "../src/domain/passages.js";
+import type { Passage } from "../src/domain/ranking/passages.js";
 import type { QueryTerm } from "../src/domain/query-terms.js";
-import { rankPassages } from "../src/domain/rank-passages.js";
+import { rankPassages } from "../src/domain/ranking/rank-passages.js";
 
-const term = (words: string, stems: string[], weight = 1, filler = false): QueryTerm => ({
+/** A term with its index lexemes and the corpus's words sharing its stem (query-terms.ts reads both from PostgreSQL). */
+const term = (words: string, stems: string[], weight = 1, filler = false, forms = [words]): QueryTerm => ({
   words,
   stems,
+  forms,
   synonyms: [],
   documents: 10,
   idf: weight,
@@ -37,7 +39,10 @@ const order = (passages: Passage[], terms: QueryTerm[]) => rankPassages(passages
 
 describe("rankPassages", () => {
   it("when a synonym is a phrase, then a passage saying it in any inflection of its first word ranks above one that lacks it", () => {
-    const login = { ...term("login", ["login"], 2), synonyms: [{ words: "sign in", stems: ["sign-in"] }] };
+    const login = {
+      ...term("login", ["login"], 2),
+      synonyms: [{ words: "sign in", stems: ["sign-in"], forms: ["sign", "signs", "signed", "signing"] }],
+    };
     const terms = [login, term("console", ["consol"])];
     const signing = passage({ text: "Signing in to the console takes an API key." });
     const signature = passage({ text: "The console signs every request it sends, in order." });
@@ -69,7 +74,7 @@ describe("rankPassages", () => {
   });
 
   it("when one passage says the question's word and another only a word of its stem, then the exact word ranks first", () => {
-    const terms = [term("log", ["log"]), term("file", ["file"])];
+    const terms = [term("log", ["log"], 1, false, ["log", "logs", "logged", "logging"]), term("file", ["file"])];
     const stem = passage({ text: "Logging writes a file per day." });
     const exact = passage({ text: "The log is a file per day." });
     const longer = passage({ text: "The login page reads a file per day." });
@@ -86,7 +91,7 @@ describe("rankPassages", () => {
   });
 
   it("when a title is a command's name made of the question's words, then it counts as holding them; a name with another part does not", () => {
-    const database = { ...term("database", ["databas"]), synonyms: [{ words: "db", stems: ["db"] }] };
+    const database = { ...term("database", ["databas"]), synonyms: [{ words: "db", stems: ["db"], forms: ["db"] }] };
     const terms = [term("vacuum", ["vacuum"], 3), term("every", ["everi"], 0.3), database, term("shell", ["shell"], 3)];
     const body = "Runs from the shell and processes every database of the cluster, one after the other.";
     const named = passage({ title: "vacuumdb", text: body });

@@ -3,7 +3,7 @@
  * pages holding every word that it left out, and the page token walks that one order across both parts
  * with no repeat and no gap. Keywords keep the all-words order. On a small corpus written here: 150 shelf
  * notes that all hold the same words (more than the question ranking reads, so the all-words part is
- * reached), four pages on tables and views, beside part of the fixture corpus so that word weights mean
+ * reached), three pages on columns and views, beside part of the fixture corpus so that word weights mean
  * something.
  */
 import { writeFile } from "node:fs/promises";
@@ -36,6 +36,15 @@ description: Name a query and read it like a table
 ---
 
 A view is a query stored under a name; it is computed from its tables each time it is read.
+`,
+  // Lacks one word of the sentence below ("view"), a common one here, and names the others in its title and
+  // description: the ranking puts it before the all-words pages, which hold them in their body.
+  "computed-tables.md": `---
+title: Computed tables
+description: Tables computed from a query when they are read
+---
+
+A computed table holds no rows of its own.
 `,
 };
 
@@ -92,11 +101,9 @@ describe("search_documents for a query worded as a sentence", () => {
     const cited = answer.references.map((reference) => reference.name);
     expect(cited.length).toBeGreaterThan(0);
     expect(led.filter((parent) => cited.includes(parent))).toEqual(cited);
-    expect(led[0]).toBe(name("views"));
-    // A page that lacks one of the words comes before an all-words page when the ranking says so.
-    const between = led.findIndex((parent) => !exact.includes(parent));
-    expect(between).toBeGreaterThan(0);
-    expect(between).toBeLessThan(led.indexOf(name("generated-columns")));
+    // A page that lacks one of the words comes before the all-words pages when the ranking says so.
+    expect(led[0]).toBe(name("computed-tables"));
+    for (const page of exact) expect(led.indexOf(page)).toBeGreaterThan(0);
     // The same words as keywords: the pages holding every word first, as before.
     const keywords = (await search(client, "view compute tables")).results.map((result) => result.parent);
     expect(keywords.slice(0, exact.length).sort()).toEqual(exact);

@@ -6,9 +6,9 @@
 import type { DocsDb } from "../db/client.js";
 import { composeAnswer } from "./compose-answer.js";
 import { languageOf } from "./markdown/describe.js";
-import { findPassages, headPassages } from "./passages.js";
+import { findPassages, headPassages } from "./ranking/passages.js";
 import { queryTerms, type QueryTerm } from "./query-terms.js";
-import { rankPassages, type RankedPassage } from "./rank-passages.js";
+import { rankPassages, type RankedPassage } from "./ranking/rank-passages.js";
 import type { AnswerQueryInput, AnswerQueryResult } from "./schemas.js";
 
 /** The least share of the question's weight the best passage must hold for an answer to be given. */

@@ -3,8 +3,9 @@
  * weight, quoted as written, one paragraph per cited page ending with its [n] (the 1-based number of
  * the page in `references`). Nothing is paraphrased, so every statement is traceable to its source.
  * - No sentence is said twice: a sentence (nearly) equal to one already quoted, from the same page or
- *   another (documentation repeats itself across pages), is left out, and a page left with nothing new
- *   is not cited.
+ *   another (documentation repeats itself across pages), is left out, and so is a sentence whose code
+ *   block repeats a line of code already quoted (`pg_dump -Fc mydb > db.dump` shown by two pages); a page
+ *   left with nothing new is not cited.
  * - A page's sentences keep the page's order; the page that answers best comes first.
  * - Notes and admonitions ("Note: …", "Warning: …") are quoted only when nothing else in the page matches.
  * - A sentence that introduces a code block ("To create a key with every scope:") is quoted with the block,
@@ -14,7 +15,7 @@
 import { readLines } from "./markdown/lines.js";
 import { clip, inlineToPlain } from "./markdown/inline.js";
 import type { QueryTerm } from "./query-terms.js";
-import type { RankedPassage } from "./rank-passages.js";
+import type { RankedPassage } from "./ranking/rank-passages.js";
 import type { Reference } from "./schemas.js";
 import { plainWords } from "./words.js";
 
@@ -37,7 +38,7 @@ export interface Prose {
 export function composeAnswer(pages: RankedPassage[][], terms: QueryTerm[]): { answer: string; references: Reference[] } {
   const references: Reference[] = [];
   const paragraphs: string[] = [];
-  const said: Set<string>[] = [];
+  const said: Said = { words: [], code: new Set() };
   for (const passages of pages) {
     const chosen = pageSentences(passages, terms, said);
     if (!chosen.length) continue;
@@ -91,8 +92,23 @@ interface Candidate {
   words: Set<string>;
 }
 
+/** What the answer already quotes: each sentence's words, and the lines of its code blocks. */
+interface Said {
+  words: Set<string>[];
+  code: Set<string>;
+}
+
+/** The lines of a code block that say something (fences and short lines such as "}" aside). */
+function codeLines(code: string | undefined): string[] {
+  if (!code) return [];
+  return code
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line.length >= 12 && !/^(`{3,}|~{3,})/.test(line));
+}
+
 /** The page's best sentences not yet said, in the page's order. */
-function pageSentences(passages: RankedPassage[], terms: QueryTerm[], said: Set<string>[]): Candidate[] {
+function pageSentences(passages: RankedPassage[], terms: QueryTerm[], said: Said): Candidate[] {
   const candidates: Candidate[] = [];
   for (const passage of passages) {
     proseOf(passage.text).forEach((sentence, index) => {
@@ -108,7 +124,11 @@ function pageSentences(passages: RankedPassage[], terms: QueryTerm[], said: Set<
       });
     });
   }
-  const fresh = candidates.filter((candidate) => candidate.words.size && !said.some((words) => similar(words, candidate.words)));
+  const repeatsCode = (candidate: Candidate, quoted: Set<string>) => codeLines(candidate.code).some((line) => quoted.has(line));
+  const fresh = candidates.filter(
+    (candidate) =>
+      candidate.words.size && !said.words.some((words) => similar(words, candidate.words)) && !repeatsCode(candidate, said.code),
+  );
   const useful = fresh.filter((candidate) => candidate.weight > 0);
   const plain = useful.filter((candidate) => !candidate.note);
   const pool = plain.length ? plain : useful;
@@ -118,11 +138,12 @@ function pageSentences(passages: RankedPassage[], terms: QueryTerm[], said: Set<
     : fresh.filter((candidate) => !candidate.note).slice(0, 1);
   const chosen: Candidate[] = [];
   for (const candidate of ranked) {
-    if (chosen.some((other) => similar(other.words, candidate.words))) continue;
+    if (chosen.some((other) => similar(other.words, candidate.words)) || repeatsCode(candidate, said.code)) continue;
     chosen.push(candidate);
+    for (const line of codeLines(candidate.code)) said.code.add(line);
     if (chosen.length === sentencesPerPage) break;
   }
-  for (const candidate of chosen) said.push(candidate.words);
+  for (const candidate of chosen) said.words.push(candidate.words);
   return chosen.sort((a, b) => a.order - b.order);
 }
 
@@ -207,19 +228,14 @@ export function proseOf(markdown: string): Prose[] {
     .filter((sentence) => sentence.text.length >= 3);
 }
 
-/** The question's weight found in a sentence: a term by its words in sequence, a synonym, or a word that inflects a stem. */
+/** The question's weight found in a sentence: a term by its words in sequence, a synonym, or one of its forms (an inflection). */
 function weightOf(sentence: string, terms: QueryTerm[]): number {
   const line = ` ${plainWords(sentence)} `;
   let weight = 0;
   for (const term of terms) {
     if (line.includes(` ${term.words} `)) weight += term.weight;
     else if (term.synonyms.some((synonym) => line.includes(` ${synonym.words} `))) weight += term.weight * 0.85;
-    else if (term.stems.some((stem) => stem.length >= 4 && new RegExp(` ${escape(plainWords(stem))}[a-z]{0,4} `).test(line)))
-      weight += term.weight * 0.7;
+    else if (term.forms.some((form) => line.includes(` ${form} `))) weight += term.weight * 0.7;
   }
   return weight;
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -9,16 +9,25 @@
  *   words weigh more; a word no document holds weighs most.
  */
 import type { DocsDb } from "../db/client.js";
+import { Prisma } from "../db/generated/client.js";
 import { correctQuery, type Correction } from "./corrections.js";
+import { languageOf } from "./markdown/describe.js";
 import { isFiller, joinPhrases, synonymsOf } from "./question-words.js";
 import { plainWords, wordsOf } from "./words.js";
 
 export interface QueryTerm {
   /** The token's words, folded and joined by single spaces ("pub sub" for Pub/Sub). */
   words: string;
+  /** Its lexemes in both languages: what the text-search index is asked for. */
   stems: string[];
-  /** Synonyms a page may use instead (one word each), and their stems. */
-  synonyms: { words: string; stems: string[] }[];
+  /**
+   * The corpus's words sharing its Snowball stem in the question's language ("deprecated", "deprecates"
+   * for "deprecate"): how the word ranking finds its inflections in a passage. A term of several words
+   * has its first word's.
+   */
+  forms: string[];
+  /** Synonyms a page may use instead (one word each), with their stems and forms. */
+  synonyms: { words: string; stems: string[]; forms: string[] }[];
   documents: number;
   idf: number;
   /** What the term counts for in a passage's score: its idf, a fraction of it for filler. */
@@ -60,15 +69,28 @@ export async function queryTerms(db: DocsDb, question: string): Promise<QueryRea
   }
   const synonyms = [...new Set([...content.keys()].flatMap((words) => synonymsOf(words)))].filter((words) => !content.has(words));
   const all = [...new Set([...content.keys(), ...synonyms].flatMap((words) => words.split(" ")))];
-  const [counts] = await db.$queryRaw<{ words: string[]; counts: number[]; corpus: number; synonyms: string[]; stems: string[] }[]>`
+  // Inflections are found in the question's language only: Portuguese stemming of an English word cuts
+  // what it reads as a Portuguese suffix. Both languages at once gave the same figures on the three
+  // evaluation corpora (docs/docs.md), with more forms to test per word.
+  const stemColumn = languageOf(undefined, question) === "pt" ? Prisma.sql`pt_stem` : Prisma.sql`en_stem`;
+  const stemOf = languageOf(undefined, question) === "pt" ? Prisma.sql`docs.stem_pt(k)` : Prisma.sql`docs.stem_en(k)`;
+  const [counts] = await db.$queryRaw<
+    { words: string[]; counts: number[]; corpus: number; synonyms: string[]; stems: string[]; forms: [string, string[]][] }[]
+  >`
     SELECT coalesce(array_agg(word), '{}') AS words, coalesce(array_agg(doc_count), '{}') AS counts, (SELECT count(*) FROM documents)::int AS corpus,
            ${synonyms}::text[] AS synonyms,
            ARRAY(SELECT array_to_string(ARRAY(
                      SELECT l FROM unnest(tsvector_to_array(to_tsvector('docs.docs_en', h) || to_tsvector('docs.docs_pt', h))) AS l
                       WHERE h = s OR l LIKE '%-%'), ' ')
-                   FROM unnest(${synonyms}::text[]) WITH ORDINALITY AS u(s, i), replace(s, ' ', '-') AS h ORDER BY i) AS stems
+                   FROM unnest(${synonyms}::text[]) WITH ORDINALITY AS u(s, i), replace(s, ' ', '-') AS h ORDER BY i) AS stems,
+           (SELECT coalesce(json_agg(json_build_array(k, f)), '[]') FROM (
+              SELECT k, array_agg(l.word) AS f FROM unnest(${all}::text[]) AS k JOIN lexicon l ON l.${stemColumn} = ${stemOf} GROUP BY k
+            ) x) AS forms
       FROM lexicon WHERE word = ANY(${all}::text[])`;
   const frequency = new Map((counts?.words ?? []).map((word, index) => [word, counts?.counts[index] ?? 0]));
+  const formsOf = new Map(counts?.forms ?? []);
+  // A phrase's forms are its first word's: "signing in" says "sign in".
+  const formsOfTerm = (words: string) => formsOf.get(words.split(" ")[0]!) ?? [];
   const stemsOf = new Map(synonyms.map((words, index) => [words, (counts?.stems[index] ?? "").split(" ").filter(Boolean)]));
   const corpusSize = counts?.corpus ?? 0;
   // A token of several words (Pub/Sub) is as rare as its rarest word.
@@ -76,7 +98,7 @@ export async function queryTerms(db: DocsDb, question: string): Promise<QueryRea
   const terms = [...content.values()].map((term) => {
     const alternatives = synonymsOf(term.words)
       .filter((words) => !content.has(words))
-      .map((words) => ({ words, stems: stemsOf.get(words) ?? [] }))
+      .map((words) => ({ words, stems: stemsOf.get(words) ?? [], forms: formsOfTerm(words) }))
       .filter((alternative) => alternative.stems.length);
     // A concept is as common as its most common spelling: pages saying "login" answer "sign in" too.
     const documents = Math.max(documentsOf(term.words), ...alternatives.map((alternative) => documentsOf(alternative.words)));
@@ -89,7 +111,17 @@ export async function queryTerms(db: DocsDb, question: string): Promise<QueryRea
     // Numbers are not in the lexicon and keep their stems.
     const absent = documents === 0 && term.words.split(" ").every((word) => wordsOf(word).length > 0);
     const stems = absent ? [] : term.stems;
-    return { ...term, stems, synonyms: absent ? [] : alternatives, documents, idf, weight: filler ? idf * fillerShare : idf, filler };
+    const forms = absent ? [] : formsOfTerm(term.words);
+    return {
+      ...term,
+      stems,
+      forms,
+      synonyms: absent ? [] : alternatives,
+      documents,
+      idf,
+      weight: filler ? idf * fillerShare : idf,
+      filler,
+    };
   });
   const phrased = stopWords > 0 || terms.some((term) => isFiller(term.words));
   return { terms, corpusSize, phrased, corrections: corrected?.corrections ?? [] };

@@ -17,7 +17,7 @@ import { decodePageToken, encodePageToken, SearchMode, type PageCursor } from ".
 import { queryTerms, type QueryReading } from "./query-terms.js";
 import type { SearchDocumentsInput, SearchDocumentsResult } from "./schemas.js";
 import { resultsOf, type PageHit } from "./search-page.js";
-import { bodyHits, excludedTerms, fuzzyHits, headHits, type Hit } from "./search-sql.js";
+import { bodyHits, excludedTerms, fuzzyHits, headHits, type Hit } from "./ranking/search-sql.js";
 import { fold } from "./words.js";
 
 export async function searchDocuments(db: DocsDb, input: SearchDocumentsInput): Promise<SearchDocumentsResult> {

@@ -5,7 +5,8 @@
  */
 import type { DocsDb } from "../db/client.js";
 import { excerptOf, headlineOptions } from "./highlight.js";
-import type { Hit } from "./search-sql.js";
+import { rankWeights } from "./ranking/fields.js";
+import type { Hit } from "./ranking/search-sql.js";
 import type { SearchResult } from "./schemas.js";
 
 interface PageRow {
@@ -30,7 +31,7 @@ export async function resultsOf(db: DocsDb, query: string, hits: PageHit[]): Pro
     chosen AS (
       SELECT p.i, p.name, CASE WHEN p.chunk > 0 THEN p.chunk ELSE (
                SELECT c.id FROM chunks c WHERE c.document_name = p.name
-                ORDER BY ts_rank('{0.1, 0.2, 0.4, 1.0}', c.tsv, q.tsq) DESC, c.ordinal LIMIT 1) END AS id
+                ORDER BY ts_rank(${rankWeights}, c.tsv, q.tsq) DESC, c.ordinal LIMIT 1) END AS id
         FROM page p, q
     )
     SELECT ch.i::int AS i, d.name, c.id::text AS id, d.title, d.uri, d.description, c.heading_path,

@@ -5,8 +5,10 @@
  */
 import { invalidArgument } from "@bancada/contracts";
 import type { DocsDb, DocsTx } from "../db/client.js";
+import { Prisma } from "../db/generated/client.js";
 import { LexiconDelta, lockNames } from "./lexicon.js";
 import type { PreparedDocument } from "./prepare-document.js";
+import { fieldVector } from "./ranking/fields.js";
 
 export interface WriteOutcome {
   name: string;
@@ -51,7 +53,7 @@ async function replace(tx: DocsTx, changed: PreparedDocument[], existing: string
   }
   await tx.$executeRaw`
     INSERT INTO documents (name, uri, title, description, content, lang, content_hash, chunk_count, head, created_at, updated_at)
-    SELECT n, u, t, d, c, l, h, k, docs.head_tsv(t, hs, d), now(), now()
+    SELECT n, u, t, d, c, l, h, k, ${fieldVector({ title: Prisma.sql`t`, heading: Prisma.sql`hs`, description: Prisma.sql`d` })}, now(), now()
       FROM unnest(${changed.map((x) => x.name)}::text[], ${changed.map((x) => x.uri)}::text[], ${changed.map((x) => x.title)}::text[],
                   ${changed.map((x) => x.description)}::text[], ${changed.map((x) => x.content)}::text[], ${changed.map((x) => x.lang)}::text[],
                   ${changed.map((x) => x.contentHash)}::text[], ${changed.map((x) => x.chunks.length)}::int[],
@@ -62,7 +64,12 @@ async function replace(tx: DocsTx, changed: PreparedDocument[], existing: string
   await tx.$executeRaw`
     INSERT INTO chunks (document_name, ordinal, heading_path, anchor, text, tsv)
     SELECT v.n, v.o, p.path, v.a, v.t,
-           docs.chunk_tsv(d.title, array_to_string(p.path, ' '), CASE WHEN v.o = 0 THEN d.description ELSE '' END, v.t)
+           ${fieldVector({
+             title: Prisma.sql`d.title`,
+             heading: Prisma.sql`array_to_string(p.path, ' ')`,
+             description: Prisma.sql`CASE WHEN v.o = 0 THEN d.description ELSE '' END`,
+             body: Prisma.sql`v.t`,
+           })}
       FROM unnest(${chunks.map((c) => c.name)}::text[], ${chunks.map((c) => c.ordinal)}::int[],
                   ${chunks.map((c) => JSON.stringify(c.headingPath))}::text[], ${chunks.map((c) => c.anchor)}::text[],
                   ${chunks.map((c) => c.text)}::text[]) AS v(n, o, h, a, t)

@@ -5,14 +5,15 @@
  *    ranked by cover density on that small vector, plus 10 when the title equals the query (case and
  *    accents aside: a page's exact title finds it first) and up to 1 for title similarity.
  * 2. Body matches: the other pages with a section (chunk) matching the query, ranked by their best
- *    section (ts_rank, weights title 1.0 > headings 0.4 > description 0.2 > body 0.1).
+ *    section (ts_rank, with the fields' weights of fields.ts).
  *
  * Tier 1 comes before tier 2, and tier 2 is only computed when a page of results reaches it.
  * Words excluded with `-word` exclude the whole page, not only the sections that mention them.
  */
-import { Prisma } from "../db/generated/client.js";
-import type { DocsDb } from "../db/client.js";
-import type { PageCursor } from "./page-token.js";
+import { Prisma } from "../../db/generated/client.js";
+import type { DocsDb } from "../../db/client.js";
+import type { PageCursor } from "../page-token.js";
+import { rankWeights } from "./fields.js";
 
 export interface Hit {
   tier: 1 | 2;
@@ -50,7 +51,7 @@ export function headHits(db: DocsDb, query: string, cursor: PageCursor | undefin
     WITH ${readQuery(query)},
     scored AS (
       SELECT d.name,
-             (ts_rank_cd('{0.1, 0.2, 0.4, 1.0}', d.head, q.tsq) + CASE WHEN docs.fold(d.title) = q.folded THEN 10 ELSE 0 END
+             (ts_rank_cd(${rankWeights}, d.head, q.tsq) + CASE WHEN docs.fold(d.title) = q.folded THEN 10 ELSE 0 END
                + similarity(docs.fold(d.title), q.folded))::float8 AS score
         FROM documents d, q
        WHERE d.head @@ q.tsq ${notVetoed(Prisma.sql`d.name`, query)} ${notListed(Prisma.sql`d.name`, listed)}
@@ -72,7 +73,7 @@ export function bodyHits(db: DocsDb, query: string, cursor: PageCursor | undefin
              ${notListed(Prisma.sql`m.name`, listed)}
     ),
     hits AS (
-      SELECT c.id, c.document_name, ts_rank('{0.1, 0.2, 0.4, 1.0}', c.tsv, q.tsq) AS r
+      SELECT c.id, c.document_name, ts_rank(${rankWeights}, c.tsv, q.tsq) AS r
         FROM chunks c, q WHERE c.document_name IN (SELECT name FROM body_only) AND c.tsv @@ q.tsq
     ),
     scored AS (

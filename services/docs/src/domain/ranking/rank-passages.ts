@@ -3,8 +3,8 @@
  * - where a term is found: the page's title (a command's name is its title) counts most, then the
  *   section's headings, then the page's description, then the body;
  * - how: the word itself above one of its synonyms above another word of the same stem — a stem never
- *   outranks the exact word, and a stem only matches a word that is the stem plus an inflection
- *   ("deprecated" for "deprecate"), never a longer word that happens to start with it ("login" for "log");
+ *   outranks the exact word; the words of the same stem are the corpus's words Snowball stems alike in
+ *   the question's language (QueryTerm.forms: "deprecated" for "deprecate", never "login" for "log");
  * - closeness: the question's words within a few words of each other in the text beat the same words
  *   scattered over the section;
  * - phrases: two words next to each other in the question ("create … user", "computed from other
@@ -18,15 +18,17 @@
  * The score is the weighted share of the question's terms, each counted by its best place, plus the
  * closeness, phrase and title bonuses.
  */
+import { fieldNames, fields, type Field } from "./fields.js";
 import type { Passage } from "./passages.js";
-import type { QueryTerm } from "./query-terms.js";
-import { fold, plainWords } from "./words.js";
+import type { QueryTerm } from "../query-terms.js";
+import { plainWords } from "../words.js";
 
 export interface RankedPassage extends Passage {
   score: number;
 }
 
-const place = { title: 1, heading: 0.85, description: 0.7, body: 0.35 } as const;
+/** Where a term is found: each field's weight (fields.ts). */
+const place = (field: Field): number => fields[field].weight;
 /** A term also found in the body of a passage whose head holds it: the section is about it and says something. */
 const bodyAlso = 0.15;
 const synonymShare = 0.85;
@@ -42,32 +44,24 @@ const titleShare = 0.25;
 /** A word of a name made of two of the question's words ("vacuumdb"): a little under the word itself. */
 const compoundShare = 0.85;
 /** Names are compounds in titles and headings (command and function names); body text is read word by word. */
-const namedFields = new Set<Place>(["title", "heading"]);
-
-const suffixes = new Set(
-  (
-    "s es ed d ing e er ers est ly ment ments ion ions ation ations ate ated ates ating ator ators ity ies ied y able ible al ness ive " +
-    "a as o os ar er ir ado ada ados adas ido ida idos idas ando endo indo cao coes ao oes mente agem vel veis ante antes"
-  ).split(" "),
-);
+const namedFields = new Set<Field>(["title", "heading"]);
 
 export function rankPassages(passages: Passage[], terms: QueryTerm[]): RankedPassage[] {
   const total = terms.reduce((sum, term) => sum + term.weight, 0);
   if (!total) return passages.map((passage) => ({ ...passage, score: 0 }));
   const lookup = wordMatcherOf(terms);
-  const fields = Object.keys(place) as Place[];
   return passages
     .map((passage) => {
-      const texts: Record<Place, string> = {
+      const texts: Record<Field, string> = {
         title: passage.title,
         heading: passage.headingPath.join(" "),
         description: passage.description,
         body: passage.text,
       };
-      const words = {} as Record<Place, string[]>;
-      const positions = {} as Record<Place, Position[]>;
-      const strengths = {} as Record<Place, number[]>;
-      for (const field of fields) {
+      const words = {} as Record<Field, string[]>;
+      const positions = {} as Record<Field, Position[]>;
+      const strengths = {} as Record<Field, number[]>;
+      for (const field of fieldNames) {
         words[field] = plainWords(texts[field]).split(" ").filter(Boolean);
         positions[field] = [];
         strengths[field] = terms.map(() => 0);
@@ -77,11 +71,11 @@ export function rankPassages(passages: Passage[], terms: QueryTerm[]): RankedPas
       terms.forEach((term, index) => {
         const inBody = strengths.body[index]!;
         const head = Math.max(
-          place.title * strengths.title[index]!,
-          place.heading * strengths.heading[index]!,
-          place.description * strengths.description[index]!,
+          place("title") * strengths.title[index]!,
+          place("heading") * strengths.heading[index]!,
+          place("description") * strengths.description[index]!,
         );
-        held += term.weight * (Math.max(head, place.body * inBody) + (head > 0 ? bodyAlso * inBody : 0));
+        held += term.weight * (Math.max(head, place("body") * inBody) + (head > 0 ? bodyAlso * inBody : 0));
       });
       const score =
         held / total +
@@ -93,8 +87,6 @@ export function rankPassages(passages: Passage[], terms: QueryTerm[]): RankedPas
     .sort((a, b) => b.score - a.score || a.ordinal - b.ordinal);
 }
 
-type Place = keyof typeof place;
-
 interface Position {
   at: number;
   term: number;
@@ -104,7 +96,7 @@ interface Position {
  * The weighted share of the question's adjacent pairs of content words (filler aside) that a field holds
  * in the question's order, at most `phraseGap` words apart, each pair counted in its best field.
  */
-function phrases(positions: Record<Place, Position[]>, terms: QueryTerm[]): number {
+function phrases(positions: Record<Field, Position[]>, terms: QueryTerm[]): number {
   const content = terms.map((term, index) => ({ term, index })).filter(({ term }) => !term.filler);
   if (content.length < 2) return 0;
   let possible = 0;
@@ -115,9 +107,9 @@ function phrases(positions: Record<Place, Position[]>, terms: QueryTerm[]): numb
     const weight = terms[first]!.weight + terms[second]!.weight;
     possible += weight;
     let best = 0;
-    for (const field of Object.keys(place) as Place[]) {
-      if (place[field] <= best || !inOrder(positions[field], first, second)) continue;
-      best = place[field];
+    for (const field of fieldNames) {
+      if (place(field) <= best || !inOrder(positions[field], first, second)) continue;
+      best = place(field);
     }
     held += weight * best;
   }
@@ -147,7 +139,7 @@ function titled(title: string[], positions: Position[], terms: QueryTerm[], tota
 
 /**
  * What a word of a passage may stand for: the first word of a term or of one of its synonyms (`words`,
- * checked in sequence from there when it has several), or an inflection of one of its stems.
+ * checked in sequence from there when it has several), or one of their forms (an inflection).
  */
 interface WordMatch {
   term: number;
@@ -164,32 +156,32 @@ type WordLookup = (word: string) => WordMatch[];
 
 function wordMatcherOf(terms: QueryTerm[]): WordLookup & { withCompounds: WordLookup } {
   const byFirst = new Map<string, WordMatch[]>();
-  const phrases: (WordMatch & { words: string[] })[] = [];
-  const stems = terms.map((term, index) => {
+  const phrases: (WordMatch & { words: string[]; inflected: Set<string> })[] = [];
+  const inflections = terms.map((term, index) => {
+    const single = new Set<string>();
     for (const form of [
-      { words: term.words.split(" "), strength: 1 },
-      ...term.synonyms.map((synonym) => ({ words: synonym.words.split(" "), strength: synonymShare })),
+      { words: term.words.split(" "), forms: term.forms, strength: 1 },
+      ...term.synonyms.map((synonym) => ({ words: synonym.words.split(" "), forms: synonym.forms, strength: synonymShare })),
     ]) {
       const match = { term: index, strength: form.strength, words: form.words.length > 1 ? form.words : null };
       byFirst.set(form.words[0]!, [...(byFirst.get(form.words[0]!) ?? []), match]);
-      if (form.words.length > 1) phrases.push({ term: index, strength: form.strength, words: form.words });
+      if (form.words.length > 1) phrases.push({ term: index, strength: form.strength, words: form.words, inflected: new Set(form.forms) });
+      else for (const word of form.forms) single.add(word);
     }
-    return [...new Set([...term.stems, ...term.synonyms.flatMap((synonym) => synonym.stems)].map((stem) => plainWords(fold(stem))))].filter(
-      (stem) => stem && !stem.includes(" "),
-    );
+    return single;
   });
   const known = new Map<string, WordMatch[]>();
   const lookup: WordLookup = (word) => {
     let matches = known.get(word);
     if (!matches) {
       matches = [...(byFirst.get(word) ?? [])];
-      stems.forEach((list, term) => {
-        if (list.some((stem) => inflects(word, stem))) matches!.push({ term, strength: stemShare, words: null });
+      inflections.forEach((forms, term) => {
+        if (forms.has(word)) matches!.push({ term, strength: stemShare, words: null });
       });
       // A phrase whose first word is inflected ("signing in", "logged in" for "sign in", "log in").
       for (const phrase of phrases) {
         const [first, ...rest] = phrase.words;
-        if (word !== first && inflects(word, first!))
+        if (word !== first && phrase.inflected.has(word))
           matches.push({ ...phrase, strength: phrase.strength * stemShare, words: [word, ...rest] });
       }
       known.set(word, matches);
@@ -234,14 +226,6 @@ function matchField(words: string[], lookup: WordLookup, strengths: number[], po
       positions.push({ at, term: match.term });
     }
   });
-}
-
-/** `word` is `stem` plus an inflection, or plus a doubled last letter and one ("logging" for "log"). */
-function inflects(word: string, stem: string): boolean {
-  if (word === stem) return true;
-  if (stem.length < 3 || !word.startsWith(stem)) return false;
-  const rest = word.slice(stem.length);
-  return suffixes.has(rest) || (rest[0] === stem.at(-1) && suffixes.has(rest.slice(1)));
 }
 
 /**

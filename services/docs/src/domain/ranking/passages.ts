@@ -13,9 +13,10 @@
  * stored (the CTEs keep numbers only), and cover density is computed only for the chunks tied with the
  * last of the top or above it.
  */
-import type { DocsDb } from "../db/client.js";
+import type { DocsDb } from "../../db/client.js";
 import { candidateQuery, rankQuery } from "./candidate-query.js";
-import { anyStem, type QueryTerm } from "./query-terms.js";
+import { rankWeights } from "./fields.js";
+import { anyStem, type QueryTerm } from "../query-terms.js";
 
 export interface Passage {
   id: string;
@@ -73,7 +74,7 @@ export async function findPassages(db: DocsDb, terms: QueryTerm[], corpusSize: n
     qualified AS MATERIALIZED (SELECT id, covered, weighted FROM scored WHERE covered >= ${least}),
     cut AS (SELECT weighted FROM qualified ORDER BY weighted DESC LIMIT 1 OFFSET ${candidatesMax - 1}),
     top AS (
-      SELECT q.id, q.covered, q.weighted, ts_rank_cd('{0.1, 0.2, 0.4, 1.0}', c.tsv, ${rank}::tsquery, 1) AS r
+      SELECT q.id, q.covered, q.weighted, ts_rank_cd(${rankWeights}, c.tsv, ${rank}::tsquery, 1) AS r
         FROM qualified q JOIN chunks c ON c.id = q.id WHERE q.weighted >= coalesce((SELECT weighted FROM cut), 0)
        ORDER BY q.weighted DESC, r DESC, q.id LIMIT ${candidatesMax}
     )

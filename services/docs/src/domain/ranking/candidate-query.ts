@@ -12,7 +12,7 @@
  * stems, and a rare word can share its stem with a common one ("names" with "name"). A single OR of the
  * rarest terms then matched almost half the corpus; requiring one term of each of several sets does not.
  */
-import { anyStem, type QueryTerm } from "./query-terms.js";
+import { anyStem, type QueryTerm } from "../query-terms.js";
 
 /** At most this many OR groups in the query (the smallest sets first: they prune most). */
 export const clausesMax = 48;
