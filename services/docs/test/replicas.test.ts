@@ -72,7 +72,10 @@ describe("two docs replicas", () => {
       const a = Array.from({ length: 40 }, (_, i) => page(i, `${version}a`));
       const b = Array.from({ length: 40 }, (_, i) => page(i + 20, `${version}b`));
       // the two batches in opposite name order, so that two writers meet from both ends
-      const [fromA, fromB] = await Promise.all([onA("PUT", "/v1/documents", { documents: a }), onB("PUT", "/v1/documents", { documents: b.reverse() })]);
+      const [fromA, fromB] = await Promise.all([
+        onA("PUT", "/v1/documents", { documents: a }),
+        onB("PUT", "/v1/documents", { documents: b.reverse() }),
+      ]);
       expect([round, fromA.status, fromB.status], JSON.stringify([fromA.body, fromB.body])).toEqual([round, 200, 200]);
     }
     const documents = await expectConsistentCorpus();

@@ -32,7 +32,10 @@ describe("moving asset files from disk into PostgreSQL", () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), "drafts-legacy-"));
-    stack = await startDraftsStack({ services: { drafts: draftsFactory({ dataDir, worker: { enabled: false } }, (service) => void (latest = service)) }, log: logs.log });
+    stack = await startDraftsStack({
+      services: { drafts: draftsFactory({ dataDir, worker: { enabled: false } }, (service) => void (latest = service)) },
+      log: logs.log,
+    });
     db = createDraftsDb(stack.database.url, 2);
     ana = await person(stack);
     ws = await workspace(ana);

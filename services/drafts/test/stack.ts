@@ -4,7 +4,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { startStack, type ServiceFactory, type Stack } from "@bancada/e2e";
 import type { Readable } from "node:stream";
-import { createDraftsService, createPgBlobStore, limits, postgresSchema, type BlobStore, type DraftsService, type DraftsServiceOptions } from "../src/index.js";
+import {
+  createDraftsService,
+  createPgBlobStore,
+  limits,
+  postgresSchema,
+  type BlobStore,
+  type DraftsService,
+  type DraftsServiceOptions,
+} from "../src/index.js";
 
 export type DraftsOverrides = Partial<Pick<DraftsServiceOptions, "worker" | "localFileUploads" | "dataDir">>;
 

@@ -109,7 +109,12 @@ async function putBlob(pool: pg.Pool, source: Readable, field: string, maxBytes:
     return { sha256: read.sha256, bytes: read.bytes, mime };
   } catch (error) {
     // a connection whose ROLLBACK failed is closed rather than given back to the pool
-    const broken = client ? await client.query("ROLLBACK").then(() => undefined, (rollback: Error) => rollback) : undefined;
+    const broken = client
+      ? await client.query("ROLLBACK").then(
+          () => undefined,
+          (rollback: Error) => rollback,
+        )
+      : undefined;
     client?.release(broken);
     client = undefined;
     throw error;
@@ -210,10 +215,9 @@ function openBlob(pool: pg.Pool, sha256: string): Readable {
 
   async function fetchNext(): Promise<Buffer | null> {
     if (!blob) {
-      const { rows } = await pool.query<{ id: string; chunk_count: number }>(
-        "SELECT id::text, chunk_count FROM blobs WHERE sha256 = $1",
-        [sha256],
-      );
+      const { rows } = await pool.query<{ id: string; chunk_count: number }>("SELECT id::text, chunk_count FROM blobs WHERE sha256 = $1", [
+        sha256,
+      ]);
       if (!rows[0]) throw missingBlob(sha256);
       blob = { id: rows[0].id, chunkCount: rows[0].chunk_count };
     }
