@@ -203,8 +203,8 @@ function openBlob(pool: pg.Pool, sha256: string): Readable {
   let blob: { id: string; chunkCount: number } | undefined;
   let next = 0;
   return new Readable({
-    // one chunk buffered ahead at most
-    highWaterMark: chunkBytes,
+    // the next chunk is fetched while the consumer sends the one before: two chunks in memory at most
+    highWaterMark: 2 * chunkBytes,
     read() {
       fetchNext().then(
         (data) => this.push(data),
