@@ -154,12 +154,13 @@ function readInChunks(source: Readable, sink: ChunkSink): Promise<ChunkedRead> {
     let failed = false;
     let ended = false;
 
+    // A refusal waits for the write in flight (if any) to settle: the caller's rollback must come after it.
     const fail = (error: unknown) => {
       if (failed) return;
       failed = true;
       source.off("data", onData);
       source.resume();
-      reject(error);
+      void writing.catch(() => {}).then(() => reject(error));
     };
     /** Writes every full chunk, and with `last` what remains. */
     const flush = async (last: boolean) => {
