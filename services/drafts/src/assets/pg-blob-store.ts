@@ -4,7 +4,9 @@
  * arrives, each full chunk written as soon as it is full, and the blob's row and all its chunks commit in
  * one transaction, so a blob is visible whole or not at all (a crash mid-upload leaves nothing). A download
  * reads one chunk per query, when the consumer wants the next one: never a whole asset in memory, and no
- * connection held between two chunks. The store keeps a small pool of its own, apart from Prisma's.
+ * connection held between two chunks. The store keeps two small pools of its own, apart from Prisma's: one for
+ * uploads, which hold a connection while their bytes arrive, and one for the rest, so that slow uploads can never
+ * keep a download waiting.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
@@ -19,23 +21,28 @@ export interface PgBlobStoreOptions {
   /** The Postgres schema of the drafts tables. */
   schema: string;
   maxBytes: number;
-  /** Connections of the store's own pool: an upload holds one while its bytes arrive (default 8). */
+  /** Connections of each of the store's two pools, uploads' and reads' (default 6). */
   poolMax?: number;
 }
 
 export function createPgBlobStore(options: PgBlobStoreOptions): BlobStore {
-  const pool = new pg.Pool({
-    connectionString: options.connectionString,
-    max: options.poolMax ?? 8,
-    options: `-c search_path=${options.schema},public`,
-  });
-  // An idle connection that fails (the server restarted) must not crash the process; the next query reconnects.
-  pool.on("error", () => {});
+  const connect = () => {
+    const pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.poolMax ?? 6,
+      options: `-c search_path=${options.schema},public`,
+    });
+    // An idle connection that fails (the server restarted) must not crash the process; the next query reconnects.
+    pool.on("error", () => {});
+    return pool;
+  };
+  const uploads = connect();
+  const pool = connect();
   const { maxBytes } = options;
 
   return {
     maxBytes,
-    put: (source, field) => putBlob(pool, source, field, maxBytes),
+    put: (source, field) => putBlob(uploads, source, field, maxBytes),
     open: (sha256) => openBlob(pool, sha256),
     async size(sha256) {
       const { rows } = await pool.query<{ bytes: number }>("SELECT bytes FROM blobs WHERE sha256 = $1", [sha256]);
@@ -57,7 +64,9 @@ export function createPgBlobStore(options: PgBlobStoreOptions): BlobStore {
         if (orphans.length) removed += await removeBlobs(pool, orphans, graceMs);
       }
     },
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([uploads.end(), pool.end()]);
+    },
   };
 }
 
