@@ -1,4 +1,7 @@
-/** The drafts service: blob store (PostgreSQL, after moving any files an earlier version left on disk), submission workers, event relay, its tools on the bus, REST routes, housekeeping. */
+/**
+ * The drafts service: blob store (PostgreSQL, after moving in any files an earlier version left on disk),
+ * submission workers, event relay, its tools on the bus, REST routes, housekeeping.
+ */
 import path from "node:path";
 import { defineService, type RunningService, type ServiceOptions } from "@bancada/service-kit";
 import type { BlobStore } from "./assets/blob-store.js";
