@@ -2,3 +2,4 @@
 export * from "@bancada/testkit";
 export { startStack, testBus, natsUrl, captureLogs, callServiceOverBus } from "./stack.js";
 export type { Stack, StackOptions, StackService, ServiceFactory, ServiceDeps } from "./stack.js";
+export { startReplica, type Replica } from "./replica.js";

@@ -1,7 +1,12 @@
-/** The drafts service: blob store, submission workers, event relay, its tools on the bus, REST routes, housekeeping. */
+/**
+ * The drafts service: blob store (PostgreSQL, after moving in any files an earlier version left on disk),
+ * submission workers, event relay, its tools on the bus, REST routes, housekeeping.
+ */
 import path from "node:path";
 import { defineService, type RunningService, type ServiceOptions } from "@bancada/service-kit";
-import { createBlobStore, type BlobStore } from "./assets/blob-store.js";
+import type { BlobStore } from "./assets/blob-store.js";
+import { migrateDiskBlobs } from "./assets/migrate-disk-blobs.js";
+import { createPgBlobStore } from "./assets/pg-blob-store.js";
 import { createDraftsDb, postgresSchema, type DraftsDb } from "./db/client.js";
 import type { DraftsDeps } from "./domain/context.js";
 import { housekeeping } from "./domain/housekeeping.js";
@@ -12,7 +17,10 @@ import { defaultWorkerSettings, startSubmissionWorker, type SubmissionWorker, ty
 import { draftsInstructions, draftsTools, draftsVocabulary } from "./tools/index.js";
 
 export interface DraftsServiceOptions extends ServiceOptions {
-  /** Where asset bytes are kept (content-addressed). Replicas must share it. */
+  /**
+   * Where an earlier version kept asset files on disk: what is found there is moved into PostgreSQL at start.
+   * Asset bytes now live in PostgreSQL, which every replica shares.
+   */
   dataDir?: string;
   /**
    * Offer the stdio tool that reads a local file by path (default true). Set false where this process
@@ -43,7 +51,13 @@ export const draftsService = defineService<DraftsServiceOptions>()({
   vocabulary: draftsVocabulary,
   prisma: { schema: postgresSchema, migrationsDir, createClient: createDraftsDb },
   async context({ db, options, log }): Promise<DraftsParts> {
-    const blobs = await createBlobStore(options.dataDir ?? defaultDataDir, limits.assetBytesMax);
+    const blobs = createPgBlobStore({ connectionString: options.databaseUrl, schema: postgresSchema, maxBytes: limits.assetBytesMax });
+    try {
+      await migrateDiskBlobs(options.dataDir ?? defaultDataDir, blobs, log);
+    } catch (error) {
+      await blobs.close();
+      throw error;
+    }
     const { enabled = true, ...workerOverrides } = options.worker ?? {};
     const settings = { ...defaultWorkerSettings(), ...workerOverrides };
     // `<root>.drafts.events.<type>`: contracts' subjects() does not name event subjects yet
@@ -67,9 +81,10 @@ export const draftsService = defineService<DraftsServiceOptions>()({
       runNow: true,
     },
   ],
-  async stop({ worker, relay }) {
+  async stop({ worker, relay, blobs }) {
     await worker?.stop();
     await relay.stop();
+    await blobs.close();
   },
   expose: ({ worker }) => ({ worker }),
 });

@@ -1,9 +1,18 @@
-/** The drafts service as the test stack starts it, with its blobs in a temporary folder. */
+/** The drafts service as the test stack starts it, with an empty folder of its own as the legacy asset folder. */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startStack, type ServiceFactory, type Stack } from "@bancada/e2e";
-import { createDraftsService, type DraftsService, type DraftsServiceOptions } from "../src/index.js";
+import type { Readable } from "node:stream";
+import {
+  createDraftsService,
+  createPgBlobStore,
+  limits,
+  postgresSchema,
+  type BlobStore,
+  type DraftsService,
+  type DraftsServiceOptions,
+} from "../src/index.js";
 
 export type DraftsOverrides = Partial<Pick<DraftsServiceOptions, "worker" | "localFileUploads" | "dataDir">>;
 
@@ -40,4 +49,16 @@ export async function startDraftsStack(options: Parameters<typeof startStack>[0]
     await stack.gateway.catalog.refresh("drafts");
   }
   return stack;
+}
+
+/** The blob store the service uses, on its own pool (close it). */
+export function blobStoreOf(databaseUrl: string): BlobStore {
+  return createPgBlobStore({ connectionString: databaseUrl, schema: postgresSchema, maxBytes: limits.assetBytesMax, poolMax: 2 });
+}
+
+/** Every byte of a stream, for comparing small and medium files in tests. */
+export async function streamBytes(stream: Readable): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const part of stream) parts.push(part as Buffer);
+  return Buffer.concat(parts);
 }

@@ -12,12 +12,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "@bancada/service-kit";
 import type { Stack } from "@bancada/e2e";
 import {
-  createBlobStore,
   createDraftsDb,
+  createPgBlobStore,
   defaultWorkerSettings,
   eventIdHeader,
   limits,
   startSubmissionWorker,
+  type BlobStore,
   type DraftsDb,
   type SubmissionWorker,
   type WorkerSettings,
@@ -35,16 +36,16 @@ interface JobRow {
 describe("submission pipeline", () => {
   let stack: Stack;
   let db: DraftsDb;
-  let dataDir = "";
   let ana: Person;
   let ws: string;
   const workers: SubmissionWorker[] = [];
+  const stores: BlobStore[] = [];
   const heard: { subject: string; id: string; draft: string }[] = [];
 
   beforeAll(async () => {
     // No worker in the service: each test runs the workers it needs.
     stack = await startDraftsStack({
-      services: { drafts: draftsFactory({ worker: { enabled: false, pollMs: 50 } }, (_service, dir) => void (dataDir = dir)) },
+      services: { drafts: draftsFactory({ worker: { enabled: false, pollMs: 50 } }) },
     });
     db = createDraftsDb(stack.database.url, 4);
     ana = await person(stack);
@@ -59,13 +60,15 @@ describe("submission pipeline", () => {
   });
   afterAll(async () => {
     await Promise.all(workers.map((worker) => worker.stop()));
+    await Promise.all(stores.map((store) => store.close()));
     await closeAll(ana);
     await db?.$disconnect();
     await stack?.stop();
   });
 
   const startWorker = async (settings: Partial<WorkerSettings> = {}) => {
-    const blobs = await createBlobStore(dataDir, limits.assetBytesMax);
+    const blobs = createPgBlobStore({ connectionString: stack.database.url, schema: "drafts", maxBytes: limits.assetBytesMax, poolMax: 2 });
+    stores.push(blobs);
     const worker = startSubmissionWorker(
       { db, blobs, log: createLogger("worker", (process.env.LOG_LEVEL as "info" | undefined) ?? "silent", 2) },
       { ...defaultWorkerSettings(), pollMs: 50, ...settings },
@@ -299,7 +302,6 @@ describe("submission pipeline", () => {
       env: {
         ...process.env,
         WORKER_DATABASE_URL: stack.database.url,
-        WORKER_DATA_DIR: dataDir,
         WORKER_ID: id,
         WORKER_LEASE_MS: "1500",
         WORKER_PAUSE: pause,

@@ -1,11 +1,10 @@
 /**
  * Profiles and transports (docs/drafts.md#behaviour): core or full changes only what a client sees; uploading a local
  * file by path is stdio-only (not listed over HTTP, refused there), and over HTTP assets arrive as a
- * REST upload. Asset bytes are stored content-addressed under the service's dataDir, never inlined.
+ * REST upload. Asset bytes are stored content-addressed in PostgreSQL, never inlined.
  */
 import { createHash, randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,8 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Stack } from "@bancada/e2e";
 import { createDraftsDb } from "../src/index.js";
-import { createBlobStore } from "../src/assets/blob-store.js";
-import { draftsFactory, startDraftsStack } from "./stack.js";
+import { blobStoreOf, draftsFactory, startDraftsStack, streamBytes } from "./stack.js";
 import {
   callOverBus,
   closeAll,
@@ -134,7 +132,7 @@ describe("profiles, transports and assets", () => {
       expect((await ok(ana.client, "sosoapi_get_content_draft", { workspace_id: ws, draft_id: draft.id })).draft).toEqual(draft);
     });
 
-    it("when a file is uploaded over the stdio transport, then its bytes are stored content-addressed under dataDir and only metadata comes back", async () => {
+    it("when a file is uploaded over the stdio transport, then its bytes are stored content-addressed in PostgreSQL and only metadata comes back", async () => {
       const draft = await createDraft(ana.client, ws);
       const bytes = png(4_096);
       const reply = await viaStdio(uploadArgs(draft, await file("capa.png", bytes)));
@@ -144,7 +142,12 @@ describe("profiles, transports and assets", () => {
       expect(asset).toMatchObject({ filename: "capa.png", mime: "image/png", bytes: 4_096, sha256 });
       expect(after).toMatchObject({ revision: draft.revision + 1, asset_count: 1, assets: [asset] });
       expect(JSON.stringify(reply.result).length).toBeLessThan(2_000);
-      expect(new Uint8Array(await readFile(path.join(dataDir, "sha256", sha256.slice(0, 2), sha256)))).toEqual(bytes);
+      const store = blobStoreOf(stack.database.url);
+      try {
+        expect(new Uint8Array(await streamBytes(store.open(sha256)))).toEqual(bytes);
+      } finally {
+        await store.close();
+      }
     });
 
     it("when the path is relative, missing or a folder, then invalid_argument naming path", async () => {
@@ -282,10 +285,9 @@ describe("profiles, transports and assets", () => {
       const a = (await restUpload(ana, one, bytes)).body;
       const b = (await restUpload(ana, two, bytes)).body;
       expect(a.asset.sha256).toBe(b.asset.sha256);
-      const blob = path.join(dataDir, "sha256", a.asset.sha256.slice(0, 2), a.asset.sha256);
+      const store = blobStoreOf(stack.database.url);
       const sweep = async () => {
         const db = createDraftsDb(stack.database.url, 1);
-        const store = await createBlobStore(dataDir, tenMiB);
         const referenced = async (hashes: string[]) =>
           new Set((await db.asset.findMany({ where: { sha256: { in: hashes } } })).map((x) => x.sha256));
         await store.sweep(referenced, 0);
@@ -299,12 +301,16 @@ describe("profiles, transports and assets", () => {
           request_id: randomUUID(),
           remove_asset_ids: [assetId],
         });
-      await remove(a.draft, a.asset.id);
-      await sweep();
-      expect(existsSync(blob)).toBe(true);
-      await remove(b.draft, b.asset.id);
-      await sweep();
-      expect(existsSync(blob)).toBe(false);
+      try {
+        await remove(a.draft, a.asset.id);
+        await sweep();
+        expect(await store.size(a.asset.sha256)).toBe(777);
+        await remove(b.draft, b.asset.id);
+        await sweep();
+        expect(await store.size(a.asset.sha256)).toBeNull();
+      } finally {
+        await store.close();
+      }
     });
   });
 });

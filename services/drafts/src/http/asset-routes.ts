@@ -9,6 +9,7 @@ import { Router } from "express";
 import { restRoutes } from "@bancada/service-kit";
 import { z } from "zod";
 import { DomainError, ErrorCode, invalidArgument } from "@bancada/contracts";
+import { missingBlob } from "../assets/blob-store.js";
 import { addAsset } from "../domain/add-asset.js";
 import type { DraftsDeps } from "../domain/context.js";
 import { assetRef, getAsset } from "../domain/get-asset.js";
@@ -76,11 +77,7 @@ export function assetRoutes(deps: DraftsDeps): Router {
         ctx,
         assetRef.parse({ workspace_id: req.params.workspaceId, draft_id: req.params.draftId, asset_id: req.params.assetId }),
       );
-      if ((await deps.blobs.size(asset.sha256)) !== asset.bytes) {
-        throw new DomainError(ErrorCode.notFound, "The asset's bytes are missing from storage; remove the asset and add the file again.", {
-          sha256: asset.sha256,
-        });
-      }
+      if ((await deps.blobs.size(asset.sha256)) !== asset.bytes) throw missingBlob(asset.sha256);
       res.setHeader("Content-Type", asset.mime);
       res.setHeader("Content-Length", String(asset.bytes));
       res.setHeader("ETag", `"${asset.sha256}"`);
