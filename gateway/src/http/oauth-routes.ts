@@ -61,6 +61,8 @@ export function oauthRoutes({ oauth, keys, guards, limiter, consolePage }: OAuth
     let handler = handlers.get(provider);
     if (!handler) handlers.set(provider, (handler = provider.callback() as unknown as (req: Request, res: Response) => void));
     req.url = req.originalUrl;
+    // the library reads a mount point from baseUrl; its routes are absolute paths of this port
+    req.baseUrl = "";
     handler(req, res);
   };
 

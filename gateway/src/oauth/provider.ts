@@ -49,6 +49,7 @@ export function createProvider(options: ProviderOptions): Provider {
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
       token_endpoint_auth_method: "none",
+      id_token_signed_response_alg: "ES256",
     },
     findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
     interactions: { url: (_ctx, interaction) => consentPath(interaction.uid), policy: consentPolicy() },
