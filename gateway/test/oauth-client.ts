@@ -3,6 +3,8 @@
  * same shape), and a person's browser reduced to HTTP with a cookie jar: open the authorization URL, read the
  * consent page's details, approve or deny with a key, follow the redirects back to the client's redirect URI.
  */
+import { createHash, randomBytes } from "node:crypto";
+
 export interface Tokens {
   access_token: string;
   token_type: string;
@@ -148,4 +150,87 @@ export interface ConsentDetails {
   client: { id: string; name: string; host: string };
   requestedScopes: string[];
   resource: string;
+}
+
+/** The client's side by hand, for the refusals: register, build an authorization URL, exchange a code. */
+export class HandClient {
+  readonly baseUrl: string;
+  readonly redirectUri: string;
+  clientId = "";
+  verifier = randomBase64url(32);
+
+  constructor(baseUrl: string, redirectUri = "http://127.0.0.1:9/callback") {
+    this.baseUrl = baseUrl;
+    this.redirectUri = redirectUri;
+  }
+
+  async register(name = "Hand Client"): Promise<this> {
+    const response = await fetch(`${this.baseUrl}/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        client_name: name,
+        redirect_uris: [this.redirectUri],
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "none",
+      }),
+    });
+    if (response.status !== 201) throw new Error(`registration refused: ${await response.text()}`);
+    this.clientId = ((await response.json()) as { client_id: string }).client_id;
+    return this;
+  }
+
+  authorizationUrl(overrides: Record<string, string | undefined> = {}): URL {
+    const url = new URL(`${this.baseUrl}/oauth/authorize`);
+    const params: Record<string, string | undefined> = {
+      response_type: "code",
+      client_id: this.clientId,
+      redirect_uri: this.redirectUri,
+      scope: "scripts:read scripts:write",
+      state: "s1",
+      code_challenge: challengeOf(this.verifier),
+      code_challenge_method: "S256",
+      resource: `${this.baseUrl}/mcp`,
+      ...overrides,
+    };
+    for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value);
+    return url;
+  }
+
+  token(form: Record<string, string>): Promise<Response> {
+    return fetch(`${this.baseUrl}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ client_id: this.clientId, ...form }).toString(),
+    });
+  }
+
+  exchange(code: string, verifier = this.verifier): Promise<Response> {
+    return this.token({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: this.redirectUri,
+      code_verifier: verifier,
+      resource: `${this.baseUrl}/mcp`,
+    });
+  }
+
+  /** Register, approve with `key` and `choice`, exchange: the token answer. */
+  async authorize(key: string, choice: ConsentChoice): Promise<Tokens> {
+    if (!this.clientId) await this.register();
+    const { query, approve } = await consent(this.baseUrl, this.authorizationUrl(), { key, choice });
+    if (!approve.ok) throw new Error(`approval refused: ${await approve.text()}`);
+    const response = await this.exchange(query.get("code")!);
+    if (!response.ok) throw new Error(`exchange refused: ${await response.text()}`);
+    return (await response.json()) as Tokens;
+  }
+}
+
+export function randomBase64url(bytes: number): string {
+  return randomBytes(bytes).toString("base64url");
+}
+
+export function challengeOf(verifier: string): string {
+  return createHash("sha256").update(verifier).digest("base64url");
 }
