@@ -91,7 +91,11 @@ describe.each(["v1", "v2"] as const)("OAuth with the %s SDK client", (line) => {
     const client = await authorize(line, provider, ["scripts:read", "scripts:write"]);
     await client.close();
     const before = provider.savedTokens!;
-    const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: before.refresh_token!, client_id: provider.clientId! });
+    const refreshed = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: before.refresh_token!,
+      client_id: provider.clientId!,
+    });
     expect(refreshed.status).toBe(200);
     const after = (await refreshed.json()) as { access_token: string; refresh_token: string };
     expect(after.refresh_token).not.toBe(before.refresh_token);

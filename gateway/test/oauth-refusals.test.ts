@@ -59,7 +59,11 @@ describe("discovery", () => {
     const challenge = refused.headers.get("www-authenticate")!;
     const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)![1]!;
     for (const url of [metadataUrl, `${stack.baseUrl}/.well-known/oauth-protected-resource/mcp`]) {
-      const metadata = (await (await fetch(url)).json()) as { resource: string; authorization_servers: string[]; scopes_supported: string[] };
+      const metadata = (await (await fetch(url)).json()) as {
+        resource: string;
+        authorization_servers: string[];
+        scopes_supported: string[];
+      };
       expect(metadata.resource).toBe(stack.mcpUrl);
       expect(metadata.authorization_servers).toEqual([stack.baseUrl]);
       expect(metadata.scopes_supported).toContain("scripts:read");
@@ -293,11 +297,17 @@ describe("tenancy", () => {
       grants: unknown[];
     };
     expect(theirs.grants).toEqual([]);
-    const stranger = await fetch(`${stack.baseUrl}/v1/grants/${grant.id}/revoke`, { method: "POST", headers: { authorization: `Bearer ${other}` } });
+    const stranger = await fetch(`${stack.baseUrl}/v1/grants/${grant.id}/revoke`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${other}` },
+    });
     expect(stranger.status).toBe(404);
     expect((await mcp(tokens.access_token, "tools/list")).status).toBe(200);
 
-    const revoked = await fetch(`${stack.baseUrl}/v1/grants/${grant.id}/revoke`, { method: "POST", headers: { authorization: `Bearer ${key}` } });
+    const revoked = await fetch(`${stack.baseUrl}/v1/grants/${grant.id}/revoke`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(revoked.status).toBe(200);
     const since = Date.now();
     while ((await mcp(tokens.access_token, "tools/list")).status === 200) {

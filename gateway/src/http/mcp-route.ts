@@ -132,7 +132,9 @@ function authenticateKey(keys: KeyStore, bridgeToken: string | undefined, oauth:
     const viaOAuth = token !== undefined && oauth !== undefined && !token.startsWith("bnc_");
     const principal = !token ? null : viaOAuth ? await oauth.resolve(req, token, wanted) : await keys.resolve(token, wanted);
     if (!principal) {
-      const metadata = oauth ? oauth.resourceMetadataUrl(req) : `${req.protocol}://${req.get("host") ?? "localhost"}/.well-known/oauth-protected-resource`;
+      const metadata = oauth
+        ? oauth.resourceMetadataUrl(req)
+        : `${req.protocol}://${req.get("host") ?? "localhost"}/.well-known/oauth-protected-resource`;
       res.setHeader("WWW-Authenticate", `Bearer ${token ? 'error="invalid_token", ' : ""}resource_metadata="${metadata}"`);
       return next(
         new DomainError(
@@ -148,7 +150,9 @@ function authenticateKey(keys: KeyStore, bridgeToken: string | undefined, oauth:
     const bridged = bridgeToken !== undefined && sameSecret(req.headers[stdioBridgeHeader], bridgeToken);
     callers.set(
       req,
-      bridged ? { principal, view, transport: "stdio", bridged } : { principal, view, transport: "http", ...(viaOAuth ? { oauth: true } : {}) },
+      bridged
+        ? { principal, view, transport: "stdio", bridged }
+        : { principal, view, transport: "http", ...(viaOAuth ? { oauth: true } : {}) },
     );
     next();
   };
@@ -176,7 +180,9 @@ function lacksScope(options: McpRouteOptions, req: Request, res: Response): bool
     "WWW-Authenticate",
     `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${options.oauth.resourceMetadataUrl(req)}"`,
   );
-  res.status(403).json(jsonRpcError(-32001, `This grant does not hold ${scope}: approve it for this client in Bancada's console.`, id ?? null));
+  res
+    .status(403)
+    .json(jsonRpcError(-32001, `This grant does not hold ${scope}: approve it for this client in Bancada's console.`, id ?? null));
   return true;
 }
 

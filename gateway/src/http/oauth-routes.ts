@@ -88,7 +88,11 @@ export function oauthRoutes({ oauth, keys, guards, limiter, consolePage }: OAuth
     res.setHeader("Cache-Control", "no-store");
     res.json({
       uid,
-      client: { id: client.clientId, name: client.clientName ?? client.clientId, host: clientHost(client.clientId, details.params.redirect_uri) },
+      client: {
+        id: client.clientId,
+        name: client.clientName ?? client.clientId,
+        host: clientHost(client.clientId, details.params.redirect_uri),
+      },
       requestedScopes: asked.length > 0 ? asked : oauthScopes,
       resource: oauth.resource(req),
       maxDays: maxGrantDays,

@@ -56,7 +56,10 @@ export class GrantStore {
   /** Records an approval: the authorization server's grant (scopes on this gateway's resource) and our row beside it. */
   async approve(provider: Provider, resource: string, input: ApprovedGrant): Promise<string> {
     const expiresIn = Math.max(1, Math.floor((input.expiresAt.getTime() - Date.now()) / 1000));
-    const grant = new provider.Grant({ accountId: subjectOf(input), clientId: input.clientId, expiresIn } as { accountId: string; clientId: string });
+    const grant = new provider.Grant({ accountId: subjectOf(input), clientId: input.clientId, expiresIn } as {
+      accountId: string;
+      clientId: string;
+    });
     grant.addResourceScope(resource, input.scopes.join(" "));
     const grantId = await grant.save();
     await this.#db.oAuthGrant.create({
