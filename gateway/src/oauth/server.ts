@@ -60,9 +60,12 @@ export class OAuthServer {
     };
   }
 
-  /** Where a 401 or 403 of `/mcp` points the client. */
+  /**
+   * Where a 401 or 403 of `/mcp` points the client: the root form, which serves the same document as the
+   * path-suffixed `/.well-known/oauth-protected-resource/mcp` (`/mcp` is the only resource on this origin).
+   */
   resourceMetadataUrl(req: Request): string {
-    return `${this.issuer(req)}/.well-known/oauth-protected-resource/mcp`;
+    return `${this.issuer(req)}/.well-known/oauth-protected-resource`;
   }
 
   resolve(req: Request, token: string, profile: Profile): Promise<Principal | null> {
