@@ -126,7 +126,7 @@ export async function consent(
   authorizationUrl: URL,
   answer: { key: string; choice: ConsentChoice } | "deny",
   browser = new CookieBrowser(),
-): Promise<{ query: URLSearchParams; details: ConsentDetails; approve: Response }> {
+): Promise<{ query: URLSearchParams; details: ConsentDetails; approve: Response; back?: URL }> {
   const landing = await browser.follow(authorizationUrl.href, baseUrl);
   const uid = /\/oauth\/consent\/([^/?]+)/.exec(landing.url.pathname)?.[1];
   if (!uid) throw new Error(`no consent page: ended at ${landing.url.href}`);
@@ -142,7 +142,7 @@ export async function consent(
   if (!approve.ok) return { query: new URLSearchParams(), details, approve };
   const { redirectTo } = (await approve.clone().json()) as { redirectTo: string };
   const back = await browser.follow(redirectTo, baseUrl);
-  return { query: back.url.searchParams, details, approve };
+  return { query: back.url.searchParams, details, approve, back: back.url };
 }
 
 export interface ConsentDetails {

@@ -115,6 +115,12 @@ export function createProvider(options: ProviderOptions): Provider {
   };
   const provider = new Provider(options.issuer, configuration);
   provider.proxy = true;
+  // a client that names no scope asks for whatever the person grants: the consent page offers every scope
+  provider.use(async (ctx, next) => {
+    if (ctx.path === "/oauth/authorize" && ctx.method === "GET" && !ctx.query.scope)
+      ctx.query = { ...ctx.query, scope: oauthScopes.join(" ") };
+    await next();
+  });
   return provider;
 }
 
