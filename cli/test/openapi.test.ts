@@ -14,7 +14,7 @@ type Document = {
 };
 
 /** What this port answers that is not the REST API: operations, MCP, OAuth hints, the console. */
-const notRest = /^\/(healthz|readyz|metrics|mcp|register|\.well-known\/|index\.html|favicon\.svg|$)/;
+const notRest = /^\/(healthz|readyz|metrics|mcp|register|oauth\/|\.well-known\/|index\.html|favicon\.svg|$)/;
 
 describe("the OpenAPI document", { timeout: 240_000 }, () => {
   let stack: InProcess;
