@@ -86,6 +86,7 @@ describe("the OpenAPI document", { timeout: 240_000 }, () => {
 
 /** Actions whose path says everything (the proposal review, key revocation): no body to describe. */
 const bodiless = new Set([
+  "post /v1/grants/{id}/revoke",
   "post /v1/boards/{boardId}/proposals/{proposalId}/suggestions/{suggestionId}/apply",
   "post /v1/boards/{boardId}/proposals/{proposalId}/suggestions/{suggestionId}/reject",
   "post /v1/boards/{boardId}/proposals/{proposalId}/close-summary",
