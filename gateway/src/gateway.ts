@@ -119,6 +119,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     ...(options.allowPrivateClientDocuments ? { allowPrivateClientDocuments: true } : {}),
   });
+  const stopSweeping = oauth.sweepExpired();
   const authResponder = serveAuthResolve(options.bus, options.subjects, keys, log);
   const cancellations = router.listenForCancellations();
   const outputSchemas = options.outputSchemas ?? false;
@@ -159,6 +160,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     router,
     outputSchemas,
     async stop() {
+      stopSweeping();
       authResponder.unsubscribe();
       cancellations.unsubscribe();
       catalog.stop();

@@ -179,6 +179,10 @@ describe("refusals", () => {
     const refused = await mcp(expired.access_token, "tools/list");
     expect(refused.status).toBe(401);
     expect(refused.body.error.message).toMatch(/authorize again/);
+    // the sweep deletes expired rows and nothing else
+    expect(await stack.gateway.oauth.sweep()).toBeGreaterThan(0);
+    expect(await stack.gateway.db.oAuthRecord.count({ where: { model: "AccessToken" } })).toBe(0);
+    expect(await stack.gateway.db.oAuthRecord.count({ where: { model: "Client" } })).toBeGreaterThan(0);
   });
 
   it("when a code is replayed, then the second exchange fails and the tokens of the first are revoked", async () => {

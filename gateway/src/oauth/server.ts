@@ -68,6 +68,19 @@ export class OAuthServer {
     return `${this.issuer(req)}/.well-known/oauth-protected-resource`;
   }
 
+  /** Deletes expired codes, tokens, sessions and interactions (registered clients have no expiry and stay). */
+  async sweep(): Promise<number> {
+    const { count } = await this.#options.db.oAuthRecord.deleteMany({ where: { expiresAt: { lt: new Date() } } });
+    return count;
+  }
+
+  /** Sweeps every `everyMs` (each replica; the statement is the same); returns the stop function. */
+  sweepExpired(everyMs = 3_600_000): () => void {
+    const timer = setInterval(() => void this.sweep().catch(() => {}), everyMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
   resolve(req: Request, token: string, profile: Profile): Promise<Principal | null> {
     return this.grants.resolve(this.provider(req), this.resource(req), token, profile);
   }
