@@ -286,6 +286,12 @@ describe("tenancy", () => {
     expect(read.body.result.structuredContent.error.code).toBe("not_found");
     const list = await mcp(tokens.access_token, "tools/call", { name: "list_scripts", arguments: {} });
     expect(JSON.stringify(list.body.result.structuredContent)).not.toContain("B only");
+    // a token is for /mcp only: the REST API (and the key routes behind it) refuse it
+    for (const path of ["/v1/session", "/v1/scripts", "/v1/grants"]) {
+      expect((await fetch(`${stack.baseUrl}${path}`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status, path).toBe(
+        401,
+      );
+    }
   });
 
   it("when another person lists or revokes a grant, then they see none of it and the revoke is not_found; its owner's revoke stops it within 5 s", async () => {
