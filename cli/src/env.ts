@@ -124,6 +124,8 @@ const sharedFields = z.object({
   /** Seconds a request's body may take to arrive (/mcp and the REST routes); then 408. */
   BANCADA_BODY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
   SOSOAPI_OUTPUT_SCHEMAS: flag,
+  /** Development only: OAuth may fetch client metadata documents from loopback and private addresses. */
+  BANCADA_OAUTH_ALLOW_PRIVATE_CLIENT_DOCUMENTS: flag,
   /**
    * Traces go to an OTLP/HTTP collector when one of these is set (the base URL, `/v1/traces` appended, or the
    * full traces URL); the exporter reads them, and OTEL_EXPORTER_OTLP_HEADERS and the other OTEL_* ones, itself.

@@ -160,6 +160,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         // the embedded mode's stdio configuration names nothing secret (a real database's would need its URL and pepper)
         ...(databases.embedded ? { stdioLaunch: stdioLaunchFor(path.resolve(env.BANCADA_DATA_DIR)) } : {}),
         ...(stdioBridgeToken ? { stdioBridgeToken } : {}),
+        // the OAuth issuer and the resource tokens are bound to (unset: the address the first OAuth request came to)
+        ...(env.BANCADA_PUBLIC_URL ? { publicUrl: env.BANCADA_PUBLIC_URL } : {}),
+        ...(env.BANCADA_OAUTH_ALLOW_PRIVATE_CLIENT_DOCUMENTS ? { allowPrivateClientDocuments: true } : {}),
       });
       if (relayed.length)
         log.info({ services: Object.fromEntries(relayed.map((r) => [r.name, r.url])) }, "REST routes of the other processes relayed");

@@ -14,7 +14,7 @@ type Document = {
 };
 
 /** What this port answers that is not the REST API: operations, MCP, OAuth hints, the console. */
-const notRest = /^\/(healthz|readyz|metrics|mcp|register|\.well-known\/|index\.html|favicon\.svg|$)/;
+const notRest = /^\/(healthz|readyz|metrics|mcp|register|oauth\/|\.well-known\/|index\.html|favicon\.svg|$)/;
 
 describe("the OpenAPI document", { timeout: 240_000 }, () => {
   let stack: InProcess;
@@ -86,6 +86,7 @@ describe("the OpenAPI document", { timeout: 240_000 }, () => {
 
 /** Actions whose path says everything (the proposal review, key revocation): no body to describe. */
 const bodiless = new Set([
+  "post /v1/grants/{id}/revoke",
   "post /v1/boards/{boardId}/proposals/{proposalId}/suggestions/{suggestionId}/apply",
   "post /v1/boards/{boardId}/proposals/{proposalId}/suggestions/{suggestionId}/reject",
   "post /v1/boards/{boardId}/proposals/{proposalId}/close-summary",

@@ -2,12 +2,14 @@
 import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { api, onSignedOut, signOut, storedKey } from "./api";
 import { t } from "./i18n";
+import { consentUid } from "./consent-api";
 import { InboxCountsProvider, useInboxCounts } from "./inbox-counts";
 import { ActivityPage } from "./pages/activity";
 import { BoardPage } from "./pages/board";
 import { BoardsPage } from "./pages/boards";
 import { BoxPage } from "./pages/box";
 import { BoxesPage } from "./pages/boxes";
+import { ConsentPage } from "./pages/consent";
 import { DraftPage } from "./pages/draft";
 import { DraftsPage, WorkspacePage } from "./pages/drafts";
 import { InboxPage } from "./pages/inbox";
@@ -43,6 +45,12 @@ function useHash(): string[] {
 }
 
 export function App(): ReactNode {
+  // the OAuth consent page has a path of its own (/oauth/consent/<uid>): no navigation, its own sign-in
+  const uid = consentUid();
+  return uid ? <ConsentPage uid={uid} /> : <Console />;
+}
+
+function Console(): ReactNode {
   const [session, setSession] = useState<Session | null>(null);
   const [checking, setChecking] = useState(() => storedKey() !== null);
   const [notice, setNotice] = useState<string | null>(null);

@@ -21,6 +21,7 @@ import { createGatewayDb, postgresSchema, type GatewayDb } from "./db/client.js"
 import { createGatewayApp, routeSources } from "./http/app.js";
 import { KeyStore } from "./keys/api-keys.js";
 import { serveAuthResolve } from "./keys/serve-auth.js";
+import { OAuthServer } from "./oauth/server.js";
 
 export interface GatewayOptions {
   databaseUrl: string;
@@ -57,12 +58,21 @@ export interface GatewayOptions {
   fastPath?: boolean;
   /** How often an SSE answer carries a keep-alive comment while its call runs (default 15 s). */
   sseKeepAliveMs?: number;
+  /**
+   * The public URL clients reach this gateway at (BANCADA_PUBLIC_URL): the OAuth issuer, and `<url>/mcp` the resource
+   * tokens are bound to. Without it, the origin of the first OAuth request (the embedded default on 127.0.0.1).
+   */
+  publicUrl?: string;
+  /** Development only (BANCADA_OAUTH_ALLOW_PRIVATE_CLIENT_DOCUMENTS=1): fetch client metadata documents from private addresses. */
+  allowPrivateClientDocuments?: boolean;
 }
 
 export interface Gateway {
   app: Express;
   db: GatewayDb;
   keys: KeyStore;
+  /** The OAuth authorization server and its grants. */
+  oauth: OAuthServer;
   catalog: Catalog;
   router: CallRouter;
   outputSchemas: boolean;
@@ -103,6 +113,13 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     rateLimiter: new RateLimiter(rateLimit),
     ...(options.deadlineMarginMs !== undefined ? { deadlineMarginMs: options.deadlineMarginMs } : {}),
   });
+  const oauth = new OAuthServer({
+    db,
+    secret: options.keyPepper,
+    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    ...(options.allowPrivateClientDocuments ? { allowPrivateClientDocuments: true } : {}),
+  });
+  const stopSweeping = oauth.sweepExpired();
   const authResponder = serveAuthResolve(options.bus, options.subjects, keys, log);
   const cancellations = router.listenForCancellations();
   const outputSchemas = options.outputSchemas ?? false;
@@ -110,6 +127,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     catalog,
     router,
     keys,
+    oauth,
     db,
     audit,
     restLimiter: new RateLimiter(rateLimit),
@@ -137,10 +155,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     routeTable: () => routeTable(routeSources(app, options.extra)),
     db,
     keys,
+    oauth,
     catalog,
     router,
     outputSchemas,
     async stop() {
+      stopSweeping();
       authResponder.unsubscribe();
       cancellations.unsubscribe();
       catalog.stop();

@@ -4,6 +4,7 @@ import { api, signOut } from "../api";
 import { formatDate, t } from "../i18n";
 import { refusal, useSession, type KeyView } from "../session";
 import { ErrorNote, Reason, Status, useAction, useLoad } from "../ui";
+import { Grants } from "./grants";
 
 interface Created {
   key: string;
@@ -97,6 +98,7 @@ export function KeysPage(): ReactNode {
         )}
       </Status>
       <NewKey closed={closed} onCreated={(result) => void keys.reload().then(() => setCreated(result))} />
+      <Grants closed={closed} />
       <p>
         <small>{t("keys.adminOnly")}</small>
       </p>

@@ -1,4 +1,4 @@
-/** The gateway's HTTP surface: /mcp, health, readiness, metrics, the OAuth discovery hints, the caller's keys and the web console. */
+/** The gateway's HTTP surface: /mcp, health, readiness, metrics, OAuth (discovery, authorization server, consent), the caller's keys and the web console. */
 import express, { type Express, type RequestHandler } from "express";
 import {
   authenticate,
@@ -30,9 +30,10 @@ import type { Catalog } from "../catalog.js";
 import type { GatewayDb } from "../db/client.js";
 import { adminRoutes } from "./admin-routes.js";
 import { auditRoute } from "./audit-route.js";
-import { consoleRoute } from "./console-route.js";
+import { consolePage, consoleRoute } from "./console-route.js";
 import { keyRoutes } from "./key-routes.js";
 import { mcpRoute, type McpRouteOptions } from "./mcp-route.js";
+import { oauthRoutes } from "./oauth-routes.js";
 
 export interface GatewayAppOptions extends McpRouteOptions, GuardOptions {
   catalog: Catalog;
@@ -77,20 +78,6 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
   app.get("/readyz", readiness(options.catalog));
   app.get(metricsPath, ...metricsRoute(options.metrics, options, options.metricsAccess));
-  app.get("/.well-known/oauth-protected-resource{/*rest}", (req, res) => {
-    const base = `${req.protocol}://${req.get("host") ?? "localhost"}`;
-    res.json({
-      resource: `${base}/mcp`,
-      bearer_methods_supported: ["header"],
-      resource_name: "Bancada (API keys: Authorization: Bearer <key>)",
-    });
-  });
-  app.post("/register", (_req, res) => {
-    res.status(400).json({
-      error: "invalid_client_metadata",
-      error_description: "Bancada uses API keys, not OAuth client registration: send Authorization: Bearer <api-key>.",
-    });
-  });
   // one document for all this port serves: the gateway's routes and, in one process, the services' (`extra`)
   const sources = () => routeSources(app, options.extra);
   restRoutes(app).get(openApiPath, openApiDeclaration, openApiRoute({ title: "Bancada REST API", version: "1" }, sources));
@@ -105,6 +92,16 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   );
   app.use(auditRoute(options.db, options.audit));
   app.use(keyRoutes(options.keys, options, options.restLimiter, options.stdioLaunch));
+  if (options.oauth)
+    app.use(
+      oauthRoutes({
+        oauth: options.oauth,
+        keys: options.keys,
+        guards: options,
+        consolePage: consolePage(options.consoleDir),
+        ...(options.restLimiter ? { limiter: options.restLimiter } : {}),
+      }),
+    );
   app.use(consoleRoute(options.consoleDir, options));
   for (const handler of options.extra ?? []) app.use(handler);
   app.use(notFoundRoute());

@@ -33,16 +33,21 @@ function secure(res: Response): void {
   res.setHeader("Cross-Origin-Resource-Policy", "same-origin");
 }
 
-/** `dir` is the built console (its index.html and assets/); undefined or missing answers the build hint. */
-export function consoleRoute(dir: string | undefined, guards: GuardOptions): Router {
-  const router = express.Router();
+/** The console's page (index.html), at `/` and at any path the page itself reads, such as the OAuth consent URL. */
+export function consolePage(dir: string | undefined): RequestHandler {
   const index = dir ? path.join(dir, "index.html") : undefined;
-  const page: RequestHandler = (_req, res) => {
+  return (_req, res) => {
     secure(res);
     res.setHeader("Cache-Control", "no-store");
     if (!index || !existsSync(index)) return void res.status(503).type("text/plain").send(notBuilt);
     res.sendFile(index);
   };
+}
+
+/** `dir` is the built console (its index.html and assets/); undefined or missing answers the build hint. */
+export function consoleRoute(dir: string | undefined, guards: GuardOptions): Router {
+  const router = express.Router();
+  const page = consolePage(dir);
   router.get(["/", "/index.html"], hostGuard(guards), page);
   if (dir) {
     // file names carry a content hash: a build never changes a file under the same name

@@ -141,7 +141,7 @@ export function keyRoutes(keys: KeyStore, guards: GuardOptions, limiter?: RateLi
   return router;
 }
 
-function ownerOf(principal: Principal): KeyOwner {
+export function ownerOf(principal: Principal): KeyOwner {
   return { accountId: principal.accountId, personId: principal.personId };
 }
 
@@ -165,8 +165,19 @@ function view(record: KeyRecord, principal: Principal): KeyView {
   };
 }
 
-/** The new key within the caller's: scopes, writes, boards and expiry. Each excess is named, so the form can say it. */
-function checkNotStronger(principal: Principal, own: KeyRecord | null, body: z.infer<typeof createKeyBody>): void {
+/** What a new key, or a grant approved in the console, asks for. */
+export interface Requested {
+  scopes: readonly string[];
+  allowWrites: boolean;
+  allowedBoardIds: string[] | null;
+  expiresAt: string | null;
+}
+
+/**
+ * The new key (or grant) within the caller's: scopes, writes, boards and expiry. Each excess is named, so the form
+ * can say it.
+ */
+export function checkNotStronger(principal: Principal, own: KeyRecord | null, body: Requested, what = "A key you create"): void {
   const issues: { path: string; message: string }[] = [];
   body.scopes.forEach((scope, index) => {
     if (!principal.scopes.includes(scope)) issues.push({ path: `scopes[${index}]`, message: `your key does not hold ${scope}` });
@@ -187,7 +198,7 @@ function checkNotStronger(principal: Principal, own: KeyRecord | null, body: z.i
   if (body.expiresAt !== null && Date.parse(body.expiresAt) <= Date.now())
     issues.push({ path: "expiresAt", message: "must be in the future" });
   if (issues.length > 0) {
-    throw new DomainError(ErrorCode.permissionDenied, "A key you create cannot do more than the key you signed in with.", { issues });
+    throw new DomainError(ErrorCode.permissionDenied, `${what} cannot do more than the key you signed in with.`, { issues });
   }
 }
 

@@ -9,9 +9,10 @@
 import { timingSafeEqual } from "node:crypto";
 import express, { type Request, type RequestHandler, type Response, type Router } from "express";
 import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
-import { DomainError, ErrorCode } from "@bancada/contracts";
+import { DomainError, ErrorCode, noScope } from "@bancada/contracts";
 import { bearerToken, type Logger } from "@bancada/service-kit";
 import type { KeyStore } from "../keys/api-keys.js";
+import type { OAuthServer } from "../oauth/server.js";
 import { messageProblem, requestIdOf } from "../mcp/request-shape.js";
 import type { Caller, View } from "../mcp/caller.js";
 import { mcpServerFactory, type CallerAuthInfo, type McpServerOptions } from "../mcp/server.js";
@@ -32,6 +33,8 @@ export interface McpRouteOptions extends McpServerOptions {
    * with it is the stdio client it carries, and may call stdio-only tools. Without the option the header counts for nothing.
    */
   stdioBridgeToken?: string;
+  /** The authorization server whose access tokens `/mcp` takes beside API keys (oauth/server.ts). */
+  oauth?: OAuthServer;
 }
 
 /** The header a stdio bridge's requests carry the instance's bridge token in. */
@@ -55,8 +58,9 @@ export function mcpRoute(options: McpRouteOptions): Router {
   });
   router.post(
     "/mcp",
-    authenticateKey(options.keys, options.stdioBridgeToken),
+    authenticateKey(options.keys, options.stdioBridgeToken, options.oauth),
     express.raw({ type: () => true, limit: options.bodyLimit }),
+    (req, res, next) => (lacksScope(options, req, res) ? undefined : next()),
     (req, res) => void serve(handler, fastPath ? { answers, version: options.version, keepAliveMs } : undefined, req, res, log),
   );
   const notAllowed: RequestHandler = (_req, res) => {
@@ -111,7 +115,7 @@ function failed(error: unknown, res: Response, log: Logger, parsed: unknown): vo
   else res.end();
 }
 
-function authenticateKey(keys: KeyStore, bridgeToken: string | undefined): RequestHandler {
+function authenticateKey(keys: KeyStore, bridgeToken: string | undefined, oauth: OAuthServer | undefined): RequestHandler {
   return async (req, res, next) => {
     const profile = req.query.profile ?? "full";
     if (typeof profile !== "string" || !views.includes(profile as View)) {
@@ -124,23 +128,62 @@ function authenticateKey(keys: KeyStore, bridgeToken: string | undefined): Reque
     const view = profile as View;
     const token = bearerToken(req.headers.authorization);
     // the search view lists two tools but may find and call everything the key allows: the full profile
-    const principal = token ? await keys.resolve(token, view === "core" ? "core" : "full") : null;
+    const wanted = view === "core" ? "core" : "full";
+    const viaOAuth = token !== undefined && oauth !== undefined && !token.startsWith("bnc_");
+    const principal = !token ? null : viaOAuth ? await oauth.resolve(req, token, wanted) : await keys.resolve(token, wanted);
     if (!principal) {
-      const base = `${req.protocol}://${req.get("host") ?? "localhost"}`;
-      res.setHeader("WWW-Authenticate", `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource"`);
+      const metadata = oauth
+        ? oauth.resourceMetadataUrl(req)
+        : `${req.protocol}://${req.get("host") ?? "localhost"}/.well-known/oauth-protected-resource`;
+      res.setHeader("WWW-Authenticate", `Bearer ${token ? 'error="invalid_token", ' : ""}resource_metadata="${metadata}"`);
       return next(
         new DomainError(
           ErrorCode.unauthenticated,
-          token
-            ? "The API key is unknown, revoked or expired. Create one with 'pnpm bancada keys create'."
-            : "Send an API key as 'Authorization: Bearer <key>' (create one with 'pnpm bancada keys create').",
+          viaOAuth
+            ? "The access token is unknown, expired, revoked or for another server: authorize again from your MCP client."
+            : token
+              ? "The API key is unknown, revoked or expired. Create one with 'pnpm bancada keys create'."
+              : "Send an API key as 'Authorization: Bearer <key>' (create one with 'pnpm bancada keys create'), or connect through OAuth.",
         ),
       );
     }
     const bridged = bridgeToken !== undefined && sameSecret(req.headers[stdioBridgeHeader], bridgeToken);
-    callers.set(req, bridged ? { principal, view, transport: "stdio", bridged } : { principal, view, transport: "http" });
+    callers.set(
+      req,
+      bridged
+        ? { principal, view, transport: "stdio", bridged }
+        : { principal, view, transport: "http", ...(viaOAuth ? { oauth: true } : {}) },
+    );
     next();
   };
+}
+
+/**
+ * An OAuth grant calling a tool whose scope it lacks gets HTTP 403 `insufficient_scope` naming that scope, so the
+ * client can ask the person for more (the MCP specification's step-up); an API key gets the tool's
+ * permission_denied result as always.
+ */
+function lacksScope(options: McpRouteOptions, req: Request, res: Response): boolean {
+  const caller = callers.get(req)!;
+  if (!caller.oauth || !options.oauth || !Buffer.isBuffer(req.body)) return false;
+  let message: unknown;
+  try {
+    message = JSON.parse(req.body.toString("utf8"));
+  } catch {
+    return false;
+  }
+  const { method, params, id } = (message ?? {}) as { method?: unknown; params?: { name?: unknown }; id?: string | number };
+  if (method !== "tools/call" || typeof params?.name !== "string") return false;
+  const scope = options.catalog.tool(params.name)?.descriptor.scope;
+  if (!scope || scope === noScope || caller.principal.scopes.includes(scope)) return false;
+  res.setHeader(
+    "WWW-Authenticate",
+    `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${options.oauth.resourceMetadataUrl(req)}"`,
+  );
+  res
+    .status(403)
+    .json(jsonRpcError(-32001, `This grant does not hold ${scope}: approve it for this client in Bancada's console.`, id ?? null));
+  return true;
 }
 
 function jsonRpcError(code: number, message: string, id: string | number | null = null) {

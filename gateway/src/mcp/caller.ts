@@ -11,4 +11,6 @@ export interface Caller {
   transport: Transport;
   /** A stdio client carried over HTTP by `bancada gateway --stdio` beside a running start: no notification reaches it. */
   bridged?: boolean;
+  /** The request carried an OAuth access token (a grant), not an API key. */
+  oauth?: boolean;
 }

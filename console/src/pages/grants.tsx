@@ -1,0 +1,104 @@
+/** The OAuth clients the person approved (GET /v1/grants), beside their keys: client, scopes, last use, revoke. */
+import { useState, type ReactNode } from "react";
+import { api } from "../api";
+import { formatDate, t } from "../i18n";
+import { ErrorNote, Status, useAction, useLoad } from "../ui";
+
+interface GrantView {
+  id: string;
+  clientId: string;
+  clientName: string;
+  scopes: string[];
+  allowWrites: boolean;
+  allowedBoardIds: string[] | null;
+  createdAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+export function Grants({ closed }: { closed: string | null }): ReactNode {
+  const grants = useLoad(() => api<{ grants: GrantView[] }>("GET", "/v1/grants"), []);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const revoke = useAction();
+
+  async function revokeGrant(grant: GrantView) {
+    await revoke.run(() => api("POST", `/v1/grants/${grant.id}/revoke`));
+    setConfirming(null);
+    await grants.reload();
+  }
+
+  return (
+    <section aria-labelledby="grants-title">
+      <h2 id="grants-title">{t("grants.title")}</h2>
+      <p>{t("grants.intro")}</p>
+      <ErrorNote error={revoke.error} />
+      <Status state={grants}>
+        {({ grants: list }) =>
+          list.length === 0 ? (
+            <p>{t("grants.empty")}</p>
+          ) : (
+            <table className="keys grants">
+              <thead>
+                <tr>
+                  <th scope="col">{t("grants.client")}</th>
+                  <th scope="col">{t("keys.scopes")}</th>
+                  <th scope="col">{t("keys.allowWrites")}</th>
+                  <th scope="col">{t("keys.boards")}</th>
+                  <th scope="col">{t("keys.created")}</th>
+                  <th scope="col">{t("keys.lastUsed")}</th>
+                  <th scope="col">{t("keys.expires")}</th>
+                  <th scope="col">{t("keys.state")}</th>
+                  <th scope="col">
+                    <span className="visually-hidden">{t("grants.revoke", { client: "" })}</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((grant) => (
+                  <tr key={grant.id} data-grant-id={grant.id}>
+                    <td>
+                      {grant.clientName} <small>{grant.clientId}</small>
+                    </td>
+                    <td>{grant.scopes.join(" ")}</td>
+                    <td>{grant.allowWrites ? t("yes") : t("no")}</td>
+                    <td>{grant.allowedBoardIds === null ? t("keys.allBoards") : grant.allowedBoardIds.join(", ") || t("none")}</td>
+                    <td>{formatDate(grant.createdAt)}</td>
+                    <td>{formatDate(grant.lastUsedAt)}</td>
+                    <td>{formatDate(grant.expiresAt)}</td>
+                    <td>{stateOf(grant)}</td>
+                    <td>
+                      {grant.revokedAt === null ? (
+                        confirming === grant.id ? (
+                          <span role="group" aria-label={t("grants.revokeConfirm", { client: grant.clientName })}>
+                            {t("grants.revokeConfirm", { client: grant.clientName })}{" "}
+                            <button type="button" className="danger" disabled={revoke.busy} onClick={() => void revokeGrant(grant)}>
+                              {t("keys.revokeYes")}
+                            </button>{" "}
+                            <button type="button" className="secondary" onClick={() => setConfirming(null)}>
+                              {t("cancel")}
+                            </button>
+                          </span>
+                        ) : (
+                          <button type="button" className="secondary" disabled={closed !== null} onClick={() => setConfirming(grant.id)}>
+                            {t("grants.revoke", { client: grant.clientName })}
+                          </button>
+                        )
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </Status>
+    </section>
+  );
+}
+
+function stateOf(grant: GrantView): string {
+  if (grant.revokedAt) return t("keys.revoked", { date: formatDate(grant.revokedAt) });
+  if (Date.parse(grant.expiresAt) <= Date.now()) return t("keys.expired");
+  return t("keys.active");
+}
