@@ -15,12 +15,14 @@ import { MemoryBus, createLogger } from "@bancada/service-kit";
 import { freshDatabase } from "@bancada/testkit";
 import { createBoxesService, type BoxesService } from "../src/index.js";
 import type { LocalDriver } from "../src/driver/local/local-driver.js";
+import { boxPaths, handDisk, makeDisk } from "../src/driver/local/box-disk.js";
+import { createDisk, removeDisk } from "../src/driver/local/disk-image.js";
 import { benchPrincipal, loadAverage, stats, tableRow, timed, unmountAll } from "./bench-kit.js";
 
 const boxes = Number(process.argv[2] ?? 100);
 const poolSize = Number(process.argv[3] ?? 4);
 const log = createLogger("bench", "silent");
-const row = (cells: string[]) => tableRow(cells, 40);
+const row = (cells: string[], rest?: number) => tableRow(cells, 40, rest);
 const principal = benchPrincipal(["boxes:read", "boxes:write", "boxes:delete", "boxes:exec"]);
 
 interface Side {
@@ -103,39 +105,52 @@ try {
     const total = current.samples.reduce((sum, ms) => sum + ms, 0);
     console.log(row([`  ${current.name}`, p50.toFixed(0), p99.toFixed(0), ((current.samples.length * 1000) / total).toFixed(1)]));
   }
-  await driverSteps(pooled.service.driver as LocalDriver, pooled.dataDir);
+  await driverSteps(pooled, cold);
   console.log(`load average after: ${loadAverage().join(" ")}`);
 } finally {
   await pooled.drop();
   await cold.drop();
 }
 
-/** The driver alone: claim + hand the disk, or make it; boot; first exec. */
-async function driverSteps(driver: LocalDriver, _dataDir: string): Promise<void> {
-  const steps = { create: [] as number[], exec: [] as number[] };
+/**
+ * The driver alone, warm pool against none: the disk step alone (a pooled disk claimed and handed to the box's user,
+ * against one copied from the template, mounted and filled), the whole create (disk, cgroups, sandbox) and the first
+ * exec. What create adds to its disk step is the sandbox's start, which no pool can do ahead here: the sandbox runs
+ * as the box's own host uid, which is given to the box when create_box records it.
+ */
+async function driverSteps(warm: Side, coldSide: Side): Promise<void> {
+  const rows = { disk: [[], []] as number[][], create: [[], []] as number[][], exec: [[], []] as number[][] };
+  const sides = [warm, coldSide].map((current) => ({ current, driver: current.service.driver as LocalDriver }));
   for (let i = 0; i < Math.min(boxes, 30); i++) {
-    const spec = { id: `bx_bench${i}`, runtime: null, name: `steps-${i}`, vcpus: 1, memMiB: 512, dataGiB: 20, hostUid: 700_000 + i };
-    await driver.pool?.filled();
-    let runtime: unknown = null;
-    steps.create.push(await timed(async () => (runtime = await driver.create(spec))));
-    const box = { id: spec.id, runtime };
-    steps.exec.push(
-      await timed(async () => {
-        const ran = await driver.exec(box, {
-          command: { cmd: "true" },
-          cwd: "/data/home",
-          env: {},
-          timeoutMs: 30_000,
-          maxOutputBytes: 1024,
-        });
-        if (ran.exitCode !== 0) throw new Error(`exec answered exit code ${ran.exitCode}`);
-      }),
-    );
-    await driver.destroy(box);
+    for (const [column, { current, driver }] of sides.entries()) {
+      await driver.pool?.filled();
+      const paths = boxPaths(current.dataDir, `bx_disk${i}`);
+      rows.disk[column]!.push(
+        await timed(async () => {
+          if (await driver.pool?.claim(paths, 20)) return handDisk(paths, "disk", 700_000);
+          await createDisk("image", paths, 20);
+          await makeDisk(paths, "disk", 700_000);
+        }),
+      );
+      await removeDisk(paths);
+      await driver.pool?.filled();
+      const spec = { id: `bx_bench${i}`, runtime: null, name: `steps-${i}`, vcpus: 1, memMiB: 512, dataGiB: 20, hostUid: 700_001 + i };
+      let runtime: unknown = null;
+      rows.create[column]!.push(await timed(async () => (runtime = await driver.create(spec))));
+      const box = { id: spec.id, runtime };
+      rows.exec[column]!.push(
+        await timed(async () => {
+          const request = { command: { cmd: "true" }, cwd: "/data/home", env: {}, timeoutMs: 30_000, maxOutputBytes: 1024 };
+          const ran = await driver.exec(box, request);
+          if (ran.exitCode !== 0) throw new Error(`exec answered exit code ${ran.exitCode}`);
+        }),
+      );
+      await driver.destroy(box);
+    }
   }
-  console.log(row(["driver alone, warm pool", "p50 ms", "p99 ms"]));
-  for (const [name, samples] of Object.entries(steps)) {
-    const { p50, p99 } = stats(samples);
-    console.log(row([`  ${name}`, p50.toFixed(0), p99.toFixed(0)]));
+  console.log(row(["driver alone (p50 / p99 ms)", "warm pool", "no pool"], 18));
+  for (const [name, [pooledSamples, coldSamples]] of Object.entries(rows)) {
+    const cell = (samples: number[]) => `${stats(samples).p50.toFixed(0)} / ${stats(samples).p99.toFixed(0)}`;
+    console.log(row([`  ${name}`, cell(pooledSamples!), cell(coldSamples!)], 18));
   }
 }
