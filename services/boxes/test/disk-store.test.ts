@@ -83,6 +83,19 @@ describeBoxes("disk store", () => {
     expect(await exec(rebooted, restored, "sha256sum /data/home/data")).toBe(wrote);
   }, 180_000);
 
+  it("when a driver closes and no disk is on the store, then the store is unmounted (the data folder can go), and the next start mounts it again", async (context) => {
+    if (noStore) return context.skip(noStore);
+    const { dataDir, driver, hostUid } = await storeDriver({ mode: "auto", sizeGiB: 8 });
+    const box = await boxOn(driver, "brief", hostUid);
+    await driver.destroy(box);
+    expect(mounted(dataDir)).toHaveLength(2);
+    await driver.close();
+    expect(mounted(dataDir)).toEqual([]);
+    const next = await createLocalDriver({ dataDir, log, probeUid: hostUid });
+    cleanupAfterTest(() => next.close());
+    expect(mounted(dataDir).map(([, type]) => type)).toEqual(["xfs", "xfs"]);
+  }, 120_000);
+
   it("when the store is off, or the data folder holds disks already, then copies are sparse copies and say so", async (context) => {
     if (noStore) return context.skip(noStore);
     const { dataDir, driver, hostUid } = await storeDriver({ mode: "off" });

@@ -8,8 +8,9 @@
  * on one filesystem. Mounted `discard`, so what boxes free inside it is freed in the data folder too.
  *
  * The store is made only for a data folder that holds no box disk and no snapshot yet (moving them would be a copy
- * of everything); such a folder keeps its sparse copies and says why at start. Mounts outlive the service, as box
- * disks do: a start mounts what is not mounted (after a reboot) and finds the rest in place.
+ * of everything); such a folder keeps its sparse copies and says why at start. Mounts outlive the service while
+ * box disks or snapshots are on them, as box disks do: a start mounts what is not mounted (after a reboot) and finds
+ * the rest in place. A driver that closes with neither left unmounts the store, so an emptied data folder can be removed.
  */
 import { execFile } from "node:child_process";
 import { chmod, chown, mkdir, readdir, rename, rm, statfs } from "node:fs/promises";
@@ -61,6 +62,13 @@ export async function openDiskStore(
   return { mounted: true, reason: null };
 }
 
+/** At close: a store holding no box disk and no snapshot is unmounted (it is mounted again at the next start). */
+export async function closeDiskStore(dataDir: string): Promise<void> {
+  const state = path.join(dataDir, "state");
+  if (!(await isMounted(state)) || (await holdsDisks(dataDir))) return;
+  for (const point of [path.join(dataDir, "snapshots"), state]) if (await isMounted(point)) await run("umount", [point]).catch(() => {});
+}
+
 /** Mounts the store on state/ and its snapshots folder on snapshots/, each unless it is mounted already. */
 async function mountStore(dataDir: string): Promise<void> {
   const state = path.join(dataDir, "state");
@@ -85,11 +93,14 @@ async function makeStoreImage(image: string, sizeGiB: number): Promise<void> {
   }
 }
 
-/** A box's state folder or a snapshot's account folder already there (the probes and templates are not disks). */
+/** A box's state folder or a snapshot there (the probes, templates and emptied account folders are not disks). */
 async function holdsDisks(dataDir: string): Promise<boolean> {
   const state = await readdir(path.join(dataDir, "state")).catch(() => []);
-  const snapshots = await readdir(path.join(dataDir, "snapshots")).catch(() => []);
-  return state.some((name) => name.startsWith("bx_")) || snapshots.length > 0;
+  if (state.some((name) => name.startsWith("bx_"))) return true;
+  const snapshots = path.join(dataDir, "snapshots");
+  for (const account of await readdir(snapshots).catch(() => []))
+    if ((await readdir(path.join(snapshots, account)).catch(() => [])).length > 0) return true;
+  return false;
 }
 
 async function freeGiB(dataDir: string): Promise<number> {

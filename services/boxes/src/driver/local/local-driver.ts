@@ -75,7 +75,7 @@ import {
 import { createDisk, detectDiskKind, diskExists, isMounted, mountDisk, removeDisk, type DiskKind } from "./disk-image.js";
 import { DiskPool, removePoolLeftovers, type PoolSize } from "./disk-pool.js";
 import { diskSpace } from "./disk-space.js";
-import { openDiskStore, type DiskStoreOptions } from "./disk-store.js";
+import { closeDiskStore, openDiskStore, type DiskStoreOptions } from "./disk-store.js";
 import { buildEnterHelper, saveSeccompFilter } from "./enter-helper.js";
 import { hostLoader, type HostLoader } from "./host-loader.js";
 import { defaultJobLogMaxBytes, jobDirChanged, probeJob, readLog, startWaiter, type JobRuntime } from "./jobs.js";
@@ -581,6 +581,7 @@ export class LocalDriver implements BoxDriver {
     this.#bridges.closeAll();
     await this.#warm?.closeAll();
     await this.pool?.close();
+    if (this.#setup.disks === "image" && this.#options.store?.mode !== "off") await closeDiskStore(this.#options.dataDir);
     await cgroups.removeBases(this.#support);
   }
 
