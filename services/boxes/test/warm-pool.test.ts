@@ -6,7 +6,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { randomInt } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, lstatSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -119,8 +119,14 @@ describeBoxes("warm pool of disks at the driver", () => {
     expect(poolMounts(dataDir)).toEqual([]);
     await second.pool!.filled();
     expect(poolMounts(dataDir)).toHaveLength(1);
+    // Handing a disk to its box's user changes links themselves, never what they lead to on the host.
+    const host = mkdtempSync(path.join(tmpdir(), "bancada-pool-host-"));
+    cleanupAfterTest(() => rmSync(host, { recursive: true, force: true }));
+    writeFileSync(path.join(host, "file"), "host's");
+    symlinkSync(host, path.join(poolMounts(dataDir)[0]!, "etc", "host-folder"));
+    symlinkSync(path.join(host, "file"), path.join(poolMounts(dataDir)[0]!, "etc", "host-file"));
 
-    // A box made while the pool is empty is made the slow way, and works the same.
+    // The first box takes the pooled disk; the second, made while the pool is empty, is made the slow way, and works the same.
     const boxes = [0, 1].map((n) => ({ id: `bx_pool${randomInt(0, 1_000_000)}${n}`, runtime: null as unknown }));
     for (const [n, box] of boxes.entries()) {
       cleanupAfterTest(() => second.destroy(box));
@@ -133,7 +139,9 @@ describeBoxes("warm pool of disks at the driver", () => {
         maxOutputBytes: 1024,
       });
       expect(ran.stdout.toString()).toBe(`pool-${n}\n0\n`);
+      if (n === 0) expect(lstatSync(path.join(dataDir, "mnt", box.id, "etc", "host-folder")).uid).toBe(hostUid);
     }
+    expect([statSync(host).uid, statSync(path.join(host, "file")).uid]).toEqual([0, 0]);
     await second.pool!.filled();
     await second.close();
     expect(poolMounts(dataDir)).toEqual([]);

@@ -13,7 +13,7 @@
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmod, chown, cp, lstat, mkdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
+import { chmod, chown, cp, lchown, lstat, mkdir, readFile, readdir, readlink, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { moveAside, movedAside, removeAsBoxUser } from "./box-tree-removal.js";
@@ -143,15 +143,33 @@ export async function fillDisk(disk: string): Promise<void> {
   await rm(path.join(disk, "lost+found"), { recursive: true, force: true });
 }
 
-/** A filled disk becomes the box's: its hostname and machine id, every file its host user's, its run folder. */
+/**
+ * A filled disk becomes the box's: its hostname and machine id, every file its host user's, its run folder. No box
+ * has touched the disk yet, so host root may walk it: in this process (a few dozen entries), not with a chown
+ * program, whose start costs more than the walk.
+ */
 export async function handDisk(paths: BoxPaths, hostname: string, uid: number): Promise<void> {
   await writeOwnEtc(path.join(paths.disk, "etc"), hostname);
-  // -h: a symbolic link is changed itself, never what it points to.
-  await run("chown", ["-hR", `${uid}:${uid}`, paths.disk]);
+  await handTree(paths.disk, uid);
   await chmod(paths.disk, 0o700);
   await chmod(path.join(paths.disk, "var/tmp"), 0o1777);
   await chmod(path.join(paths.disk, "root"), 0o700);
   await prepareRun(paths, uid);
+}
+
+/**
+ * lchown of a folder and everything below it: a symbolic link is changed itself, never what it points to, and the walk
+ * enters real folders only (readdir's own `recursive` follows links to folders: it would reach host files).
+ */
+async function handTree(folder: string, uid: number): Promise<void> {
+  const entries = await readdir(folder, { withFileTypes: true });
+  await lchown(folder, uid, uid);
+  await Promise.all(
+    entries.map((entry) => {
+      const target = path.join(folder, entry.name);
+      return entry.isDirectory() ? handTree(target, uid) : lchown(target, uid, uid);
+    }),
+  );
 }
 
 /**
