@@ -86,7 +86,9 @@ async function forkAndSave(current: Side): Promise<void> {
   if (forked[0]?.state !== "running") throw new Error(`fork is ${forked[0]?.state}: ${forked[0]?.stateReason}`);
   await call(service, "delete_box", { boxId: forked[0].id, confirm: true });
   let saved: Snapshot | undefined;
-  current.saves.push(await timed(async () => (saved = (await call<{ snapshot: Snapshot }>(service, "save_snapshot", { boxId: source.id })).snapshot)));
+  current.saves.push(
+    await timed(async () => (saved = (await call<{ snapshot: Snapshot }>(service, "save_snapshot", { boxId: source.id })).snapshot)),
+  );
   if (saved?.state !== "ready") throw new Error(`snapshot is ${saved?.state}`);
   if (saved.copyMethod !== current.expected) throw new Error(`${current.name} copied by ${saved.copyMethod}, not ${current.expected}`);
 }
