@@ -1,5 +1,10 @@
 /** What the boxes benchmarks share: the caller they act as, timing, percentiles and a table row. */
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
 import { loadavg } from "node:os";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
 
 /** A caller of the bench's own account with the given scopes, writes allowed. */
 export function benchPrincipal(scopes: string[]) {
@@ -35,4 +40,16 @@ export function tableRow(cells: string[], first: number, rest = 10): string {
 
 export function loadAverage(): string[] {
   return loadavg().map((value) => value.toFixed(1));
+}
+
+/** Unmounts what a bench's data folder still has mounted (the XFS disk store, box disks), deepest first. */
+export async function unmountAll(dataDir: string): Promise<void> {
+  const text = await readFile("/proc/self/mountinfo", "utf8");
+  const points = text
+    .split("\n")
+    .map((line) => line.split(" ")[4] ?? "")
+    .filter((point) => point.startsWith(`${dataDir}/`))
+    .sort()
+    .reverse();
+  for (const point of points) await run("umount", ["-l", point]);
 }

@@ -15,7 +15,7 @@ import { subjects } from "@bancada/contracts";
 import { MemoryBus, createLogger } from "@bancada/service-kit";
 import { freshDatabase } from "@bancada/testkit";
 import { createBoxesService } from "../src/index.js";
-import { benchPrincipal, loadAverage, stats, tableRow, timed } from "./bench-kit.js";
+import { benchPrincipal, loadAverage, stats, tableRow, timed, unmountAll } from "./bench-kit.js";
 
 const run = promisify(execFile);
 const iterations = Number(process.argv[2] ?? 3);
@@ -105,5 +105,6 @@ try {
   await service.stop();
   await bus.close();
   await database.drop();
+  await unmountAll(dataDir);
   await rm(dataDir, { recursive: true, force: true });
 }

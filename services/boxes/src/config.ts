@@ -31,10 +31,18 @@
  *   BOXES_SIGNING_KEY          the key transfer URLs are signed with, ≥ 32 characters, the same for every
  *                              replica (default: one made once and kept in the data folder)
  *   BOXES_NODE                 this machine's name among the replicas (default: the hostname); letters, digits, . _ -
+ *   BOXES_WARM_POOL            image disks made ready ahead of create_box (driver/local/disk-pool.ts): a count of disks
+ *                              of the smallest size (default 2), or size:count pairs in GiB such as 20:4,50:1; 0: none
+ *   BOXES_DISK_STORE           auto (default): when the data folder cannot reflink, box images and snapshots live on an
+ *                              XFS image with reflink=1 made in it (driver/local/disk-store.ts); off: on the data folder
+ *   BOXES_DISK_STORE_GIB       that XFS image's size (sparse: it takes what is written; default: the free space then)
  *   BOXES_SECRETS_KEY          32 bytes (base64 or hex) sealing workspace secrets; without it the public development
  *                              key (the bancada command requires one with DATABASE_URL: cli/src/env.ts)
  */
 import { availableParallelism, totalmem } from "node:os";
+import type { PoolSize } from "./driver/local/disk-pool.js";
+import type { DiskStoreOptions } from "./driver/local/disk-store.js";
+import { limits } from "./domain/limits.js";
 import type { PortConnectionLimits, PortSettings } from "./domain/ports/port-settings.js";
 import { developmentSecretsKey, SecretsKey } from "./domain/secrets/sealing.js";
 import { priceTable, type PriceTable, type PriceText } from "./domain/usage/prices.js";
@@ -57,6 +65,10 @@ export interface BoxesConfig {
   developmentSecretsKey: boolean;
   /** Box calls one account may have in flight on this replica (domain/account-calls.ts). */
   accountCalls: number;
+  /** The local driver's disks made ahead, per size. */
+  warmPool: PoolSize[];
+  /** Where the local driver keeps box images and snapshots. */
+  diskStore: DiskStoreOptions;
 }
 
 /** What this machine may hold in boxes, all accounts together (host admission, see domain/capacity.ts). */
@@ -115,6 +127,10 @@ export interface BoxesConfigOptions {
   secretsKey?: string;
   /** This machine's name among the replicas, over BOXES_NODE. */
   node?: string;
+  /** Over BOXES_WARM_POOL ([]: no pool). */
+  warmPool?: PoolSize[];
+  /** Over BOXES_DISK_STORE and BOXES_DISK_STORE_GIB. */
+  diskStore?: DiskStoreOptions;
 }
 
 export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.ProcessEnv = process.env): BoxesConfig {
@@ -183,6 +199,8 @@ export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.Proces
       diskOvercommit,
     },
     accountCalls,
+    warmPool: options.warmPool ?? warmPool(env.BOXES_WARM_POOL || "2"),
+    diskStore: options.diskStore ?? diskStore(env),
     uids: { base, count },
     prices: priceTable(options.prices ?? {}, env),
     node: nodeName(options.node ?? (env.BOXES_NODE || null)),
@@ -204,6 +222,27 @@ function portRange(text: string): { first: number; last: number } {
   if (!match || first < 1 || last > 65_535 || first > last)
     throw new Error(`BOXES_PORT_RANGE must be first-last within 1-65535 (got '${text}')`);
   return { first, last };
+}
+
+/** "4": four disks of the smallest size; "20:4,50:1": four of 20 GiB and one of 50 GiB. */
+function warmPool(text: string): PoolSize[] {
+  const fail = () => new Error(`BOXES_WARM_POOL must be a count, or size:count pairs in GiB such as 20:4,50:1 (got '${text}')`);
+  if (/^\d+$/.test(text.trim())) return [{ dataGiB: limits.dataGiBMin, count: Number(text) }];
+  return text.split(",").map((pair) => {
+    const match = /^\s*(\d+):(\d+)\s*$/.exec(pair);
+    const dataGiB = Number(match?.[1]);
+    if (!match || dataGiB < limits.dataGiBMin || dataGiB > limits.dataGiBMax) throw fail();
+    return { dataGiB, count: Number(match[2]) };
+  });
+}
+
+function diskStore(env: NodeJS.ProcessEnv): DiskStoreOptions {
+  const mode = env.BOXES_DISK_STORE || "auto";
+  if (mode !== "auto" && mode !== "off") throw new Error(`BOXES_DISK_STORE must be auto or off (got '${mode}')`);
+  const size = env.BOXES_DISK_STORE_GIB;
+  if (size === undefined || size === "") return { mode };
+  if (!/^\d+$/.test(size) || Number(size) < 1) throw new Error(`BOXES_DISK_STORE_GIB must be a whole number of GiB ≥ 1 (got '${size}')`);
+  return { mode, sizeGiB: Number(size) };
 }
 
 /** A node name goes into NATS subjects and logs: letters, digits, dot, underscore and hyphen, up to 63. */

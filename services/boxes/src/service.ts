@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import path from "node:path";
 import { defineService, maxReplyBytes, type Logger, type RunningService, type ServiceOptions } from "@bancada/service-kit";
-import { boxesConfig, type BoxesConfigOptions } from "./config.js";
+import { boxesConfig, type BoxesConfig, type BoxesConfigOptions } from "./config.js";
 import { createBoxesDb, postgresSchema, type BoxesDb } from "./db/client.js";
 import type { BoxDriver } from "./driver/box-driver.js";
 import { createLocalDriver } from "./driver/local/local-driver.js";
@@ -91,7 +91,7 @@ export const boxesService = defineService<BoxesServiceOptions>()({
     const config = boxesConfig(options);
     const dataDir = path.resolve(options.dataDir ?? ".data/boxes");
     if (config.developmentSecretsKey) log.warn("workspace secrets are sealed with the public development key: set BOXES_SECRETS_KEY");
-    const driver = options.driver ?? (await localDriverOrUnavailable(options, log, config.uids.base, config.node));
+    const driver = options.driver ?? (await localDriverOrUnavailable(options, log, config.uids.base, config.node, config));
     const background = new Background(log);
     const runtime: BoxesRuntime = {
       db,
@@ -209,6 +209,7 @@ async function localDriverOrUnavailable(
   log: Logger,
   probeUid: number,
   node: string | null,
+  disks: Pick<BoxesConfig, "warmPool" | "diskStore">,
 ): Promise<BoxDriver> {
   try {
     return await createLocalDriver({
@@ -221,6 +222,8 @@ async function localDriverOrUnavailable(
       ...(options.disks ? { disks: options.disks } : {}),
       ...(node ? { node } : {}),
       probeUid,
+      pool: disks.warmPool,
+      store: disks.diskStore,
     });
   } catch (error) {
     log.error({ err: error }, "boxes cannot run on this machine; box calls will answer unavailable");

@@ -13,7 +13,7 @@
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmod, chown, cp, lstat, mkdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
+import { chmod, chown, cp, lchown, lstat, mkdir, readFile, readdir, readlink, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { moveAside, movedAside, removeAsBoxUser } from "./box-tree-removal.js";
@@ -109,33 +109,67 @@ const copiedFromHost = [
 ];
 
 /**
- * Fills a new, empty disk (mounted at paths.disk): its own /etc, a home seeded from /etc/skel, /var, /opt, /tmp;
- * then hands all of it to the box's host user. Runs before the box ever started, so nothing on it is the box's doing.
+ * Fills a new, empty disk (mounted at paths.disk) and hands it to the box's host user: fillDisk, then handDisk.
+ * Runs before the box ever started, so nothing on it is the box's doing.
  */
 export async function makeDisk(paths: BoxPaths, hostname: string, uid: number): Promise<void> {
+  await fillDisk(paths.disk);
+  await handDisk(paths, hostname, uid);
+}
+
+/**
+ * What every new disk holds, all root's until handDisk: its own /etc (copied host files and generated
+ * passwd/group/shadow), a home seeded from /etc/skel, /var, /opt, /tmp. Nothing in it names a box, so a pooled disk
+ * (disk-pool.ts) is filled ahead of the box it will be.
+ */
+export async function fillDisk(disk: string): Promise<void> {
   // The folders, then the copies side by side: one after another they were the slowest part of create_box
   // (about 200 ms of small file system calls, each waiting on the last).
   const folders = [...diskMounts.map(([dir]) => dir), "var/tmp", "var/log", "var/cache", "var/lib", "etc/ssl/certs"];
-  await Promise.all(folders.map((dir) => mkdir(path.join(paths.disk, dir), { recursive: true })));
-  const etc = path.join(paths.disk, "etc");
+  await Promise.all(folders.map((dir) => mkdir(path.join(disk, dir), { recursive: true })));
+  const etc = path.join(disk, "etc");
   await Promise.all([
     ...copiedFromHost.map(async (name) => {
       const source = path.join("/etc", name);
       if (!(await exists(source))) return;
       await cp(source, path.join(etc, name), { recursive: true, verbatimSymlinks: true, dereference: false }).catch(() => {});
     }),
-    writeEtc(etc, hostname),
+    writeEtc(etc),
     (async () => {
-      if (await exists("/etc/skel")) await cp("/etc/skel", paths.home, { recursive: true, verbatimSymlinks: true }).catch(() => {});
+      if (await exists("/etc/skel"))
+        await cp("/etc/skel", path.join(disk, "home"), { recursive: true, verbatimSymlinks: true }).catch(() => {});
     })(),
   ]);
-  await rm(path.join(paths.disk, "lost+found"), { recursive: true, force: true });
-  // -h: a symbolic link is changed itself, never what it points to.
-  await run("chown", ["-hR", `${uid}:${uid}`, paths.disk]);
+  await rm(path.join(disk, "lost+found"), { recursive: true, force: true });
+}
+
+/**
+ * A filled disk becomes the box's: its hostname and machine id, every file its host user's, its run folder. No box
+ * has touched the disk yet, so host root may walk it: in this process (a few dozen entries), not with a chown
+ * program, whose start costs more than the walk.
+ */
+export async function handDisk(paths: BoxPaths, hostname: string, uid: number): Promise<void> {
+  await writeOwnEtc(path.join(paths.disk, "etc"), hostname);
+  await handTree(paths.disk, uid);
   await chmod(paths.disk, 0o700);
   await chmod(path.join(paths.disk, "var/tmp"), 0o1777);
   await chmod(path.join(paths.disk, "root"), 0o700);
   await prepareRun(paths, uid);
+}
+
+/**
+ * lchown of a folder and everything below it: a symbolic link is changed itself, never what it points to, and the walk
+ * enters real folders only (readdir's own `recursive` follows links to folders: it would reach host files).
+ */
+async function handTree(folder: string, uid: number): Promise<void> {
+  const entries = await readdir(folder, { withFileTypes: true });
+  await lchown(folder, uid, uid);
+  await Promise.all(
+    entries.map((entry) => {
+      const target = path.join(folder, entry.name);
+      return entry.isDirectory() ? handTree(target, uid) : lchown(target, uid, uid);
+    }),
+  );
 }
 
 /**
@@ -180,15 +214,22 @@ export async function prepareRun(paths: BoxPaths, uid: number): Promise<void> {
   await chmod(paths.state, 0o700);
 }
 
-async function writeEtc(etc: string, hostname: string): Promise<void> {
+async function writeEtc(etc: string): Promise<void> {
   const files: [string, string, number][] = [
     ["passwd", "root:x:0:0:root:/data/home:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n", 0o644],
     ["group", "root:x:0:\ntty:x:5:\nusers:x:100:\nnogroup:x:65534:\n", 0o644],
     ["shadow", "root:*:20000:0:99999:7:::\nnobody:*:20000:0:99999:7:::\n", 0o640],
     ["gshadow", "root:*::\nnogroup:*::\n", 0o640],
     ["resolv.conf", "# This box has no network beyond its own loopback.\n", 0o644],
-    ...ownEtcFiles(hostname),
   ];
+  await writeFiles(etc, files);
+}
+
+async function writeOwnEtc(etc: string, hostname: string): Promise<void> {
+  await writeFiles(etc, ownEtcFiles(hostname));
+}
+
+async function writeFiles(etc: string, files: [string, string, number][]): Promise<void> {
   await Promise.all(
     files.map(async ([name, content, mode]) => {
       await rm(path.join(etc, name), { force: true });

@@ -6,12 +6,15 @@
  * its whole dataGiB — the cautious side.
  */
 import { stat, statfs } from "node:fs/promises";
+import path from "node:path";
 import type { DiskSpace } from "../box-driver.js";
 import { boxPaths } from "./box-disk.js";
 import type { DiskKind } from "./disk-image.js";
 
 export async function diskSpace(dataDir: string, kind: DiskKind, boxIds: string[]): Promise<DiskSpace> {
-  const fs = await statfs(dataDir);
+  // With the XFS store (disk-store.ts) images are on it, and it on the data folder: the smaller free space counts.
+  const free = async (dir: string) => statfs(dir).then((fs) => fs.bavail * fs.bsize);
+  const freeBytes = Math.min(await free(dataDir), await free(path.join(dataDir, "state")).catch(() => Infinity));
   const heldBytes = new Map<string, number>();
   if (kind === "image") {
     const held = await Promise.all(
@@ -24,5 +27,5 @@ export async function diskSpace(dataDir: string, kind: DiskKind, boxIds: string[
     );
     boxIds.forEach((id, i) => heldBytes.set(id, held[i]!));
   }
-  return { freeBytes: fs.bavail * fs.bsize, heldBytes };
+  return { freeBytes, heldBytes };
 }

@@ -44,6 +44,7 @@ import { DriverError } from "../driver-error.js";
 import {
   adoptDisk,
   boxPaths,
+  handDisk,
   hostOsVersion,
   makeDisk,
   prepareDataDir,
@@ -72,7 +73,9 @@ import {
   type CopyMethod,
 } from "./disk-copy.js";
 import { createDisk, detectDiskKind, diskExists, isMounted, mountDisk, removeDisk, type DiskKind } from "./disk-image.js";
+import { DiskPool, removePoolLeftovers, type PoolSize } from "./disk-pool.js";
 import { diskSpace } from "./disk-space.js";
+import { closeDiskStore, openDiskStore, type DiskStoreOptions } from "./disk-store.js";
 import { buildEnterHelper, saveSeccompFilter } from "./enter-helper.js";
 import { hostLoader, type HostLoader } from "./host-loader.js";
 import { defaultJobLogMaxBytes, jobDirChanged, probeJob, readLog, startWaiter, type JobRuntime } from "./jobs.js";
@@ -108,6 +111,10 @@ export interface LocalDriverOptions {
   warm?: boolean;
   /** The most of a job's output its log keeps, on the host (default 64 MiB); the rest is dropped and reported. */
   jobLogMaxBytes?: number;
+  /** Where box images and snapshots live (disk-store.ts; default: an XFS store when the data folder cannot reflink). */
+  store?: DiskStoreOptions;
+  /** Image disks kept ready for create_box, per size (disk-pool.ts; default none). */
+  pool?: PoolSize[];
 }
 
 /** What the driver found out about this machine at start. */
@@ -152,6 +159,11 @@ export async function createLocalDriver(options: LocalDriverOptions): Promise<Lo
       ? { kind: "directory" as const, reason: "disk images turned off" }
       : await detectDiskKind(path.join(options.dataDir, "state"));
   if (disks.reason) options.log.warn({ reason: disks.reason }, "box disks are plain folders: dataGiB is not enforced");
+  if (disks.kind === "image") {
+    const canClone = async (dir: string) => (await detectCopyMethod(dir)) === "reflink";
+    const store = await openDiskStore(options.dataDir, options.store ?? { mode: "auto" }, canClone);
+    if (store.reason) options.log.warn({ reason: store.reason }, "fork_box and snapshots make sparse copies of box disks");
+  }
   const setup: HostSetup = {
     support,
     version: await hostOsVersion(),
@@ -164,6 +176,8 @@ export async function createLocalDriver(options: LocalDriverOptions): Promise<Lo
     filter: null,
   };
   await endLeftoverCommands(options.dataDir, support, options.log);
+  const pooled = await removePoolLeftovers(options.dataDir);
+  if (pooled) options.log.info({ disks: pooled }, "removed the warm pool's disks a previous service left");
   if (options.enter !== "chain") {
     const built = await buildEnterHelper();
     setup.helper = built.path;
@@ -182,6 +196,7 @@ export async function createLocalDriver(options: LocalDriverOptions): Promise<Lo
     "local box driver ready",
   );
   const driver = new LocalDriver(options, setup, bwrapPath, nsenterPath);
+  driver.pool?.refill();
   const leftovers = await driver.endLeftoverBridges();
   if (leftovers) options.log.info({ processes: leftovers }, "ended the port bridges a previous service left running");
   return driver;
@@ -203,6 +218,8 @@ export class LocalDriver implements BoxDriver {
   readonly #bridges: PortBridges;
   /** With the one-exec helper: each box's next way in, started ahead (warm-entries.ts). */
   readonly #warm: WarmEntries | null;
+  /** Image disks made ahead for create (disk-pool.ts), or null: each create makes its disk. */
+  readonly pool: DiskPool | null;
 
   constructor(options: LocalDriverOptions, setup: HostSetup, bwrapPath: string, nsenterPath: string) {
     this.#options = options;
@@ -215,6 +232,8 @@ export class LocalDriver implements BoxDriver {
     this.#nsenterPath = nsenterPath;
     this.#pidsMax = options.pidsMax ?? 1024;
     this.#bridges = new PortBridges(path.join(options.dataDir, "ports"), nsenterPath);
+    const pool = setup.disks === "image" ? (options.pool ?? []).filter((size) => size.count > 0) : [];
+    this.pool = pool.length > 0 ? new DiskPool(options.dataDir, pool, options.log) : null;
     const helper = setup.helper;
     this.#warm =
       helper && options.warm !== false
@@ -242,8 +261,11 @@ export class LocalDriver implements BoxDriver {
   async create(spec: BoxSpec): Promise<LocalRuntime> {
     const paths = this.#paths(spec.id);
     const uid = boxUid(spec);
-    await createDisk(this.#setup.disks, paths, spec.dataGiB);
-    await makeDisk(paths, spec.name, uid);
+    if (await this.pool?.claim(paths, spec.dataGiB)) await handDisk(paths, spec.name, uid);
+    else {
+      await createDisk(this.#setup.disks, paths, spec.dataGiB);
+      await makeDisk(paths, spec.name, uid);
+    }
     return this.#boot(spec, paths, uid);
   }
 
@@ -558,6 +580,8 @@ export class LocalDriver implements BoxDriver {
   async close(): Promise<void> {
     this.#bridges.closeAll();
     await this.#warm?.closeAll();
+    await this.pool?.close();
+    if (this.#setup.disks === "image" && this.#options.store?.mode !== "off") await closeDiskStore(this.#options.dataDir);
     await cgroups.removeBases(this.#support);
   }
 
