@@ -31,6 +31,9 @@
  *   BOXES_SIGNING_KEY          the key transfer URLs are signed with, ≥ 32 characters, the same for every
  *                              replica (default: one made once and kept in the data folder)
  *   BOXES_NODE                 this machine's name among the replicas (default: the hostname); letters, digits, . _ -
+ *   BOXES_NODE_LABELS          this node's labels, comma-separated (e.g. ssd,gpu): a template may require one
+ *   BOXES_TEMPLATE_LABELS      the labels a template's boxes need on their node, as template=label pairs, comma-separated
+ *   BOXES_PLACEMENT            how create_box picks a node (domain/placement.ts): spread (default) or pack
  *   BOXES_SECRETS_KEY          32 bytes (base64 or hex) sealing workspace secrets; without it the public development
  *                              key (the bancada command requires one with DATABASE_URL: cli/src/env.ts)
  */
@@ -57,6 +60,17 @@ export interface BoxesConfig {
   developmentSecretsKey: boolean;
   /** Box calls one account may have in flight on this replica (domain/account-calls.ts). */
   accountCalls: number;
+  placement: PlacementSettings;
+}
+
+/** How create_box picks a node (domain/placement.ts). */
+export interface PlacementSettings {
+  /** spread: the node with the most room left; pack: the fullest node that still fits. */
+  policy: "spread" | "pack";
+  /** This node's labels. */
+  nodeLabels: string[];
+  /** The labels a template's boxes need on their node, by template name. */
+  templateLabels: Record<string, string[]>;
 }
 
 /** What this machine may hold in boxes, all accounts together (host admission, see domain/capacity.ts). */
@@ -115,6 +129,8 @@ export interface BoxesConfigOptions {
   secretsKey?: string;
   /** This machine's name among the replicas, over BOXES_NODE. */
   node?: string;
+  /** Over BOXES_PLACEMENT, BOXES_NODE_LABELS and BOXES_TEMPLATE_LABELS. */
+  placement?: Partial<PlacementSettings>;
 }
 
 export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.ProcessEnv = process.env): BoxesConfig {
@@ -188,6 +204,28 @@ export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.Proces
     node: nodeName(options.node ?? (env.BOXES_NODE || null)),
     secretsKey: SecretsKey.from(options.secretsKey ?? (env.BOXES_SECRETS_KEY || developmentSecretsKey)),
     developmentSecretsKey: !options.secretsKey && !env.BOXES_SECRETS_KEY,
+    placement: placementSettings(options.placement ?? {}, env),
+  };
+}
+
+function placementSettings(given: Partial<PlacementSettings>, env: NodeJS.ProcessEnv): PlacementSettings {
+  const policy = given.policy ?? (env.BOXES_PLACEMENT || "spread");
+  if (policy !== "spread" && policy !== "pack") throw new Error(`BOXES_PLACEMENT must be spread or pack (got '${policy}')`);
+  const list = (text: string | undefined) =>
+    (text ?? "")
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean);
+  const templateLabels: Record<string, string[]> = {};
+  for (const pair of list(env.BOXES_TEMPLATE_LABELS)) {
+    const [template, label] = pair.split("=").map((part) => part.trim());
+    if (!template || !label) throw new Error(`BOXES_TEMPLATE_LABELS must be template=label pairs (got '${pair}')`);
+    (templateLabels[template] ??= []).push(label);
+  }
+  return {
+    policy,
+    nodeLabels: given.nodeLabels ?? list(env.BOXES_NODE_LABELS),
+    templateLabels: given.templateLabels ?? templateLabels,
   };
 }
 

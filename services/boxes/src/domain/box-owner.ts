@@ -6,6 +6,7 @@
  */
 import type { BoxRow } from "../db/client.js";
 import type { BoxesRuntime } from "./context.js";
+import { placeBox, type PlacementDemand } from "./placement.js";
 
 export interface Owner {
   node: string;
@@ -32,4 +33,19 @@ export async function ownerOfSnapshot(rt: BoxesRuntime, accountId: string, id: s
   // a deleted snapshot is a row only (its files are gone): any replica answers for it
   if (!row || row.state === "deleted" || row.driver !== rt.driver.kind) return null;
   return { node: row.node, what: `snapshot ${row.id}` };
+}
+
+/**
+ * Where create_box runs: a box from a snapshot where the snapshot is, any other where placement puts it
+ * (placement.ts); null when no node is registered (this replica answers, as its driver says).
+ */
+export async function ownerOfNewBox(
+  rt: BoxesRuntime,
+  accountId: string,
+  input: Omit<PlacementDemand, "template"> & { template?: string; snapshotId?: string },
+): Promise<Owner | null> {
+  if (input.snapshotId !== undefined) return ownerOfSnapshot(rt, accountId, input.snapshotId);
+  const template = input.template ?? rt.driver.template.name;
+  const node = await placeBox(rt, accountId, { vcpus: input.vcpus, memMiB: input.memMiB, dataGiB: input.dataGiB, template });
+  return node === null ? null : { node, what: "new box" };
 }
