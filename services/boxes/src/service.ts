@@ -78,9 +78,10 @@ const replyEnvelopeBytes = 16 * 1024;
 
 /**
  * Connections of the reapers' and the watcher's own pool. They share the calls' pool no more: 450 concurrent execs
- * once left a reaper round "Unable to start a transaction". A round takes one for its claim, then one per box it acts on.
+ * once left a reaper round "Unable to start a transaction". A round takes one for its claim, then one per box it acts on;
+ * the node's heartbeat (domain/placement.ts) one more, so that a busy round never makes the node look down.
  */
-const housekeepingPoolMax = 3;
+const housekeepingPoolMax = 4;
 
 export const boxesService = defineService<BoxesServiceOptions>()({
   name: "boxes",
