@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient, startStack, type Stack } from "@bancada/e2e";
 import { createLogger } from "@bancada/service-kit";
+import { runBoxesCommand } from "../src/index.js";
 import { boxesTestStack, describeBoxes, type BoxesTestStack } from "./stack.js";
 import { allScopes, fails, ok, run, until, type Box } from "./helpers.js";
 
@@ -77,14 +78,29 @@ describeBoxes("placement over several nodes", () => {
       { node: "node-small", reason: "memory full (8192 of 8192 MiB held)" },
     ]);
     expect(full.message).toMatch(/^No node can hold this box \(2 vCPUs, 4096 MiB, \d+ GiB\): node-a: memory full/);
-    // a drained node says so
-    await a.service().db.boxNode.update({ where: { node: "node-a" }, data: { draining: true } });
+    // bancada boxes drain: placement passes over node-a and says why; undrain places there again
+    const printed: string[] = [];
+    const command = (...args: string[]) => runBoxesCommand(args, { databaseUrl: stack.database.url, print: (line) => printed.push(line) });
+    expect(await command("drain", "node-a")).toBe(0);
+    expect(printed[0]).toMatch(/^Node node-a is drained: no new box is placed there .* 14 boxes live there:$/);
+    expect(printed.filter((line) => /^ {2}bx_\w+ {2}(creating|running) /.test(line))).toHaveLength(14);
+    printed.length = 0;
+    expect(await command("nodes")).toBe(0);
+    expect(printed).toEqual([
+      expect.stringMatching(/^node-a {2}up, drained {2}\d+ vCPUs, 57344 MiB {2}14 boxes$/),
+      expect.stringMatching(/^node-b {2}up {2}\d+ vCPUs, 57344 MiB {2}14 boxes$/),
+      expect.stringMatching(/^node-small {2}up {2}\d+ vCPUs, 8192 MiB {2}2 boxes$/),
+    ]);
     try {
       const drained = await fails(client, "create_box", { name: "nowhere" }, "unavailable");
       expect((drained.details as { nodes: { reason: string }[] }).nodes[0]!.reason).toMatch(/^drained/);
     } finally {
-      await a.service().db.boxNode.update({ where: { node: "node-a" }, data: { draining: false } });
+      expect(await command("undrain", "node-a")).toBe(0);
     }
+    expect(await command("drain", "node-z")).toBe(1);
+    expect(printed.at(-1)).toMatch(/^No node named 'node-z' runs boxes; known nodes: node-a, node-b, node-small/);
+    expect(await command("drain")).toBe(2);
+    expect((await a.service().db.boxNode.findUniqueOrThrow({ where: { node: "node-a" } })).draining).toBe(false);
   });
 
   it("when a box is forked, then the copies stay on the source's node", async () => {
