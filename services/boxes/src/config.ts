@@ -28,7 +28,7 @@
  *   BOXES_PORT_CONNECTIONS     open connections to one published port (default 256)
  *   BOXES_PORT_CONNECTIONS_PER_IP  open connections to one published port from one address (default 64)
  *   BOXES_PORT_CONNECTIONS_TOTAL   open connections to all published ports of this node (default 4096)
- *   BOXES_SIGNING_KEY          the key transfer URLs are signed with, ≥ 32 characters, the same for every
+ *   BOXES_SIGNING_KEY          the key transfer URLs (only) are signed with, ≥ 32 characters, the same for every
  *                              replica (default: one made once and kept in the data folder)
  *   BOXES_NODE                 this machine's name among the replicas (default: the hostname); letters, digits, . _ -
  *   BOXES_NODE_LABELS          this node's labels, comma-separated (e.g. ssd,gpu): a template may require one
