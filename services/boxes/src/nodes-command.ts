@@ -75,7 +75,7 @@ async function listNodes(db: BoxesDb, print: (line: string) => void): Promise<nu
   if (rows.length === 0) print("No node has registered yet: a node registers when its boxes service starts.");
   for (const row of rows) {
     const up = row.silentMs !== null && row.silentMs < nodeDownAfterMs;
-    const state = up ? "up" : row.silentMs === null ? "down (stopped)" : `down (silent ${Math.round(row.silentMs / 1000)} s)`;
+    const state = up ? "up" : row.silentMs === null ? "down (never heartbeat)" : `down (silent ${Math.round(row.silentMs / 1000)} s)`;
     const labels = row.labels.length > 0 ? `  labels ${row.labels.join(",")}` : "";
     print(`${row.node}  ${state}${row.draining ? ", drained" : ""}  ${row.vcpus} vCPUs, ${row.memMiB} MiB  ${row.boxes} boxes${labels}`);
   }

@@ -15,7 +15,7 @@ import { RunningOperations } from "./domain/running-operations.js";
 import type { BoxesRuntime } from "./domain/context.js";
 import { expireKeys } from "./domain/idempotency.js";
 import type { PlanName } from "./domain/plans.js";
-import { heartbeat, heartbeatEveryMs, leaveNode } from "./domain/placement.js";
+import { heartbeat, heartbeatEveryMs } from "./domain/placement.js";
 import { reapBoxes } from "./domain/reaper.js";
 import { keptSigningKey } from "./domain/transfers/signing-key.js";
 import { transferLimits } from "./domain/transfers/settings.js";
@@ -197,7 +197,6 @@ export const boxesService = defineService<BoxesServiceOptions>()({
   ],
   async stop(runtime) {
     relays.get(runtime)?.stop();
-    if (runtime.driver.available) await leaveNode(runtime).catch(() => {});
     await runtime.background.settled();
     await runtime.ports.closeAll();
     await sshEndpoints.get(runtime)?.close();

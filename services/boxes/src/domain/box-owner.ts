@@ -61,7 +61,7 @@ async function refuseIfDown(rt: BoxesRuntime, node: string, what: string): Promi
   if (node === rt.driver.node) return;
   const state = await nodeIsUp(rt, node);
   if (!state || state.up) return;
-  const silence = state.silentMs === null ? "it stopped" : `no heartbeat for ${Math.round(state.silentMs / 1000)} s`;
+  const silence = state.silentMs === null ? "it never heartbeat" : `no heartbeat for ${Math.round(state.silentMs / 1000)} s`;
   throw new DomainError(
     ErrorCode.unavailable,
     `The ${what} lives on node ${node}, which is down (${silence}). Retry later (with the same idempotency key): it answers again once its node is back.`,

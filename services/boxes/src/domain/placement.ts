@@ -111,7 +111,8 @@ async function usageByNode(rt: BoxesRuntime, accountId: string): Promise<Map<str
 
 function judge(node: NodeState, used: NodeUsage | undefined, demand: PlacementDemand, required: string[]): Candidate {
   const refuse = (reason: string): Candidate => ({ node: node.node, reason, roomAfter: 0 });
-  if (!node.up) return refuse(node.silentMs === null ? "down (stopped)" : `down (no heartbeat for ${Math.round(node.silentMs / 1000)} s)`);
+  if (!node.up)
+    return refuse(node.silentMs === null ? "down (never heartbeat)" : `down (no heartbeat for ${Math.round(node.silentMs / 1000)} s)`);
   if (node.draining) return refuse("drained (bancada boxes drain): no new boxes");
   const missing = required.filter((label) => !node.labels.includes(label));
   if (missing.length > 0) return refuse(`lacks the label${missing.length > 1 ? "s" : ""} ${missing.join(", ")} the template needs`);
@@ -151,11 +152,6 @@ export async function heartbeat(rt: BoxesRuntime): Promise<void> {
     ON CONFLICT (node) DO UPDATE SET driver = EXCLUDED.driver, cores = EXCLUDED.cores, vcpus = EXCLUDED.vcpus,
       mem_mib = EXCLUDED.mem_mib, share_percent = EXCLUDED.share_percent, disk_room_gib = EXCLUDED.disk_room_gib,
       labels = EXCLUDED.labels, heartbeat_at = now()`;
-}
-
-/** A node that stops serving says so at once (no need to wait for its heartbeat to go stale). */
-export async function leaveNode(rt: BoxesRuntime): Promise<void> {
-  await rt.housekeepingDb.$executeRaw`UPDATE box_nodes SET heartbeat_at = NULL WHERE node = ${rt.driver.node}`;
 }
 
 /**
