@@ -12,7 +12,7 @@ import { connectClient, startStack, type Stack } from "@bancada/e2e";
 import { createLogger } from "@bancada/service-kit";
 import { runBoxesCommand } from "../src/index.js";
 import { boxesTestStack, describeBoxes, type BoxesTestStack } from "./stack.js";
-import { allScopes, fails, ok, run, until, type Box } from "./helpers.js";
+import { allScopes, fails, ok, restClient, run, until, type Box, type ExecResult } from "./helpers.js";
 
 describeBoxes("placement over several nodes", () => {
   let a: BoxesTestStack;
@@ -125,4 +125,31 @@ describeBoxes("placement over several nodes", () => {
       await other.close();
     }
   }, 180_000);
+  it("when boxes are created and used over REST, then placement decides the same way and each runs on its node", async () => {
+    // one place each left on node-b and node-small; the REST API enters node-a's replica and relays there
+    for (const node of ["node-b", "node-small"]) {
+      const { boxes: listed } = await ok<{ boxes: Box[] }>(client, "list_boxes", { limit: 50 });
+      await ok(
+        client,
+        "delete_box",
+        { boxId: listed.find((box) => box.node === node && box.state === "running")!.id, confirm: true },
+        120_000,
+      );
+    }
+    const rest = restClient(stack.baseUrl, await stack.createKey({ scopes: allScopes }));
+    const made: Box[] = [];
+    for (const name of ["rest-1", "rest-2"]) {
+      const created = await rest<{ box: Box }>("POST", "/v1/boxes", { name });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      made.push(created.body.box);
+    }
+    expect(made.map((box) => box.node).sort()).toEqual(["node-b", "node-small"]);
+    const full = await rest<{ error: { code: string; details: { nodes: unknown[] } } }>("POST", "/v1/boxes", { name: "rest-3" });
+    expect(full.status).toBe(503);
+    expect(full.body.error.details.nodes).toHaveLength(3);
+    for (const box of made) {
+      const exec = await rest<ExecResult>("POST", `/v1/boxes/${box.id}/exec`, { cmd: "echo $((6 * 7))" });
+      expect(exec.body).toMatchObject({ exitCode: 0, stdout: "42\n" });
+    }
+  }, 240_000);
 });
