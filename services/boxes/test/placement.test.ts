@@ -11,6 +11,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient, startStack, type Stack } from "@bancada/e2e";
 import { createLogger } from "@bancada/service-kit";
 import { runBoxesCommand } from "../src/index.js";
+import { placeBox } from "../src/domain/placement.js";
 import { boxesTestStack, describeBoxes, type BoxesTestStack } from "./stack.js";
 import { allScopes, fails, ok, restClient, run, until, type Box, type ExecResult } from "./helpers.js";
 
@@ -152,4 +153,22 @@ describeBoxes("placement over several nodes", () => {
       expect(exec.body).toMatchObject({ exitCode: 0, stdout: "42\n" });
     }
   }, 240_000);
+  it("when the policy is pack, then the fullest node that fits is chosen; with spread the roomiest", async () => {
+    // free two places on node-a and one on node-small: after the box node-a keeps 1 of 14 free, node-small none
+    const { boxes: listed } = await ok<{ boxes: Box[] }>(client, "list_boxes", { limit: 50 });
+    const running = (node: string) => listed.filter((box) => box.node === node && box.state === "running");
+    for (const box of [...running("node-a").slice(0, 2), running("node-small")[0]!])
+      await ok(client, "delete_box", { boxId: box.id, confirm: true }, 120_000);
+    const rt = a.service().runtime;
+    const demand = { vcpus: 2, memMiB: 4096, dataGiB: 10, template: rt.driver.template.name };
+    const placed = (policy: "spread" | "pack") => placeBox({ ...rt, placement: { ...rt.placement, policy } }, "acct-a", demand);
+    expect(await placed("pack")).toBe("node-small");
+    expect(await placed("spread")).toBe("node-a");
+    // a label the template needs and no node carries: nowhere, and each node says so
+    const labelled = { ...rt, placement: { ...rt.placement, templateLabels: { [demand.template]: ["gpu"] } } };
+    await expect(placeBox(labelled, "acct-a", demand)).rejects.toMatchObject({
+      code: "unavailable",
+      details: { nodes: [{ node: "node-a", reason: expect.stringMatching(/lacks the label gpu/) }, expect.anything(), expect.anything()] },
+    });
+  }, 180_000);
 });

@@ -5,13 +5,14 @@
  * nodes of this driver that are up, not drained, carry the labels the box's template needs and have room for it
  * — memory never overcommitted, vCPUs up to their overcommit, the account's share of the node, disk — counting
  * the boxes that hold processes there now (capacity.ts counts the same ones). Policy: `spread` (default) takes the
- * node with the most room left after the box, `pack` the one with the least; ties go to a random one, so that
- * concurrent creates do not all land on the same node. A full node is never an error while another fits: only
- * when none can hold the box is the answer `unavailable`, with each node's reason. With one node up, that node
- * answers itself (its admission, capacity.ts, names the exact limit, as before there were several).
+ * node with the most room left after the box, `pack` the one with the least; nodes within 2 points of the best are
+ * tied and one is taken at random, so that concurrent creates do not all land on the same node. A full node is
+ * never an error while another fits: only when none can hold the box is the answer `unavailable`, with each node's
+ * reason. With one node up, that node answers itself (its admission, capacity.ts, names the exact limit).
  *
  * The choice is made on what the rows say a moment before; the chosen node admits the box in its own transaction
- * under its node lock (capacity.ts), so two racing creates can never both overfill it.
+ * under its node lock (capacity.ts), so racing creates never overfill it: one that loses the race for a node's last
+ * room answers `unavailable` naming the resource, and its retry is placed on what is left.
  * Forks stay on their source's node and a box made from a snapshot goes where the snapshot is (tools' `owner`).
  */
 import { DomainError, ErrorCode } from "@bancada/contracts";
@@ -130,15 +131,19 @@ function judge(node: NodeState, used: NodeUsage | undefined, demand: PlacementDe
   return { node: node.node, reason: null, roomAfter };
 }
 
+/**
+ * The best node by the policy; nodes within `tieWindow` of the best count as tied and one of them is taken at random,
+ * so that creates arriving together (each sees the same rows) spread over near-equal nodes instead of all taking one.
+ */
 function choose(fitting: Candidate[], policy: "spread" | "pack"): string {
-  const better = (a: number, b: number) => (policy === "spread" ? a > b : a < b);
-  let best: Candidate[] = [];
-  for (const candidate of fitting) {
-    if (best.length === 0 || better(candidate.roomAfter, best[0]!.roomAfter)) best = [candidate];
-    else if (candidate.roomAfter === best[0]!.roomAfter) best.push(candidate);
-  }
-  return best[Math.floor(Math.random() * best.length)]!.node;
+  const scores = fitting.map((candidate) => (policy === "spread" ? candidate.roomAfter : -candidate.roomAfter));
+  const best = Math.max(...scores);
+  const tied = fitting.filter((_, i) => scores[i]! >= best - tieWindow);
+  return tied[Math.floor(Math.random() * tied.length)]!.node;
 }
+
+/** Fractions of room this close to the best are a tie (2 points: one 4 GiB box on a 200 GiB node). */
+const tieWindow = 0.02;
 
 /** This node's heartbeat: what it can hold now and that it is alive (the database's clock stamps it). */
 export async function heartbeat(rt: BoxesRuntime): Promise<void> {
