@@ -14,6 +14,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallReply, Principal } from "@bancada/contracts";
 import { connectClient, natsUrl, startStack, type Stack } from "@bancada/e2e";
 import { createLogger } from "@bancada/service-kit";
+import { runBoxesCommand } from "../src/index.js";
 import { boxesTestStack, describeBoxes, type BoxesTestStack } from "./stack.js";
 import { allScopes, ok, type Box } from "./helpers.js";
 
@@ -70,8 +71,12 @@ describeOutage("a node that goes away and comes back", () => {
     b = boxesTestStack({ node: "node-b", uidBase, reapIntervalMs: 3_600_000, log });
     await b.factory({ databaseUrl: stack.database.url, bus: stack.bus, subjects: stack.subjects, log });
     client = await connectClient(stack.mcpUrl, await stack.createKey({ scopes: allScopes }));
-    // spread: two boxes land one on each node (both are empty and equal)
-    for (let i = 0; i < 2; i++) boxes.push((await ok(client, "create_box", { name: `outage-${i}` }, 120_000)).box);
+    // one box on each node: the first goes where placement puts it, the second beside it is kept off by a drain
+    boxes.push((await ok(client, "create_box", { name: "outage-0" }, 120_000)).box);
+    const drain = (...args: string[]) => runBoxesCommand(args, { databaseUrl: stack.database.url, print: () => {} });
+    expect(await drain("drain", boxes[0]!.node as string)).toBe(0);
+    boxes.push((await ok(client, "create_box", { name: "outage-1" }, 120_000)).box);
+    expect(await drain("undrain", boxes[0]!.node as string)).toBe(0);
     expect(boxes.map((box) => box.node).sort()).toEqual(["node-a", "node-b"]);
     for (const box of boxes) await viaB("write_file", { boxId: box.id, path: "/data/home/kept.txt", content: `on ${box.node}\n` });
   }, 240_000);
