@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
 import { mcpClientConfiguration, mcpStdioConfiguration } from "@bancada/contracts";
 import { docsUsage, migrationsDir as docsMigrations, runDocsCommand } from "@bancada/docs";
+import { boxesUsage, runBoxesCommand } from "@bancada/boxes";
 import { DomainError } from "@bancada/contracts";
 import { StdioRefusal, bridgeStdio, refuseStdio, serveStdio } from "@bancada/gateway";
 import { createLogger } from "@bancada/service-kit";
@@ -29,6 +30,7 @@ ${keysUsage.replace("Usage:\n", "")}
 ${auditUsage.replace("Usage:\n", "")}
 ${secretsUsage.replace("Usage:\n", "")}
 ${busKeysUsage.replace("Usage:\n", "")}
+${boxesUsage.replace("Usage:\n", "")}
 ${docsUsage}`;
 
 async function main(argv: string[]): Promise<void> {
@@ -98,6 +100,17 @@ async function main(argv: string[]): Promise<void> {
       return runSecrets(rest, print);
     case "bus-keys":
       return runBusKeys(rest, print);
+    case "boxes": {
+      if (rest.length === 0 || rest.includes("--help") || rest[0] === "help") return print(boxesUsage);
+      const databases = await openDatabases(env);
+      try {
+        const code = await runBoxesCommand(rest, { databaseUrl: await databases.urlFor("boxes"), print });
+        if (code !== 0) process.exitCode = code;
+      } finally {
+        await databases.stop();
+      }
+      return;
+    }
     case "docs": {
       if (rest.length === 0 || rest.includes("--help") || rest[0] === "help") return print(docsUsage);
       const databases = await openDatabases(env);

@@ -16,6 +16,8 @@ export interface Box {
   stateReason: string | null;
   operation: string | null;
   template: string;
+  /** The machine that runs it. */
+  node?: string;
   snapshotId: string | null;
   forkedFrom: string | null;
   vcpus: number;

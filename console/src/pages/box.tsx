@@ -55,7 +55,7 @@ function BoxDetail({ box, reload }: { box: Box; reload: () => Promise<void> }): 
       <h1 id="box-title">{box.name}</h1>
       <p className="box-summary">
         <BoxState box={box} /> · {t("boxes.sizeValue", { vcpus: box.vcpus, mem: box.memMiB, disk: box.dataGiB })} ·{" "}
-        {typeof box.costCentavos === "number" ? brl(box.costCentavos) : "—"} · {box.template} ·{" "}
+        {typeof box.costCentavos === "number" ? brl(box.costCentavos) : "—"} · {box.template} ·{box.node ? ` ${box.node} · ` : " "}
         {t("boxes.createdAt", { date: formatDate(box.createdAt) })}
         {box.forkedFrom ? (
           <>

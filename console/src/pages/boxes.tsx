@@ -99,7 +99,10 @@ export function BoxesPage(): ReactNode {
                     <td>
                       <BoxState box={box} />
                     </td>
-                    <td>{t("boxes.sizeValue", { vcpus: box.vcpus, mem: box.memMiB, disk: box.dataGiB })}</td>
+                    <td>
+                      {t("boxes.sizeValue", { vcpus: box.vcpus, mem: box.memMiB, disk: box.dataGiB })}
+                      {box.node ? ` · ${box.node}` : ""}
+                    </td>
                     <td>{typeof box.costCentavos === "number" ? brl(box.costCentavos) : "—"}</td>
                     <td>
                       <PortLinks ports={box.ports} />

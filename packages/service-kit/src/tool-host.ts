@@ -254,7 +254,13 @@ export function hostTools(options: ToolHostOptions): ToolHost {
   async function callHere(tool: string, args: unknown, principal: Principal): Promise<CallReply> {
     const data = encodeJson({ kind: "tool", tool, args });
     const headers: Record<string, string> = { [Header.principal]: JSON.stringify(principal), [Header.callId]: randomUUID() };
-    const owner = node === undefined ? null : await ownerOfCall(tools, { data, headers }).catch(() => null);
+    // an owner lookup that fails (the owner's node is down) answers as on the bus (forwarded), never runs here
+    let owner: ToolOwner | null;
+    try {
+      owner = node === undefined ? null : await ownerOfCall(tools, { data, headers });
+    } catch (error) {
+      return { ok: false, error: toErrorBody(error, log, headers[Header.callId]!) };
+    }
     if (!owner || owner.node === node) return run({ data, headers }, undefined, owner ?? undefined);
     const deadline = Date.now() + (tools.get(tool)?.maxDurationMs ?? longestCallMs);
     const plain = { ...headers, [Header.deadline]: String(deadline), [Header.transport]: "http" };

@@ -28,7 +28,7 @@
  *   BOXES_PORT_CONNECTIONS     open connections to one published port (default 256)
  *   BOXES_PORT_CONNECTIONS_PER_IP  open connections to one published port from one address (default 64)
  *   BOXES_PORT_CONNECTIONS_TOTAL   open connections to all published ports of this node (default 4096)
- *   BOXES_SIGNING_KEY          the key transfer URLs are signed with, ≥ 32 characters, the same for every
+ *   BOXES_SIGNING_KEY          the key transfer URLs (only) are signed with, ≥ 32 characters, the same for every
  *                              replica (default: one made once and kept in the data folder)
  *   BOXES_NODE                 this machine's name among the replicas (default: the hostname); letters, digits, . _ -
  *   BOXES_WARM_POOL            image disks made ready ahead of create_box (driver/local/disk-pool.ts): a count of disks
@@ -36,6 +36,9 @@
  *   BOXES_DISK_STORE           auto (default): when the data folder cannot reflink, box images and snapshots live on an
  *                              XFS image with reflink=1 made in it (driver/local/disk-store.ts); off: on the data folder
  *   BOXES_DISK_STORE_GIB       that XFS image's size (sparse: it takes what is written; default: the free space then)
+ *   BOXES_NODE_LABELS          this node's labels, comma-separated (e.g. ssd,gpu): a template may require one
+ *   BOXES_TEMPLATE_LABELS      the labels a template's boxes need on their node, as template=label pairs, comma-separated
+ *   BOXES_PLACEMENT            how create_box picks a node (domain/placement.ts): spread (default) or pack
  *   BOXES_SECRETS_KEY          32 bytes (base64 or hex) sealing workspace secrets; without it the public development
  *                              key (the bancada command requires one with DATABASE_URL: cli/src/env.ts)
  */
@@ -69,6 +72,17 @@ export interface BoxesConfig {
   warmPool: PoolSize[];
   /** Where the local driver keeps box images and snapshots. */
   diskStore: DiskStoreOptions;
+  placement: PlacementSettings;
+}
+
+/** How create_box picks a node (domain/placement.ts). */
+export interface PlacementSettings {
+  /** spread: the node with the most room left; pack: the fullest node that still fits. */
+  policy: "spread" | "pack";
+  /** This node's labels. */
+  nodeLabels: string[];
+  /** The labels a template's boxes need on their node, by template name. */
+  templateLabels: Record<string, string[]>;
 }
 
 /** What this machine may hold in boxes, all accounts together (host admission, see domain/capacity.ts). */
@@ -131,6 +145,8 @@ export interface BoxesConfigOptions {
   warmPool?: PoolSize[];
   /** Over BOXES_DISK_STORE and BOXES_DISK_STORE_GIB. */
   diskStore?: DiskStoreOptions;
+  /** Over BOXES_PLACEMENT, BOXES_NODE_LABELS and BOXES_TEMPLATE_LABELS. */
+  placement?: Partial<PlacementSettings>;
 }
 
 export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.ProcessEnv = process.env): BoxesConfig {
@@ -206,6 +222,28 @@ export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.Proces
     node: nodeName(options.node ?? (env.BOXES_NODE || null)),
     secretsKey: SecretsKey.from(options.secretsKey ?? (env.BOXES_SECRETS_KEY || developmentSecretsKey)),
     developmentSecretsKey: !options.secretsKey && !env.BOXES_SECRETS_KEY,
+    placement: placementSettings(options.placement ?? {}, env),
+  };
+}
+
+function placementSettings(given: Partial<PlacementSettings>, env: NodeJS.ProcessEnv): PlacementSettings {
+  const policy = given.policy ?? (env.BOXES_PLACEMENT || "spread");
+  if (policy !== "spread" && policy !== "pack") throw new Error(`BOXES_PLACEMENT must be spread or pack (got '${policy}')`);
+  const list = (text: string | undefined) =>
+    (text ?? "")
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean);
+  const templateLabels: Record<string, string[]> = {};
+  for (const pair of list(env.BOXES_TEMPLATE_LABELS)) {
+    const [template, label] = pair.split("=").map((part) => part.trim());
+    if (!template || !label) throw new Error(`BOXES_TEMPLATE_LABELS must be template=label pairs (got '${pair}')`);
+    (templateLabels[template] ??= []).push(label);
+  }
+  return {
+    policy,
+    nodeLabels: given.nodeLabels ?? list(env.BOXES_NODE_LABELS),
+    templateLabels: given.templateLabels ?? templateLabels,
   };
 }
 

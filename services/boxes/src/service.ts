@@ -15,6 +15,7 @@ import { RunningOperations } from "./domain/running-operations.js";
 import type { BoxesRuntime } from "./domain/context.js";
 import { expireKeys } from "./domain/idempotency.js";
 import type { PlanName } from "./domain/plans.js";
+import { heartbeat, heartbeatEveryMs } from "./domain/placement.js";
 import { reapBoxes } from "./domain/reaper.js";
 import { keptSigningKey } from "./domain/transfers/signing-key.js";
 import { transferLimits } from "./domain/transfers/settings.js";
@@ -77,9 +78,10 @@ const replyEnvelopeBytes = 16 * 1024;
 
 /**
  * Connections of the reapers' and the watcher's own pool. They share the calls' pool no more: 450 concurrent execs
- * once left a reaper round "Unable to start a transaction". A round takes one for its claim, then one per box it acts on.
+ * once left a reaper round "Unable to start a transaction". A round takes one for its claim, then one per box it acts on;
+ * the node's heartbeat (domain/placement.ts) one more, so that a busy round never makes the node look down.
  */
-const housekeepingPoolMax = 3;
+const housekeepingPoolMax = 4;
 
 export const boxesService = defineService<BoxesServiceOptions>()({
   name: "boxes",
@@ -103,6 +105,7 @@ export const boxesService = defineService<BoxesServiceOptions>()({
       replyBudgetBytes: (options.maxReplyBytes ?? maxReplyBytes) - replyEnvelopeBytes,
       defaultPlan: options.defaultPlan ?? "free",
       capacity: config.capacity,
+      placement: config.placement,
       uids: config.uids,
       prices: config.prices,
       secretsKey: config.secretsKey,
@@ -163,6 +166,8 @@ export const boxesService = defineService<BoxesServiceOptions>()({
     }
     // an endpoint that could not listen (another replica of this node holds the port) leaves that one's row
     if (runtime.driver.available && (sshPort === null || runtime.ssh.port !== null)) await recordSshEndpoint(runtime);
+    // registered with what it can hold before it serves: create_box places boxes here from now on
+    if (runtime.driver.available) await heartbeat(runtime);
   },
   // a box runs on one node: box-bound calls that reach another replica are forwarded there (domain/box-owner.ts)
   node: (runtime) => runtime.driver.node,
@@ -174,6 +179,7 @@ export const boxesService = defineService<BoxesServiceOptions>()({
   },
   jobs: (runtime, { options }) => [
     { name: "expiring idempotency keys", intervalMs: 3600_000, run: () => expireKeys(runtime.db), runNow: true },
+    runtime.driver.available && { name: "heartbeat", intervalMs: heartbeatEveryMs, run: () => heartbeat(runtime) },
     runtime.driver.available && {
       name: "watching boxes",
       intervalMs: options.watchIntervalMs ?? 2_000,

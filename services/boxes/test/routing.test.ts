@@ -15,8 +15,7 @@ import { Router } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Header, type CallReply, type Principal } from "@bancada/contracts";
-import { busKeyResolver, createServiceApp, decodeJson, encodeJson } from "@bancada/service-kit";
-import { signRelay } from "../src/http/relay-signature.js";
+import { busKeyResolver, createServiceApp, decodeJson, encodeJson, signBusMessage } from "@bancada/service-kit";
 import { captureLogs, connectClient, natsUrl, startStack, type Stack } from "@bancada/e2e";
 import { boxesTestStack, describeBoxes, type BoxesTestStack } from "./stack.js";
 import { allScopes, fails, ok, restClient, run, until, type Box, type ExecResult, type Job } from "./helpers.js";
@@ -402,20 +401,24 @@ describeRouting("boxes on more than one node", () => {
       encodeJson({ operation: "write_file", input: { boxId: box.id, path: `/data/home/${name}`, content: name } });
     const ask = async (data: Uint8Array, headers: Record<string, string>) =>
       decodeJson((await stack.bus.request(subject, data, { timeoutMs: 10_000, headers })).data) as CallReply;
-    const fields = () => ({ principal: principalText, callId: randomUUID(), deadline: Date.now() + 30_000 });
+    const fields = () => ({
+      [Header.principal]: principalText,
+      [Header.callId]: randomUUID(),
+      [Header.deadline]: String(Date.now() + 30_000),
+    });
     const refused = (reason: string) => ({ ok: false, error: { code: "unavailable", details: { node: nodeA, reason } } });
+    // relays are tagged with the boxes service's bus key, as every call to the service is
+    const boxesKey = stack.bus.keys.for("boxes");
     const forged = writing("forged.txt");
     expect(await ask(forged, { [Header.principal]: principalText, [Header.callId]: randomUUID() })).toMatchObject(refused("unsigned"));
-    expect(await ask(forged, signRelay(Buffer.from("not the service's key"), subject, fields(), forged))).toMatchObject(
+    expect(await ask(forged, signBusMessage(stack.bus.keys.for("scripts"), subject, fields(), forged))).toMatchObject(
       refused("bad_signature"),
     );
-    expect(await ask(forged, signRelay(Buffer.from(signingKey), subject, fields(), writing("other.txt")))).toMatchObject(
-      refused("bad_signature"),
-    );
-    const expired = signRelay(Buffer.from(signingKey), subject, fields(), forged, Date.now() - 60_000);
+    expect(await ask(forged, signBusMessage(boxesKey, subject, fields(), writing("other.txt")))).toMatchObject(refused("bad_signature"));
+    const expired = signBusMessage(boxesKey, subject, fields(), forged, { now: Date.now() - 60_000 });
     expect(await ask(forged, expired)).toMatchObject(refused("expired"));
     const genuine = writing("genuine.txt");
-    const signed = signRelay(Buffer.from(signingKey), subject, fields(), genuine);
+    const signed = signBusMessage(boxesKey, subject, fields(), genuine);
     expect(await ask(genuine, signed)).toMatchObject({ ok: true, result: { path: "/data/home/genuine.txt" } });
     expect(await ask(genuine, signed)).toMatchObject(refused("replayed"));
     const listed = await okViaB<ExecResult>("exec", {

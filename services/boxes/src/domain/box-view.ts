@@ -40,6 +40,7 @@ export function toBoxView(row: BoxRow): Omit<BoxView, "costCentavos"> {
     setupJobId: row.setupJobId,
     taskJobId: row.taskJobId,
     driver: row.driver,
+    node: row.node,
     enforcement: {
       ...(row.enforcement as unknown as Enforcement),
       user: (row.enforcement as { user?: string }).user ?? null,

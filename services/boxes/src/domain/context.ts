@@ -1,5 +1,5 @@
 import type { Logger } from "@bancada/service-kit";
-import type { HostCapacity, UidRange } from "../config.js";
+import type { HostCapacity, PlacementSettings, UidRange } from "../config.js";
 import type { BoxesDb } from "../db/client.js";
 import type { BoxDriver } from "../driver/box-driver.js";
 import type { AccountCalls } from "./account-calls.js";
@@ -29,6 +29,8 @@ export interface BoxesRuntime {
   defaultPlan: PlanName;
   /** What this machine may hold in boxes (host admission). */
   capacity: HostCapacity;
+  /** How create_box picks a node, and this node's labels (placement.ts). */
+  placement: PlacementSettings;
   /** The host uids boxes run as. */
   uids: UidRange;
   /** Seals and opens workspace secrets (AES-256-GCM, config.ts). */

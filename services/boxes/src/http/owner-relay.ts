@@ -4,9 +4,11 @@
  * decides where: it authorizes the caller and parses the input where the request entered (so bad input and a
  * missing scope are answered there), looks up the owner with the tool's own `owner` (the caller's account only:
  * another account's box has none, so it is `not_found` there and nothing leaves), and runs the operation there
- * or sends it on the owner's node subject `<root>.boxes.node.<node>.rest`. The owner checks the relay's signature
- * (relay-signature.ts) and authorizes the principal again, runs the same handler and sends back its result or
- * error, which the entering replica answers as its own: the same status, body and errors as on the owner.
+ * or sends it on the owner's node subject `<root>.boxes.node.<node>.rest`, tagged with the boxes service's bus key
+ * (the key every call to the service is checked with: bus-signature.ts, no second scheme). The owner checks the tag
+ * and runs each call id once, authorizes the principal again, runs the same handler and sends back its result or
+ * error, tagged for that request; the entering replica takes no answer without the tag and answers it as its own:
+ * the same status, body and errors as on the owner.
  *
  * Why not an HTTP proxy: one implementation — the tools' owner lookup, their failure answers (`unavailable`
  * naming the node within milliseconds when nothing serves it, service-kit owner-route.ts) and the bus's
@@ -36,9 +38,13 @@ import {
   BusRequestError,
   ReplayGuard,
   authorizedPrincipal,
+  checkBusSignature,
+  checkReply,
   decodeJson,
   encodeJson,
   ownerUnreachable,
+  signBusMessage,
+  signReply,
   toErrorBody,
   type Bus,
   type BusMessage,
@@ -48,7 +54,6 @@ import {
   type ToolOwner,
 } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
-import { relayProblem, signRelay } from "./relay-signature.js";
 
 /** What a REST route runs, and where it must run. */
 export interface BoxOperation {
@@ -101,7 +106,7 @@ const relayBody = z.object({ operation: z.string(), input: z.record(z.string(), 
 
 export function ownerRelay(rt: BoxesRuntime, bus: Bus, subjects: Subjects): OwnerRelay {
   const node = rt.driver.node;
-  const key = rt.transfers.signingKey;
+  const key = bus.keys.for("boxes");
   const operations = new Map<string, BoxOperation>();
   const running = new Map<string, AbortController>();
   const replays = new ReplayGuard();
@@ -140,17 +145,19 @@ export function ownerRelay(rt: BoxesRuntime, bus: Bus, subjects: Subjects): Owne
     const deadline = Date.now() + op.maxDurationMs;
     const subject = subjects.nodeRest("boxes", owner.node);
     const data = encodeJson({ operation: op.name, input: raw });
-    const fields = { principal: JSON.stringify(principal), callId, deadline };
+    const fields = { [Header.principal]: JSON.stringify(principal), [Header.callId]: callId, [Header.deadline]: String(deadline) };
     const cancel = () => {
       const cancelData = encodeJson({ callId });
       const cancelSubject = subjects.nodeRestCancel("boxes", owner.node);
-      bus.publish(cancelSubject, cancelData, signRelay(key, cancelSubject, fields, cancelData));
+      bus.publish(cancelSubject, cancelData, signBusMessage(key, cancelSubject, fields, cancelData, { notAfter: deadline }));
     };
     signal.addEventListener("abort", cancel, { once: true });
     const started = performance.now();
     try {
-      const headers = signRelay(key, subject, fields, data);
+      const headers = signBusMessage(key, subject, fields, data, { notAfter: deadline });
       const reply = await bus.request(subject, data, { timeoutMs: deadline - Date.now() + answerGraceMs, headers, signal });
+      const problem = checkReply(key, subject, { data, headers }, reply);
+      if (problem) throw unverifiedAnswer(owner.node, problem);
       const answer = decodeJson(reply.data) as CallReply;
       if (!answer.ok) throw new DomainError(answer.error.code, answer.error.message, answer.error.details);
       return answer.result;
@@ -173,7 +180,7 @@ export function ownerRelay(rt: BoxesRuntime, bus: Bus, subjects: Subjects): Owne
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     try {
-      const problem = relayProblem(key, here.rest, message);
+      const problem = checkBusSignature(key, here.rest, message);
       const replayed = !problem && !replays.firstSighting(callId, Number(message.headers[Header.expires]));
       if (problem || replayed) throw refusedRelay(problem ?? "replayed");
       const principal = principalSchema.parse(JSON.parse(message.headers[Header.principal] ?? "null"));
@@ -184,9 +191,9 @@ export function ownerRelay(rt: BoxesRuntime, bus: Bus, subjects: Subjects): Owne
       running.set(callId, controller);
       timer = setTimeout(() => controller.abort(), Math.max(0, Number(message.headers[Header.deadline]) - Date.now()));
       const result = await runHere(principal, op, body.input, callId, controller.signal);
-      return reply({ ok: true, result });
+      return reply(message, { ok: true, result });
     } catch (error) {
-      return reply({ ok: false, error: toErrorBody(error, rt.log, callId) });
+      return reply(message, { ok: false, error: toErrorBody(error, rt.log, callId) });
     } finally {
       clearTimeout(timer);
       running.delete(callId);
@@ -197,8 +204,23 @@ export function ownerRelay(rt: BoxesRuntime, bus: Bus, subjects: Subjects): Owne
     rt.log.warn({ subject: here.rest, reason: problem }, "refused a relayed REST request");
     return new DomainError(
       ErrorCode.unavailable,
-      `Node ${node} refused a REST request relayed by another boxes replica (${problem}): every replica needs the same BOXES_SIGNING_KEY and a clock within seconds of the others.`,
+      `Node ${node} refused a REST request relayed by another boxes replica (${problem}): every replica needs the boxes bus key (BANCADA_BUS_VERIFY_KEY) and a clock within seconds of the others.`,
       { node, reason: problem },
+    );
+  }
+
+  /** The answer to a relayed request, tagged for it: the entering replica takes no other. */
+  function reply(request: BusMessage, answer: CallReply): BusMessage {
+    const data = encodeJson(answer);
+    return { data, headers: signReply(key, here.rest, request, data) };
+  }
+
+  function unverifiedAnswer(owner: string, problem: string): DomainError {
+    rt.log.warn({ node: owner, reason: problem }, "refused an answer to a relayed REST request not tagged by the service");
+    return new DomainError(
+      ErrorCode.unavailable,
+      `Node ${owner} answered a relayed REST request without the boxes service's tag (${problem}); retry, and check that every boxes replica has the same bus key.`,
+      { node: owner, reason: problem, retryable: true },
     );
   }
 
@@ -207,7 +229,7 @@ export function ownerRelay(rt: BoxesRuntime, bus: Bus, subjects: Subjects): Owne
     bus.subscribe(here.cancel, (message) => {
       const callId = message.headers[Header.callId] ?? "";
       // a forged cancellation would stop another caller's work; a repeat of a genuine one changes nothing
-      if (running.has(callId) && !relayProblem(key, here.cancel, message)) running.get(callId)?.abort();
+      if (running.has(callId) && !checkBusSignature(key, here.cancel, message)) running.get(callId)?.abort();
     }),
   ];
 
@@ -226,10 +248,6 @@ export function ownerRelay(rt: BoxesRuntime, bus: Bus, subjects: Subjects): Owne
     },
     stop: () => subscriptions.forEach((subscription) => subscription.unsubscribe()),
   };
-}
-
-function reply(answer: CallReply): BusMessage {
-  return { data: encodeJson(answer), headers: {} };
 }
 
 /** Aborted when the client goes away before the answer is sent. */

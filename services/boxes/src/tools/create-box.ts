@@ -1,6 +1,6 @@
 import { defineTool } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
-import { ownerOfSnapshot } from "../domain/box-owner.js";
+import { ownerOfNewBox } from "../domain/box-owner.js";
 import { createBox } from "../domain/create-box.js";
 import { boxResult, createBoxInput } from "../domain/schemas/box.js";
 import { boxesContext, createsOrChanges } from "./context.js";
@@ -22,6 +22,6 @@ export const createBoxTool = (rt: BoxesRuntime) =>
     scope: "boxes:write",
     profile: "core",
     maxDurationMs: 130_000,
-    owner: (principal, input) => ownerOfSnapshot(rt, principal.accountId, input.snapshotId),
+    owner: (principal, input) => ownerOfNewBox(rt, principal.accountId, input),
     handler: async (ctx, input) => ({ box: await createBox(boxesContext(rt, ctx), input, ctx.signal, ctx.progress) }),
   });

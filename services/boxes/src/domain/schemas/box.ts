@@ -176,6 +176,7 @@ export const boxView = z.object({
   setupJobId: z.string().nullable().describe("The job running create_box's setup (follow it with job_logs), or null."),
   taskJobId: z.string().nullable().describe("The job running create_box's task, or null."),
   driver: z.string(),
+  node: z.string().describe("The node (machine) that runs the box: forks stay on it; its outage makes the box unavailable."),
   enforcement: z
     .object({
       cpu: z.string().nullable(),

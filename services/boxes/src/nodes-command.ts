@@ -1,0 +1,83 @@
+/**
+ * `bancada boxes …`: the nodes that run boxes, for an operator (called by the cli package).
+ *   boxes nodes            each node: up or down, drained or not, what it holds and how many boxes live there
+ *   boxes drain <node>     no new box is placed there (placement.ts); lists the boxes still on it
+ *   boxes undrain <node>   boxes are placed there again
+ * Drain stops placement only: forks still go beside their source and boxes made from its snapshots still go where
+ * the snapshots are. Moving a stopped box's disk to another node is not done by this command (docs/boxes.md).
+ */
+import { applyMigrations } from "@bancada/service-kit";
+import { createBoxesDb, postgresSchema, type BoxesDb } from "./db/client.js";
+import { nodeDownAfterMs } from "./domain/placement.js";
+import { migrationsDir } from "./service.js";
+
+export const boxesUsage = `Usage:
+  bancada boxes nodes            list the nodes that run boxes: up or down, drained, capacity and boxes
+  bancada boxes drain <node>     stop placing new boxes on <node>; lists the boxes still there
+  bancada boxes undrain <node>   place new boxes on <node> again`;
+
+export interface BoxesCommandDeps {
+  databaseUrl: string;
+  print: (line: string) => void;
+}
+
+/** Returns the process exit code: 0 done, 1 failed (no such node), 2 wrong usage. */
+export async function runBoxesCommand(argv: string[], deps: BoxesCommandDeps): Promise<number> {
+  const [command, node, ...extra] = argv;
+  const wantsNode = command === "drain" || command === "undrain";
+  if ((command !== "nodes" && !wantsNode) || (wantsNode && !node) || extra.length > 0 || (command === "nodes" && node)) {
+    deps.print(boxesUsage);
+    return command === undefined || command === "help" || command === "--help" ? 0 : 2;
+  }
+  await applyMigrations({ connectionString: deps.databaseUrl, schema: postgresSchema, migrationsDir });
+  const db = createBoxesDb(deps.databaseUrl, 2);
+  try {
+    if (command === "nodes") return await listNodes(db, deps.print);
+    return await setDraining(db, node!, command === "drain", deps.print);
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+async function setDraining(db: BoxesDb, node: string, draining: boolean, print: (line: string) => void): Promise<number> {
+  const { count } = await db.boxNode.updateMany({ where: { node, vcpus: { gt: 0 } }, data: { draining } });
+  if (count === 0) {
+    const known = (await db.boxNode.findMany({ where: { vcpus: { gt: 0 } }, select: { node: true }, orderBy: { node: "asc" } })).map(
+      (row) => row.node,
+    );
+    print(`No node named '${node}' runs boxes; known nodes: ${known.join(", ") || "none"} (bancada boxes nodes lists them).`);
+    return 1;
+  }
+  if (!draining) {
+    print(`Node ${node}: new boxes are placed there again.`);
+    return 0;
+  }
+  const boxes = await db.box.findMany({
+    where: { node, state: { notIn: ["deleting", "deleted"] } },
+    select: { id: true, accountId: true, state: true },
+    orderBy: { createdAt: "asc" },
+  });
+  print(`Node ${node} is drained: no new box is placed there (forks of its boxes still are). ${boxes.length} boxes live there:`);
+  for (const box of boxes) print(`  ${box.id}  ${box.state.padEnd(9)}  account ${box.accountId}`);
+  if (boxes.length > 0)
+    print("They keep running and are served as before; delete them, or wait for them to be deleted, to empty the node.");
+  return 0;
+}
+
+async function listNodes(db: BoxesDb, print: (line: string) => void): Promise<number> {
+  const rows = await db.$queryRaw<
+    { node: string; vcpus: number; memMiB: number; labels: string[]; draining: boolean; silentMs: number | null; boxes: number }[]
+  >`
+    SELECT n.node, n.vcpus, n.mem_mib AS "memMiB", n.labels, n.draining,
+           (extract(epoch FROM now() - n.heartbeat_at) * 1000)::float8 AS "silentMs",
+           (SELECT count(*)::int FROM boxes b WHERE b.node = n.node AND b.state NOT IN ('deleting', 'deleted')) AS boxes
+      FROM box_nodes n WHERE n.vcpus > 0 ORDER BY n.node`;
+  if (rows.length === 0) print("No node has registered yet: a node registers when its boxes service starts.");
+  for (const row of rows) {
+    const up = row.silentMs !== null && row.silentMs < nodeDownAfterMs;
+    const state = up ? "up" : row.silentMs === null ? "down (never heartbeat)" : `down (silent ${Math.round(row.silentMs / 1000)} s)`;
+    const labels = row.labels.length > 0 ? `  labels ${row.labels.join(",")}` : "";
+    print(`${row.node}  ${state}${row.draining ? ", drained" : ""}  ${row.vcpus} vCPUs, ${row.memMiB} MiB  ${row.boxes} boxes${labels}`);
+  }
+  return 0;
+}
