@@ -16,7 +16,7 @@ import {
   originGuard,
   restRoutes,
   type GuardOptions,
-  type RateLimiter,
+  RateLimiter,
 } from "@bancada/service-kit";
 import type { KeyStore } from "../keys/api-keys.js";
 import { subjectOf } from "../oauth/grants.js";
@@ -160,6 +160,8 @@ export function oauthRoutes({ oauth, keys, guards, limiter, consolePage }: OAuth
     res.json({ redirectTo });
   });
 
+  // anyone may register a client (DCR has no credentials): a few per address and hour, so nobody fills the table
+  router.post("/oauth/register", host, registrationLimit(), authorizationServer);
   router.use("/oauth", host, authorizationServer);
 
   router.use("/v1/grants", host, originGuard(guards), authenticate(keys, limiter), jsonBody("64kb"));
@@ -212,4 +214,19 @@ function clientHost(clientId: string, redirectUri: unknown): string {
     }
   }
   return "";
+}
+
+/** Client registrations per address: 20 at once, then one every 3 minutes; at most 50,000 addresses remembered. */
+function registrationLimit(): RequestHandler {
+  const limiter = new RateLimiter({ burst: 20, perSecond: 1 / 180, maxKeys: 50_000 });
+  return (req, res, next) => {
+    const waitMs = limiter.take(req.socket.remoteAddress ?? "unknown");
+    if (waitMs === 0) return next();
+    res.setHeader("Retry-After", String(Math.ceil(waitMs / 1000)));
+    next(
+      new DomainError(ErrorCode.rateLimited, `Too many client registrations from this address; retry in ${Math.ceil(waitMs / 1000)} s.`, {
+        retryAfterMs: waitMs,
+      }),
+    );
+  };
 }

@@ -2,6 +2,12 @@
 export interface RateLimitOptions {
   burst: number;
   perSecond: number;
+  /**
+   * At most this many buckets are kept (default: no bound). For keys a caller picks (an address), so memory cannot
+   * grow without end: when the bound is reached, the buckets that have refilled to the burst — the same as a new
+   * one — are dropped, and if none has, the oldest.
+   */
+  maxKeys?: number;
 }
 
 export class RateLimiter {
@@ -15,7 +21,11 @@ export class RateLimiter {
   /** 0 when the call may go ahead, else how many ms until a token is available. */
   take(key: string, now = performance.now()): number {
     const { burst, perSecond } = this.#options;
-    const bucket = this.#buckets.get(key) ?? { tokens: burst, at: now };
+    let bucket = this.#buckets.get(key);
+    if (!bucket) {
+      if (this.#options.maxKeys !== undefined && this.#buckets.size >= this.#options.maxKeys) this.#makeRoom(now);
+      bucket = { tokens: burst, at: now };
+    }
     bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
     bucket.at = now;
     this.#buckets.set(key, bucket);
@@ -24,5 +34,16 @@ export class RateLimiter {
       return 0;
     }
     return Math.ceil(((1 - bucket.tokens) / perSecond) * 1000);
+  }
+
+  #makeRoom(now: number): void {
+    const { burst, perSecond } = this.#options;
+    for (const [key, bucket] of this.#buckets) {
+      if (bucket.tokens + ((now - bucket.at) / 1000) * perSecond >= burst) this.#buckets.delete(key);
+    }
+    if (this.#buckets.size >= (this.#options.maxKeys ?? Infinity)) {
+      const oldest = this.#buckets.keys().next().value;
+      if (oldest !== undefined) this.#buckets.delete(oldest);
+    }
   }
 }
