@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// Builds Bancada's images with podman on a machine that reaches no image registry: the base image first (only
+// when podman lacks it, infra/images/base.mjs), then every target of infra/images/Containerfile in one go (the
+// build stage is shared: the later targets reuse its layers), and the NATS image of the rehearsal.
+//
+//   node infra/images/build.mjs [--tag dev] [--registry registry.example.com/bancada] [--only gateway,scripts]
+//
+// Prints one line per image with its size, and the time each build took. The machine's CA bundle
+// (NODE_EXTRA_CA_CERTS, else /etc/ssl/certs/ca-certificates.crt) is the build secret `ca`.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { ensureBase, imageExists, podmanEnv } from "./base.mjs";
+import { createHash } from "node:crypto";
+
+export const TARGETS = ["gateway", "scripts", "boards", "docs", "drafts", "boxes"];
+const repo = fileURLToPath(new URL("../..", import.meta.url));
+const log = (line) => console.error(line);
+
+function caBundle() {
+  for (const file of [process.env.NODE_EXTRA_CA_CERTS, "/etc/ssl/certs/ca-certificates.crt"]) if (file && existsSync(file)) return file;
+  // no bundle on this machine: an empty one, so the build's secret mount exists (node trusts its own CAs)
+  const dir = mkdtempSync(path.join(tmpdir(), "bancada-ca-"));
+  writeFileSync(path.join(dir, "ca.pem"), "");
+  return path.join(dir, "ca.pem");
+}
+
+function podman(args, options = {}) {
+  const result = spawnSync("podman", args, { cwd: repo, env: podmanEnv(), stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", ...options });
+  if (result.status !== 0) throw new Error(`podman ${args.slice(0, 2).join(" ")} failed:\n${result.stderr}${result.stdout}`.slice(-4000));
+  return result.stdout;
+}
+
+/** The NATS server of the rehearsal: Debian's nats-server on the same base (the manifests name nats:2.11-alpine). */
+export function natsImage(base) {
+  const hash = createHash("sha256").update(base).update("nats-server").digest("hex").slice(0, 12);
+  return { name: `localhost/bancada-nats:${hash}`, base };
+}
+
+function buildNats(base) {
+  const { name } = natsImage(base);
+  if (imageExists(name)) return { name, seconds: 0, built: false };
+  const started = Date.now();
+  const dir = mkdtempSync(path.join(tmpdir(), "bancada-nats-image-"));
+  try {
+    writeFileSync(
+      path.join(dir, "Containerfile"),
+      [
+        `FROM ${base}`,
+        "RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nats-server && rm -rf /var/lib/apt/lists/*",
+        'CMD ["nats-server"]',
+        "",
+      ].join("\n"),
+    );
+    podman(["build", "-t", name, dir]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return { name, seconds: (Date.now() - started) / 1000, built: true };
+}
+
+/** Builds the targets; returns each image's name, size and build time. */
+export function buildImages({ tag = "dev", registry = "registry.example.com/bancada", only = TARGETS } = {}) {
+  const started = Date.now();
+  const base = ensureBase({ log });
+  const baseSeconds = (Date.now() - started) / 1000;
+  const ca = caBundle();
+  const images = [];
+  for (const target of only) {
+    const name = `${registry}/${target}:${tag}`;
+    const at = Date.now();
+    log(`building ${name}`);
+    podman([
+      "build",
+      "-f",
+      "infra/images/Containerfile",
+      "--ignorefile",
+      "infra/images/Containerfile.dockerignore",
+      "--build-arg",
+      `NODE_IMAGE=${base}`,
+      "--secret",
+      `id=ca,src=${ca}`,
+      "--target",
+      target,
+      "-t",
+      name,
+      ".",
+    ]);
+    images.push({ name, target, seconds: (Date.now() - at) / 1000 });
+  }
+  const nats = buildNats(base);
+  images.push({ name: nats.name, target: "nats", seconds: nats.seconds });
+  for (const image of images) image.bytes = Number(podman(["image", "inspect", "--format", "{{.Size}}", image.name]).trim());
+  return { base, baseSeconds, images, seconds: (Date.now() - started) / 1000 };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({ options: { tag: { type: "string" }, registry: { type: "string" }, only: { type: "string" } } });
+  const result = buildImages({
+    ...(values.tag ? { tag: values.tag } : {}),
+    ...(values.registry ? { registry: values.registry } : {}),
+    ...(values.only ? { only: values.only.split(",") } : {}),
+  });
+  console.log(`base ${result.base} (${result.baseSeconds.toFixed(0)} s)`);
+  for (const image of result.images) console.log(`${image.name}  ${(image.bytes / 1e6).toFixed(0)} MB  built in ${image.seconds.toFixed(0)} s`);
+  console.log(`all built in ${result.seconds.toFixed(0)} s`);
+  execFileSync("true");
+}
