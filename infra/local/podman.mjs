@@ -93,7 +93,12 @@ export function resolveEnv(container, { objects, pod }) {
       value = lookup(objects, "ConfigMap", ref.name, ref.key, ref.optional);
     } else if (entry.valueFrom?.fieldRef) {
       const field = entry.valueFrom.fieldRef.fieldPath;
-      const fields = { "metadata.name": pod.name, "metadata.namespace": pod.namespace, "status.podIP": pod.ip, "status.hostIP": pod.hostIp };
+      const fields = {
+        "metadata.name": pod.name,
+        "metadata.namespace": pod.namespace,
+        "status.podIP": pod.ip,
+        "status.hostIP": pod.hostIp,
+      };
       if (!(field in fields)) throw new Error(`fieldRef ${field} is not supported by the rehearsal`);
       value = fields[field];
     } else if (entry.valueFrom?.resourceFieldRef) {
@@ -182,7 +187,8 @@ export function runArgs(container, podSpec, { objects, pod, mounts, image, name,
   if (own.allowPrivilegeEscalation === false) args.push("--security-opt", "no-new-privileges");
   const seccomp = (own.seccompProfile ?? podSecurity.seccompProfile)?.type;
   if (seccomp === "Unconfined") args.push("--security-opt", "seccomp=unconfined");
-  else if (seccomp && seccomp !== "RuntimeDefault") throw new Error(`container ${container.name}: seccomp profile ${seccomp} is not supported`);
+  else if (seccomp && seccomp !== "RuntimeDefault")
+    throw new Error(`container ${container.name}: seccomp profile ${seccomp} is not supported`);
   const limits = container.resources?.limits ?? {};
   if (limits.cpu) args.push("--cpus", String(Math.min(quantity(limits.cpu), pod.cores)));
   if (limits.memory) args.push("--memory", String(Math.round(quantity(limits.memory))));

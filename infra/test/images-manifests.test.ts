@@ -24,7 +24,12 @@ describe.skipIf(missing !== undefined)("the dev overlay as podman containers", (
     labels: { "bancada.rehearsal": "t" },
     cores: 2,
   });
-  const mounts = { tmp: { type: "tmpfs", size: 268435456 }, data: { type: "bind", source: "/srv/data" }, config: { type: "bind", source: "/srv/config", readOnly: true }, run: { type: "tmpfs" } };
+  const mounts = {
+    tmp: { type: "tmpfs", size: 268435456 },
+    data: { type: "bind", source: "/srv/data" },
+    config: { type: "bind", source: "/srv/config", readOnly: true },
+    run: { type: "tmpfs" },
+  };
   const argsOf = (name: string) => {
     const spec = pod(name).spec;
     return runArgs(spec.containers[0], spec, { objects, pod: podInfo(name), mounts, image: "img", name: `t-${name}` });
@@ -96,6 +101,8 @@ describe.skipIf(missing !== undefined)("the dev overlay as podman containers", (
   it("refuses a container whose runAsNonRoot contradicts its user, as the kubelet does", () => {
     const spec = structuredClone(pod("docs-0").spec);
     spec.containers[0].securityContext = { ...spec.containers[0].securityContext, runAsUser: 0 };
-    expect(() => runArgs(spec.containers[0], spec, { objects, pod: podInfo("docs-0"), mounts, image: "img", name: "x" })).toThrow(/runAsNonRoot/);
+    expect(() => runArgs(spec.containers[0], spec, { objects, pod: podInfo("docs-0"), mounts, image: "img", name: "x" })).toThrow(
+      /runAsNonRoot/,
+    );
   });
 });

@@ -76,12 +76,18 @@ describe.skipIf(missing !== undefined)("the rehearsal from the images", () => {
       env,
       280_000,
     );
-    console.log(output.split("\n").filter((line) => /ready|NATS/.test(line)).join("\n"));
+    console.log(
+      output
+        .split("\n")
+        .filter((line) => /ready|NATS/.test(line))
+        .join("\n"),
+    );
     cluster = readCluster(dir) as ImagesCluster;
   }, 300_000);
 
   afterAll(async () => {
-    if (dir) await runImages(["down", "--dir", dir, "--grace", "5"], process.env, 120_000).catch((error: Error) => console.error(error.message));
+    if (dir)
+      await runImages(["down", "--dir", dir, "--grace", "5"], process.env, 120_000).catch((error: Error) => console.error(error.message));
     await database?.drop().catch(() => {});
     if (dir) rmSync(dir, { recursive: true, force: true });
   }, 150_000);
@@ -93,7 +99,8 @@ describe.skipIf(missing !== undefined)("the rehearsal from the images", () => {
       const { container } = main(component, 1);
       const status = podman(["exec", container, "cat", "/proc/1/status"]).stdout;
       expect(status, component).toMatch(/^Uid:\s+10001\s+10001\s+10001\s+10001$/m);
-      for (const set of ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"]) expect(status, `${component} ${set}`).toMatch(new RegExp(`^${set}:\\s+0+$`, "m"));
+      for (const set of ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"])
+        expect(status, `${component} ${set}`).toMatch(new RegExp(`^${set}:\\s+0+$`, "m"));
       expect(status, component).toMatch(/^NoNewPrivs:\s+1$/m);
       expect(podman(["exec", container, "touch", "/app/written"]).status, `${component}: root filesystem read-only`).not.toBe(0);
       expect(podman(["exec", container, "touch", "/tmp/written"]).status, `${component}: /tmp writable`).toBe(0);
@@ -101,13 +108,24 @@ describe.skipIf(missing !== undefined)("the rehearsal from the images", () => {
     }
     const boxes = podman(["exec", main("boxes", 1).container, "cat", "/proc/1/status"]).stdout;
     expect(boxes).toMatch(/^Uid:\s+0\s+0\s+0\s+0$/m);
-    expect(podman(["inspect", "--format", "{{.HostConfig.Privileged}} {{.HostConfig.ReadonlyRootfs}}", main("boxes", 1).container]).stdout.trim()).toBe("true true");
+    expect(
+      podman([
+        "inspect",
+        "--format",
+        "{{.HostConfig.Privileged}} {{.HostConfig.ReadonlyRootfs}}",
+        main("boxes", 1).container,
+      ]).stdout.trim(),
+    ).toBe("true true");
   });
 
   it("runs the manifests' topology: 3 NATS servers, 2 gateways, every service's replicas, each ready by its own probes", () => {
     expect(cluster.nats).toHaveLength(3);
     expect(cluster.gateways).toHaveLength(2);
-    for (const component of ["scripts", "boards", "docs"]) expect(cluster.processes.filter((p) => p.component === component), component).toHaveLength(2);
+    for (const component of ["scripts", "boards", "docs"])
+      expect(
+        cluster.processes.filter((p) => p.component === component),
+        component,
+      ).toHaveLength(2);
     console.log(`images: every pod ready ${cluster.readyMs} ms after up started`);
   });
 
@@ -115,7 +133,12 @@ describe.skipIf(missing !== undefined)("the rehearsal from the images", () => {
     const caller = new Caller(cluster.gateways, cluster.apiKey, 0);
     try {
       const client = await caller.client();
-      const created = await call(client, "create_box", { name: "from-the-image", memMiB: 512, vcpus: 1, dataGiB: 1 }, { timeoutMs: 120_000 });
+      const created = await call(
+        client,
+        "create_box",
+        { name: "from-the-image", memMiB: 512, vcpus: 1, dataGiB: 1 },
+        { timeoutMs: 120_000 },
+      );
       expect(created.kind, JSON.stringify(created)).toBe("ok");
       const box = (created as { data: { box: { id: string; state: string } } }).data.box;
       expect(box.state).toBe("running");
