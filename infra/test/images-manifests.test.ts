@@ -3,7 +3,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { indexObjects, probeOf, quantity, resolveEnv, runArgs, volumeFiles } from "../local/podman.mjs";
+import { indexObjects, probeOf, quantity, resolveEnv, runArgs, volumeFiles, type Mount } from "../local/podman.mjs";
 import { podsOf, render } from "../local/images.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -24,7 +24,7 @@ describe.skipIf(missing !== undefined)("the dev overlay as podman containers", (
     labels: { "bancada.rehearsal": "t" },
     cores: 2,
   });
-  const mounts = {
+  const mounts: Record<string, Mount> = {
     tmp: { type: "tmpfs", size: 268435456 },
     data: { type: "bind", source: "/srv/data" },
     config: { type: "bind", source: "/srv/config", readOnly: true },

@@ -140,11 +140,11 @@ describe.skipIf(missing !== undefined)("the rehearsal from the images", () => {
         { timeoutMs: 120_000 },
       );
       expect(created.kind, JSON.stringify(created)).toBe("ok");
-      const box = (created as { data: { box: { id: string; state: string } } }).data.box;
+      const box = (created as unknown as { data: { box: { id: string; state: string } } }).data.box;
       expect(box.state).toBe("running");
       const ran = await call(client, "exec", { boxId: box.id, cmd: "id -u; cat /proc/1/cmdline | tr '\\0' ' '; echo; hostname" });
       expect(ran.kind, JSON.stringify(ran)).toBe("ok");
-      const { stdout, exitCode } = (ran as { data: { stdout: string; exitCode: number } }).data;
+      const { stdout, exitCode } = (ran as unknown as { data: { stdout: string; exitCode: number } }).data;
       expect(exitCode).toBe(0);
       expect(stdout.split("\n")[0]).toBe("0");
       const deleted = await call(client, "delete_box", { boxId: box.id }, { timeoutMs: 60_000 });
