@@ -78,7 +78,7 @@ function buildNats(base) {
       path.join(dir, "Containerfile"),
       [
         `FROM ${base}`,
-        "RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nats-server && rm -rf /var/lib/apt/lists/*",
+        "RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nats-server && rm -rf /var/lib/apt/lists/* /var/cache/apt/*",
         'CMD ["nats-server"]',
         "",
       ].join("\n"),
