@@ -108,9 +108,9 @@ export function buildImages({ tag = "dev", registry = "registry.example.com/banc
         [
           "build",
           "-f",
-          "infra/images/Containerfile",
+          path.join(context, "infra/images/Containerfile"),
           "--ignorefile",
-          "infra/images/Containerfile.dockerignore",
+          path.join(context, "infra/images/Containerfile.dockerignore"),
           "--build-arg",
           `NODE_IMAGE=${base}`,
           "--secret",
@@ -119,7 +119,7 @@ export function buildImages({ tag = "dev", registry = "registry.example.com/banc
           target,
           "-t",
           name,
-          ".",
+          context,
         ],
         { stdio: ["ignore", process.stderr, "inherit"] },
       );

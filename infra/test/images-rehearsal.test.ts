@@ -136,7 +136,7 @@ describe.skipIf(missing !== undefined)("the rehearsal from the images", () => {
       const created = await call(
         client,
         "create_box",
-        { name: "from-the-image", memMiB: 512, vcpus: 1, dataGiB: 1 },
+        { name: "from-the-image" },
         { timeoutMs: 120_000 },
       );
       expect(created.kind, JSON.stringify(created)).toBe("ok");
