@@ -147,9 +147,9 @@ async function waitReady(entry, pollMs) {
     const until = Date.now() + budget;
     await sleep(probe.initialDelayMs);
     for (;;) {
+      if (await probeOnce(probe, container)) break;
       const state = stateOf(container);
       if (state.status !== "running") throw new Error(`${container} is ${state.status} (exit ${state.code}):\n${logsOf(container)}`);
-      if (await probeOnce(probe, container)) break;
       if (Date.now() > until)
         throw new Error(
           `${container}: its ${probe === startup ? "startup" : "readiness"} probe failed for ${budget / 1000} s:\n${logsOf(container)}`,
@@ -161,12 +161,18 @@ async function waitReady(entry, pollMs) {
 
 /** Runs `podman run` with the values in podman's own environment (no secret on a command line). */
 function runContainer({ args, env }, { detach, timeoutMs = 300_000 }) {
-  const result = spawnSync("podman", ["run", ...(detach ? ["-d"] : []), ...args], {
-    env: podmanEnv({ PATH: process.env.PATH, ...env }),
-    encoding: "utf8",
-    timeout: timeoutMs,
+  return new Promise((resolve) => {
+    const child = spawn("podman", ["run", ...(detach ? ["-d"] : []), ...args], { env: podmanEnv({ PATH: process.env.PATH, ...env }) });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGTERM"), timeoutMs);
+    child.once("exit", (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
   });
-  return result;
 }
 
 function prepareVolumes(pod, objects, { dir, user }) {
@@ -302,7 +308,7 @@ export async function up(options) {
 
     const startPod = async (entries) => {
       for (const entry of entries) {
-        const result = runContainer(entry.run, { detach: !entry.init });
+        const result = await runContainer(entry.run, { detach: !entry.init });
         state.containers.push(entry.container);
         if (result.status !== 0)
           throw new Error(`${entry.container} failed to start (${result.status}): ${result.stderr}${logsOf(entry.container)}`);
