@@ -206,16 +206,22 @@ function prepareVolumes(pod, objects, { dir, user }) {
   return mounts;
 }
 
-function forwardPostgres(databaseUrl, hostIp, dir) {
+/** DATABASE_URL as the containers reach it: a server on the host's loopback through a forwarder (socat). */
+async function forwardPostgres(databaseUrl, hostIp, dir) {
   const url = new URL(databaseUrl);
   if (!["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) return { url: databaseUrl };
-  const port = url.port || "5432";
+  const port = Number(url.port || 5432);
   const child = spawn("socat", [`TCP-LISTEN:${port},bind=${hostIp},fork,reuseaddr`, `TCP:127.0.0.1:${port}`], {
     detached: true,
     stdio: "ignore",
   });
   child.unref();
   writeFileSync(path.join(dir, "postgres-forwarder.pid"), String(child.pid));
+  for (let i = 0; ; i++) {
+    if (await probeOnce({ kind: "tcp", host: hostIp, port, timeoutMs: 1000 })) break;
+    if (i === 50) throw new Error(`the PostgreSQL forwarder (socat) does not listen on ${hostIp}:${port}`);
+    await sleep(100);
+  }
   url.hostname = hostIp;
   return { url: url.toString(), pid: child.pid };
 }
@@ -250,8 +256,8 @@ export async function up(options) {
     for (const pod of pods.filter((p) => p.serviceName))
       for (const name of withNamespace(`${pod.name}.${pod.serviceName}`, pod.namespace)) hosts.push([name, pod.ip]);
 
-    const database = forwardPostgres(options.databaseUrl, hostIp, dir);
-    state.forwarderPid = database.pid;
+    // the forwarder binds the host's address in the network, which exists once a container is on it: after NATS
+    const database = { url: undefined };
     const gatewayIps = pods.filter((pod) => pod.workload === "gateway").map((pod) => pod.ip);
     const config = objects.get("ConfigMap", "bancada-config")?.data ?? {};
     const allowed = [...(config.BANCADA_ALLOWED_HOSTS ?? "").split(",").filter(Boolean), ...gatewayIps].join(",");
@@ -322,16 +328,18 @@ export async function up(options) {
       await Promise.all(mains.map((entry) => waitReady(entry, options.pollMs)));
       return mains;
     };
-    const prepared = pods.map((pod) => ({ pod, entries: prepare(pod) }));
     const isNats = (pod) => pod.spec.containers.some((c) => c.image.startsWith("nats"));
     // NATS first (every other pod's bus), then the rest at once, as a scheduler would start them
-    const natsPods = prepared.filter(({ pod }) => isNats(pod));
+    const natsPods = pods.filter((pod) => isNats(pod)).map((pod) => ({ pod, entries: prepare(pod) }));
     const natsEntries = (await Promise.all(natsPods.map(({ entries }) => startPod(entries)))).flat();
     say(`NATS: ${natsEntries.length} servers ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    Object.assign(database, await forwardPostgres(options.databaseUrl, hostIp, dir));
+    state.forwarderPid = database.pid;
 
-    const gatewayPod = prepared.find(({ pod }) => pod.workload === "gateway");
+    // the others once DATABASE_URL is known
+    const others = pods.filter((pod) => !isNats(pod)).map((pod) => ({ pod, entries: prepare(pod) }));
+    const gatewayPod = others.find(({ pod }) => pod.workload === "gateway");
     const key = gatewayKey(gatewayPod.entries.find((entry) => !entry.init));
-    const others = prepared.filter(({ pod }) => !isNats(pod));
     const [apiKey, ...ready] = await Promise.all([key, ...others.map(({ entries }) => startPod(entries))]);
     const readyAt = Date.now();
     say(`every pod ready after ${((readyAt - started) / 1000).toFixed(1)} s`);
