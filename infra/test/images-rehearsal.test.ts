@@ -133,12 +133,7 @@ describe.skipIf(missing !== undefined)("the rehearsal from the images", () => {
     const caller = new Caller(cluster.gateways, cluster.apiKey, 0);
     try {
       const client = await caller.client();
-      const created = await call(
-        client,
-        "create_box",
-        { name: "from-the-image" },
-        { timeoutMs: 120_000 },
-      );
+      const created = await call(client, "create_box", { name: "from-the-image" }, { timeoutMs: 120_000 });
       expect(created.kind, JSON.stringify(created)).toBe("ok");
       const box = (created as unknown as { data: { box: { id: string; state: string } } }).data.box;
       expect(box.state).toBe("running");
@@ -147,7 +142,7 @@ describe.skipIf(missing !== undefined)("the rehearsal from the images", () => {
       const { stdout, exitCode } = (ran as unknown as { data: { stdout: string; exitCode: number } }).data;
       expect(exitCode).toBe(0);
       expect(stdout.split("\n")[0]).toBe("0");
-      const deleted = await call(client, "delete_box", { boxId: box.id }, { timeoutMs: 60_000 });
+      const deleted = await call(client, "delete_box", { boxId: box.id, confirm: true }, { timeoutMs: 60_000 });
       expect(deleted.kind, JSON.stringify(deleted)).toBe("ok");
     } finally {
       await caller.close();
