@@ -239,6 +239,7 @@ export async function up(options) {
   const network = `bancada-rehearsal-${id}`;
   podman(["network", "create", "--label", label, network]);
   const state = { id, network, dir, containers: [], forwarderPid: undefined };
+  const inflight = new Set();
   writeFileSync(path.join(dir, "cluster.json"), `${JSON.stringify({ id, network, containers: [] }, null, 2)}\n`);
   try {
     const [subnet] = JSON.parse(podman(["network", "inspect", network]).stdout)[0].subnets;
@@ -314,7 +315,9 @@ export async function up(options) {
 
     const startPod = async (entries) => {
       for (const entry of entries) {
-        const result = await runContainer(entry.run, { detach: !entry.init });
+        const starting = runContainer(entry.run, { detach: !entry.init });
+        inflight.add(starting);
+        const result = await starting;
         state.containers.push(entry.container);
         if (result.status !== 0)
           throw new Error(`${entry.container} failed to start (${result.status}): ${result.stderr}${logsOf(entry.container)}`);
@@ -380,6 +383,8 @@ export async function up(options) {
     return cluster;
   } catch (error) {
     say(`failed: ${error.message}`);
+    // the containers still being started when one failed, then every container of this rehearsal
+    await Promise.allSettled([...inflight]);
     await down({ dir, graceMs: 0 }).catch(() => {});
     throw error;
   }
