@@ -62,9 +62,18 @@ function podman(args, options = {}) {
   return result.stdout;
 }
 
+function natsContainerfile(base) {
+  return [
+    `FROM ${base}`,
+    "RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nats-server && rm -rf /var/lib/apt/lists/* /var/cache/apt/*",
+    'CMD ["nats-server"]',
+    "",
+  ].join("\n");
+}
+
 /** The NATS server of the rehearsal: Debian's nats-server on the same base (the manifests name nats:2.11-alpine). */
 export function natsImage(base) {
-  const hash = createHash("sha256").update(base).update("nats-server").digest("hex").slice(0, 12);
+  const hash = createHash("sha256").update(base).update(natsContainerfile(base)).digest("hex").slice(0, 12);
   return { name: `localhost/bancada-nats:${hash}`, base };
 }
 
@@ -74,15 +83,7 @@ function buildNats(base) {
   const started = Date.now();
   const dir = mkdtempSync(path.join(tmpdir(), "bancada-nats-image-"));
   try {
-    writeFileSync(
-      path.join(dir, "Containerfile"),
-      [
-        `FROM ${base}`,
-        "RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nats-server && rm -rf /var/lib/apt/lists/* /var/cache/apt/*",
-        'CMD ["nats-server"]',
-        "",
-      ].join("\n"),
-    );
+    writeFileSync(path.join(dir, "Containerfile"), natsContainerfile(base));
     podman(["build", "-t", name, dir], { stdio: ["ignore", process.stderr, "inherit"] });
   } finally {
     rmSync(dir, { recursive: true, force: true });
