@@ -94,7 +94,7 @@ function buildNats(base) {
 /** Builds the targets; returns each image's name, size and build time. */
 export function buildImages({ tag = "dev", registry = "registry.example.com/bancada", only = TARGETS } = {}) {
   const started = Date.now();
-  const base = ensureBase({ log });
+  const { runtime: base, build: buildBase } = ensureBase({ log });
   const baseSeconds = (Date.now() - started) / 1000;
   const ca = caBundle();
   const context = stageContext();
@@ -114,6 +114,8 @@ export function buildImages({ tag = "dev", registry = "registry.example.com/banc
           path.join(context, "infra/images/Containerfile.dockerignore"),
           "--build-arg",
           `NODE_IMAGE=${base}`,
+          "--build-arg",
+          `BUILD_IMAGE=${buildBase}`,
           "--secret",
           `id=ca,src=${ca}`,
           "--target",

@@ -8,7 +8,8 @@
 //   binaries (an image always runs with DATABASE_URL; packages/embedded-db loads them only without it).
 // - Then removes every package of node_modules/.pnpm that nothing left links to, following the links from the
 //   tree's own node_modules and from the workspace packages copied in.
-// - Removes source maps, type declarations and Prisma's query compilers for the databases other than PostgreSQL.
+// - Removes source maps, type declarations, Prisma's query compilers for the databases other than PostgreSQL and
+//   esbuild's command-line copy of its binary.
 // Prints what it removed and the size before and after.
 import { existsSync, lstatSync, readdirSync, readlinkSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
@@ -92,6 +93,14 @@ function dropFiles(dir) {
   }
 }
 dropFiles(store);
+// esbuild's own copy of its binary is its command line; its API (what tsx uses) runs @esbuild/<platform>'s
+for (const entry of readdirSync(store).filter((name) => name.startsWith("esbuild@"))) {
+  const copy = path.join(store, entry, "node_modules/esbuild/bin/esbuild");
+  if (existsSync(copy) && existsSync(path.join(store, entry, "node_modules/@esbuild"))) {
+    rmSync(copy);
+    files++;
+  }
+}
 
 const mb = (bytes) => `${(bytes / 1e6).toFixed(0)} MB`;
 console.log(`prune: links cut: ${cut.join(", ") || "none"}`);

@@ -233,7 +233,7 @@ export async function up(options) {
   const id = options.id ?? randomBytes(3).toString("hex");
   const label = `bancada.rehearsal=${id}`;
   const objects = indexObjects(render(options.overlay));
-  const base = options.build ? buildImages().base : ensureBase({ log: say });
+  const base = options.build ? buildImages().base : ensureBase({ log: say }).runtime;
   const images = { "nats:*": natsImage(base).name, ...options.images };
 
   const network = `bancada-rehearsal-${id}`;
