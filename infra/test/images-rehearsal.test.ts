@@ -118,6 +118,16 @@ describe.skipIf(missing !== undefined)("the rehearsal from the images", () => {
     ).toBe("true true");
   });
 
+  it("keeps every image within its size (250 MB; boxes, with the sandbox tools, 275 MB)", () => {
+    for (const component of components) {
+      const bytes = Number(
+        podman(["image", "inspect", "--format", "{{.Size}}", `registry.example.com/bancada/${component}:dev`]).stdout.trim(),
+      );
+      expect(bytes, component).toBeGreaterThan(0);
+      expect(bytes / 1e6, `${component}: ${Math.round(bytes / 1e6)} MB`).toBeLessThanOrEqual(component === "boxes" ? 275 : 250);
+    }
+  });
+
   it("runs the manifests' topology: 3 NATS servers, 2 gateways, every service's replicas, each ready by its own probes", () => {
     expect(cluster.nats).toHaveLength(3);
     expect(cluster.gateways).toHaveLength(2);
