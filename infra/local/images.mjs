@@ -33,7 +33,7 @@ import { parseArgs } from "node:util";
 import { parseAllDocuments } from "yaml";
 import { buildImages, natsImage } from "../images/build.mjs";
 import { ensureBase, podmanEnv } from "../images/base.mjs";
-import { indexObjects, probeOf, quantity, runArgs, userOf, volumeFiles } from "./podman.mjs";
+import { dataOf, indexObjects, probeOf, quantity, runArgs, userOf, volumeFiles } from "./podman.mjs";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const say = (line) => process.stdout.write(`[images] ${line}\n`);
@@ -66,6 +66,30 @@ export function render(overlay) {
   const result = spawnSync("kubectl", ["kustomize", overlay], { encoding: "utf8", maxBuffer: 64 << 20 });
   if (result.status !== 0) throw new Error(`kubectl kustomize ${overlay} failed: ${result.stderr}`);
   return parseAllDocuments(result.stdout).map((doc) => doc.toJSON());
+}
+
+/** The NATS servers' CA, written where a client of the run reads it, with the name their certificate carries. */
+function natsCa(objects, dir) {
+  const secret = objects.get("Secret", "bancada-nats-tls");
+  if (!secret) return null;
+  const caFile = path.join(dir, "nats-ca.crt");
+  writeFileSync(caFile, dataOf(secret)["ca.crt"]);
+  return { caFile, serverName: "nats-0.nats-headless" };
+}
+
+/**
+ * The Secrets an operator makes once and the overlay does not hold, made for the run as the operator would: the
+ * NATS servers' TLS (`bancada secrets nats-tls`: a CA and the servers' certificate, by openssl).
+ */
+export function withGeneratedSecrets(docs) {
+  const referenced = JSON.stringify(docs).includes('"bancada-nats-tls"');
+  const present = docs.some((doc) => doc?.kind === "Secret" && doc.metadata?.name === "bancada-nats-tls");
+  if (!referenced || present) return docs;
+  const namespace = docs.find((doc) => doc?.kind === "StatefulSet")?.metadata?.namespace ?? "bancada";
+  const cli = fileURLToPath(new URL("../../cli/bin/bancada.mjs", import.meta.url));
+  const made = spawnSync(process.execPath, [cli, "secrets", "nats-tls", "--namespace", namespace], { encoding: "utf8" });
+  if (made.status !== 0) throw new Error(`bancada secrets nats-tls failed: ${made.stderr}`);
+  return [...docs, ...parseAllDocuments(made.stdout).map((doc) => doc.toJSON())];
 }
 
 function matches(selector, labels) {
@@ -232,7 +256,7 @@ export async function up(options) {
   const started = Date.now();
   const id = options.id ?? randomBytes(3).toString("hex");
   const label = `bancada.rehearsal=${id}`;
-  const objects = indexObjects(render(options.overlay));
+  const objects = indexObjects(withGeneratedSecrets(render(options.overlay)));
   const base = options.build ? buildImages().base : ensureBase({ log: say }).runtime;
   const images = { "nats:*": natsImage(base).name, ...options.images };
 
@@ -375,6 +399,7 @@ export async function up(options) {
       containers: state.containers,
       apiKey,
       auth: true,
+      tls: natsCa(objects, dir),
       root: config.BANCADA_SUBJECT_ROOT ?? "bancada",
     };
     writeFileSync(path.join(dir, "cluster.json"), `${JSON.stringify(cluster, null, 2)}\n`, { mode: 0o600 });

@@ -21,7 +21,7 @@ export interface ClusterFile {
   apiKey: string;
   auth: boolean;
   /** The CA the NATS servers' certificates chain to (null: the rehearsal ran without TLS). */
-  tls: { caFile: string } | null;
+  tls: { caFile: string; /** the name the servers' certificate carries, where clients reach them by address */ serverName?: string } | null;
   root: string;
 }
 

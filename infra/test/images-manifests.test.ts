@@ -29,6 +29,8 @@ describe.skipIf(missing !== undefined)("the dev overlay as podman containers", (
     data: { type: "bind", source: "/srv/data" },
     config: { type: "bind", source: "/srv/config", readOnly: true },
     run: { type: "tmpfs" },
+    "nats-tls-ca": { type: "bind", source: "/srv/nats-tls-ca", readOnly: true },
+    tls: { type: "bind", source: "/srv/nats-tls", readOnly: true },
   };
   const argsOf = (name: string) => {
     const spec = pod(name).spec;
@@ -52,7 +54,10 @@ describe.skipIf(missing !== undefined)("the dev overlay as podman containers", (
     expect(flag(args, "--cap-drop")).toEqual(["ALL"]);
     expect(flag(args, "--security-opt")).toEqual(["no-new-privileges"]);
     expect(args).not.toContain("--privileged");
-    expect(flag(args, "--mount")).toEqual(["type=tmpfs,destination=/tmp,tmpfs-mode=1777,tmpfs-size=268435456"]);
+    expect(flag(args, "--mount")).toEqual([
+      "type=bind,source=/srv/nats-tls-ca,destination=/etc/bancada/nats-tls,ro=true",
+      "type=tmpfs,destination=/tmp,tmpfs-mode=1777,tmpfs-size=268435456",
+    ]);
     expect(flag(args, "--memory")).toEqual([String(512 * 1024 * 1024)]);
     expect(flag(args, "--cpus")).toEqual(["1"]);
     // every value comes through podman's environment: nothing secret on its command line

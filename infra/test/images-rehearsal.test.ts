@@ -241,7 +241,14 @@ describe.skipIf(missing !== undefined)("the rehearsal from the images", () => {
 
   it("refuses the scripts service's NATS user a publish to the boards service's calls", async () => {
     const scripts = main("scripts", 2);
-    const connection = await connect({ servers: cluster.nats[0]!.url, user: scripts.env.NATS_USER, pass: scripts.env.NATS_PASSWORD });
+    // the servers' certificate names them (nats-0.nats-headless…), the test reaches them by address
+    const tls = cluster.tls ? ({ caFile: cluster.tls.caFile, servername: cluster.tls.serverName } as { caFile: string }) : undefined;
+    const connection = await connect({
+      servers: cluster.nats[0]!.url,
+      user: scripts.env.NATS_USER,
+      pass: scripts.env.NATS_PASSWORD,
+      ...(tls ? { tls } : {}),
+    });
     try {
       const violation = (async () => {
         for await (const status of connection.status()) {
