@@ -4,7 +4,7 @@
  * fresh one. A pooled disk is root's and out of every box's reach until it is claimed; the pool refills after a
  * claim; what a killed service left in the pool is removed at the next start, and a closing driver removes its own.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { randomInt } from "node:crypto";
 import { existsSync, lstatSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -98,13 +98,29 @@ describeBoxes("warm pool of disks at the driver", () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "bancada-boxes-pool-"));
     const hostUid = 300_000 + randomInt(0, 100_000) * 100;
     const log = createLogger("pool", "silent");
-    const first = await createLocalDriver({ dataDir, log, probeUid: hostUid, pool: [{ dataGiB: 20, count: 2 }] });
+    // the first service, in a process of its own, fills its pool and is then killed as a crash would
+    const first = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(import.meta.dirname, "fixtures/pool-process.ts"), dataDir, String(hostUid), "2"],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     cleanupAfterTest(async () => {
-      await first.close();
+      first.kill("SIGKILL");
       for (const point of mountsUnder(dataDir)) execFileSync("umount", ["-l", point]);
       rmSync(dataDir, { recursive: true, force: true });
     });
-    await first.pool!.filled();
+    await new Promise<void>((resolve, reject) => {
+      first.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes('"filled":true') && resolve());
+      first.once("exit", (code) => reject(new Error(`the pool process ended (${code}) before its pool was full`)));
+    });
+    // a second driver of another live process on the same data folder (a replica beside it) leaves its pool alone
+    const beside = await createLocalDriver({ dataDir, log, probeUid: hostUid, pool: [] });
+    await beside.close();
+    expect(poolMounts(dataDir)).toHaveLength(2);
+    first.kill("SIGKILL");
+    await new Promise((resolve) => first.once("exit", resolve));
     const pooled = readdirSync(path.join(dataDir, "mnt")).filter((name) => name.startsWith("pool-"));
     expect(pooled).toHaveLength(2);
     for (const name of pooled) {
@@ -113,7 +129,7 @@ describeBoxes("warm pool of disks at the driver", () => {
       expect(statSync(path.join(dataDir, "mnt", name, "etc/passwd")).uid).toBe(0);
     }
 
-    // The first driver is abandoned as a killed service would be; the next start removes what it pooled.
+    // The first process is gone; the next start removes what it pooled.
     const second = await createLocalDriver({ dataDir, log, probeUid: hostUid, pool: [{ dataGiB: 20, count: 1 }] });
     cleanupAfterTest(() => second.close());
     // (The second driver starts filling its own pool at once: only the first one's disks are looked for.)

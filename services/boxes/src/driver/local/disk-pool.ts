@@ -7,10 +7,13 @@
  * A pooled disk is made fresh from the template and given to one box, never back: it holds nothing of another box,
  * so of another account, and nothing a box ever wrote. Until it is claimed it is root's — its files, its state folder
  * `state/pool-<id>/` and its mount point `mnt/pool-<id>/` (0700) — and no box sees it, so removing it as host root
- * walks no tree a box could write. Pooled disks left by a crash (or a kill -9) are removed at the next start; a
- * driver that closes removes its own.
+ * walks no tree a box could write. Each pooled disk is named by the process that made it (`pool-<pid>.<start time>-<id>`: a pid
+ * alone is reused, by a restarted container's process first of all):
+ * replicas may share a data folder (two on one node), so a start removes only the pooled disks of processes that no
+ * longer run (a crash, a kill -9), never another live replica's; a driver that closes removes its own.
  */
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { readdir, rename, rm, rmdir } from "node:fs/promises";
 import path from "node:path";
 import { execFile } from "node:child_process";
@@ -80,7 +83,7 @@ export class DiskPool {
     if (this.#closed || this.#filling || !this.#missing()) return;
     this.#filling = (async () => {
       for (let size = this.#missing(); size && !this.#closed; size = this.#missing()) {
-        const disk = boxPaths(this.#dataDir, `${poolPrefix}${randomBytes(8).toString("hex")}`);
+        const disk = boxPaths(this.#dataDir, `${poolPrefix}${processToken(process.pid)}-${randomBytes(8).toString("hex")}`);
         try {
           await createDisk("image", disk, size.dataGiB);
           await fillDisk(disk.disk);
@@ -125,13 +128,39 @@ export class DiskPool {
   }
 }
 
-/** At start: pooled disks a previous process left (it was killed before it closed) are unmounted and removed. */
+/**
+ * At start: pooled disks a process left that no longer runs (it was killed before it closed) are unmounted and
+ * removed. Those of a live process — another replica on this data folder, or this one — are left to their owner.
+ */
 export async function removePoolLeftovers(dataDir: string): Promise<number> {
   const names = new Set<string>();
   for (const folder of ["state", "mnt"])
-    for (const name of await readdir(path.join(dataDir, folder)).catch(() => [])) if (name.startsWith(poolPrefix)) names.add(name);
+    for (const name of await readdir(path.join(dataDir, folder)).catch(() => []))
+      if (name.startsWith(poolPrefix) && !running(ownerOf(name))) names.add(name);
   for (const name of names) await removePooled(boxPaths(dataDir, name));
   return names.size;
+}
+
+/** `<pid>.<start time>` of a running process (its start in clock ticks after boot, /proc/<pid>/stat), or null. */
+function processToken(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // the fields after the command name, which is in parentheses and may hold spaces: starttime is field 22
+    const startTime = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+    return startTime ? `${pid}.${startTime}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The `<pid>.<start time>` in a pooled disk's name; null for a name without one (an older version's). */
+function ownerOf(name: string): string | null {
+  return /^pool-(\d+\.\d+)-/.exec(name)?.[1] ?? null;
+}
+
+/** Whether the process that made a pooled disk still runs: the same pid started at the same time. */
+function running(owner: string | null): boolean {
+  return owner !== null && processToken(Number(owner.split(".")[0])) === owner;
 }
 
 /** A pooled disk is root's and was never a box's: unmounted, its image and mount point go. */
