@@ -35,6 +35,8 @@
  *                              of the smallest size (default 2), or size:count pairs in GiB such as 20:4,50:1; 0: none
  *   BOXES_DISK_STORE           auto (default): when the data folder cannot reflink, box images and snapshots live on an
  *                              XFS image with reflink=1 made in it (driver/local/disk-store.ts); off: on the data folder
+ *   BOXES_ENTER_HELPER         the enter helper (native/bancada-enter.c) built elsewhere, e.g. with the boxes image:
+ *                              root's, writable by root only; unset, the driver builds it with the machine's cc
  *   BOXES_DISK_STORE_GIB       that XFS image's size (sparse: it takes what is written; default: the free space then)
  *   BOXES_NODE_LABELS          this node's labels, comma-separated (e.g. ssd,gpu): a template may require one
  *   BOXES_TEMPLATE_LABELS      the labels a template's boxes need on their node, as template=label pairs, comma-separated
@@ -72,6 +74,8 @@ export interface BoxesConfig {
   warmPool: PoolSize[];
   /** Where the local driver keeps box images and snapshots. */
   diskStore: DiskStoreOptions;
+  /** The enter helper built with the image (BOXES_ENTER_HELPER), or undefined: the driver builds it. */
+  enterHelper: string | undefined;
   placement: PlacementSettings;
 }
 
@@ -217,6 +221,7 @@ export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.Proces
     accountCalls,
     warmPool: options.warmPool ?? warmPool(env.BOXES_WARM_POOL || "2"),
     diskStore: options.diskStore ?? diskStore(env),
+    enterHelper: env.BOXES_ENTER_HELPER || undefined,
     uids: { base, count },
     prices: priceTable(options.prices ?? {}, env),
     node: nodeName(options.node ?? (env.BOXES_NODE || null)),

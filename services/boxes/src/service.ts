@@ -215,7 +215,7 @@ async function localDriverOrUnavailable(
   log: Logger,
   probeUid: number,
   node: string | null,
-  disks: Pick<BoxesConfig, "warmPool" | "diskStore">,
+  disks: Pick<BoxesConfig, "warmPool" | "diskStore" | "enterHelper">,
 ): Promise<BoxDriver> {
   try {
     return await createLocalDriver({
@@ -230,6 +230,7 @@ async function localDriverOrUnavailable(
       probeUid,
       pool: disks.warmPool,
       store: disks.diskStore,
+      ...(disks.enterHelper ? { enterHelper: disks.enterHelper } : {}),
     });
   } catch (error) {
     log.error({ err: error }, "boxes cannot run on this machine; box calls will answer unavailable");

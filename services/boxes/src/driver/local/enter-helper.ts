@@ -5,7 +5,10 @@
  * where the C library allows, into a folder only root may write (`~/.cache/bancada/`, checked: owned by this
  * user, not writable by group or others), named by the hash of the source and the compiler, so a changed source
  * is built again and every later start only checks the file. Without a compiler (or when building fails) the
- * driver uses the chain (command.ts) and says so once in the log: same isolation, a few process starts slower.
+ * driver uses the chain (command.ts) and says so once in the log: the same namespaces and privileges, a few process
+ * starts slower, but no seccomp filter on the entered command (setpriv cannot load one). Where the machine has no
+ * compiler by design — the boxes image — the helper is built with the image and named by BOXES_ENTER_HELPER
+ * (`prebuilt`): it is checked like a built one (owned by this user, writable by nobody else) and used as it is.
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -23,8 +26,16 @@ export const helperSource = fileURLToPath(new URL("../../../native/bancada-enter
 
 export type HelperBuild = { path: string; reason: null } | { path: null; reason: string };
 
-/** Builds (or finds, already built) the helper; `cacheDir` defaults to ~/.cache/bancada. */
-export async function buildEnterHelper(cacheDir = path.join(homedir(), ".cache", "bancada")): Promise<HelperBuild> {
+/** Builds (or finds, already built) the helper; `cacheDir` defaults to ~/.cache/bancada. `prebuilt`: its path, built elsewhere. */
+export async function buildEnterHelper(cacheDir = path.join(homedir(), ".cache", "bancada"), prebuilt?: string): Promise<HelperBuild> {
+  if (prebuilt) {
+    try {
+      await checkPrivate(prebuilt, false);
+      return { path: prebuilt, reason: null };
+    } catch (error) {
+      return { path: null, reason: `the prebuilt helper BOXES_ENTER_HELPER cannot be used: ${(error as Error).message}` };
+    }
+  }
   const compiler = await findCompiler();
   if (!compiler) return { path: null, reason: "no C compiler (cc) on this machine" };
   try {

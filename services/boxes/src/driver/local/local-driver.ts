@@ -115,6 +115,8 @@ export interface LocalDriverOptions {
   store?: DiskStoreOptions;
   /** Image disks kept ready for create_box, per size (disk-pool.ts; default none). */
   pool?: PoolSize[];
+  /** The enter helper built elsewhere (BOXES_ENTER_HELPER; enter-helper.ts), instead of building it here. */
+  enterHelper?: string;
 }
 
 /** What the driver found out about this machine at start. */
@@ -179,7 +181,7 @@ export async function createLocalDriver(options: LocalDriverOptions): Promise<Lo
   const pooled = await removePoolLeftovers(options.dataDir);
   if (pooled) options.log.info({ disks: pooled }, "removed the warm pool's disks a previous service left");
   if (options.enter !== "chain") {
-    const built = await buildEnterHelper();
+    const built = await buildEnterHelper(undefined, options.enterHelper);
     setup.helper = built.path;
     if (built.reason) options.log.warn({ reason: built.reason }, "commands enter boxes through the slower chain of programs");
   }
