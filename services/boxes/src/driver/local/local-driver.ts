@@ -185,7 +185,9 @@ export async function createLocalDriver(options: LocalDriverOptions): Promise<Lo
     setup.helper = built.path;
     if (built.reason) options.log.warn({ reason: built.reason }, "commands enter boxes through the slower chain of programs");
   }
-  if (setup.helper) setup.filter = await saveSeccompFilter(setup.seccomp);
+  // A prebuilt helper comes with an image whose root is read-only: its filter is kept in the data folder instead
+  if (setup.helper)
+    setup.filter = await saveSeccompFilter(setup.seccomp, options.enterHelper ? path.join(options.dataDir, "seccomp") : undefined);
   else options.log.warn("commands entered through the chain run without the boxes' seccomp filter (setpriv cannot load one)");
   options.log.info(
     {
