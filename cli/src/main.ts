@@ -50,9 +50,10 @@ async function main(argv: string[]): Promise<void> {
       // from this process's own start (node's boot and the bundle's load included): what the README's start time says
       const ms = Math.round(process.uptime() * 1_000);
       runtime.log.info({ ms }, `started in ${ms} ms`);
-      // the log is written asynchronously: out before the banner, so the banner is the last thing on the screen
+      // the log is written asynchronously: out before the banner, so the banner is the last thing on the screen (the
+      // timeout only guards a flush that never answers: on a loaded machine a flush took over 250 ms)
       await new Promise<void>((resolve) => {
-        setTimeout(resolve, 250).unref();
+        setTimeout(resolve, 2_000).unref();
         runtime.log.flush(() => resolve());
       });
       if (runtime.mcpUrl) await announce(runtime, env, print);
