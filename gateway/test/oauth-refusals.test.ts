@@ -185,6 +185,46 @@ describe("refusals", () => {
     expect(await stack.gateway.db.oAuthRecord.count({ where: { model: "Client" } })).toBeGreaterThan(0);
   });
 
+  it("when a client registers with a client secret, then the secret is sealed at rest, and only the right one gets tokens", async () => {
+    const client = new HandClient(stack.baseUrl);
+    const registered = await fetch(`${stack.baseUrl}/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        client_name: "Confidential Client",
+        redirect_uris: [client.redirectUri],
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "client_secret_post",
+      }),
+    });
+    expect(registered.status).toBe(201);
+    const { client_id, client_secret } = (await registered.json()) as { client_id: string; client_secret: string };
+    expect(client_secret.length).toBeGreaterThanOrEqual(32);
+    client.clientId = client_id;
+    const [row] = await stack.gateway.db.$queryRaw<{ payload: string }[]>`
+      SELECT payload::text AS payload FROM oauth_records WHERE model = 'Client' AND payload->>'client_name' = 'Confidential Client'`;
+    expect(row!.payload).not.toContain(client_secret);
+    expect(row!.payload).toContain('"client_secret": "sealed:v1:');
+    const { query } = await consent(stack.baseUrl, client.authorizationUrl(), { key, choice: { scopes: ["scripts:read"] } });
+    const exchange = (secret: string) =>
+      client.token({
+        grant_type: "authorization_code",
+        code: query.get("code")!,
+        redirect_uri: client.redirectUri,
+        code_verifier: client.verifier,
+        resource: `${stack.baseUrl}/mcp`,
+        client_secret: secret,
+      });
+    const wrong = await exchange(`${client_secret}x`);
+    expect(wrong.status).toBe(401);
+    expect(((await wrong.json()) as { error: string }).error).toBe("invalid_client");
+    const right = await exchange(client_secret);
+    expect(right.status, await right.clone().text()).toBe(200);
+    const tokens = (await right.json()) as { access_token: string };
+    expect((await mcp(tokens.access_token, "tools/list")).status).toBe(200);
+  });
+
   it("when a code is replayed, then the second exchange fails and the tokens of the first are revoked", async () => {
     const client = await new HandClient(stack.baseUrl).register();
     const { query } = await consent(stack.baseUrl, client.authorizationUrl(), { key, choice: { scopes: ["scripts:read"] } });

@@ -2,17 +2,41 @@
  * oidc-provider's storage in PostgreSQL (the gateway schema, table `oauth_records`): one row per code, token,
  * session, interaction, registered client or grant. Rows are keyed by SHA-256 of the library's id, which for an
  * opaque token, a code or a session is the secret itself, so none is kept in clear; the payload's `jti` (that same
- * id) is dropped before writing and put back from the id asked for. Every replica reads the same rows.
+ * id) is dropped before writing and put back from the id asked for. A registered client's `client_secret` (a client
+ * that asked for client_secret_basic/post: the library compares it as given) is sealed with AES-256-GCM under a key
+ * every replica derives from the gateway's secret, and opened only when the library reads the client back. Every
+ * replica reads the same rows.
  */
-import { createHash } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import type { Adapter, AdapterPayload } from "oidc-provider";
 import type { GatewayDb } from "../db/client.js";
 import type { Prisma } from "../db/generated/client.js";
 
 export const hashId = (id: string): string => createHash("sha256").update(id).digest("hex");
 
-/** The adapter class oidc-provider instantiates per model name. */
-export function postgresAdapter(db: GatewayDb): new (model: string) => Adapter {
+const sealedPrefix = "sealed:v1:";
+
+/** A client secret as it is stored: `sealed:v1:<iv>.<ciphertext>.<tag>` (base64url), AES-256-GCM under `key`. */
+export function sealSecret(secret: string, key: Buffer): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  const sealed = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
+  return `${sealedPrefix}${[iv, sealed, cipher.getAuthTag()].map((part) => part.toString("base64url")).join(".")}`;
+}
+
+function openSecret(stored: string, key: Buffer): string {
+  if (!stored.startsWith(sealedPrefix)) return stored;
+  const [iv, sealed, tag] = stored
+    .slice(sealedPrefix.length)
+    .split(".")
+    .map((part) => Buffer.from(part, "base64url"));
+  const decipher = createDecipheriv("aes-256-gcm", key, iv!);
+  decipher.setAuthTag(tag!);
+  return Buffer.concat([decipher.update(sealed!), decipher.final()]).toString("utf8");
+}
+
+/** The adapter class oidc-provider instantiates per model name; `secretKey` (32 bytes) seals clients' secrets. */
+export function postgresAdapter(db: GatewayDb, secretKey: Buffer): new (model: string) => Adapter {
   return class PostgresAdapter implements Adapter {
     readonly #model: string;
 
@@ -22,6 +46,7 @@ export function postgresAdapter(db: GatewayDb): new (model: string) => Adapter {
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       const { jti: _jti, ...kept } = payload;
+      if (typeof kept.client_secret === "string") kept.client_secret = sealSecret(kept.client_secret, secretKey);
       const row = {
         payload: kept as Prisma.InputJsonValue,
         grantId: payload.grantId ?? null,
@@ -66,8 +91,10 @@ export function postgresAdapter(db: GatewayDb): new (model: string) => Adapter {
       id: string | undefined,
     ): AdapterPayload | undefined {
       if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) return undefined;
+      const payload = row.payload as AdapterPayload;
       return {
-        ...(row.payload as AdapterPayload),
+        ...payload,
+        ...(typeof payload.client_secret === "string" ? { client_secret: openSecret(payload.client_secret, secretKey) } : {}),
         ...(id !== undefined ? { jti: id } : {}),
         ...(row.consumedAt ? { consumed: Math.floor(row.consumedAt.getTime() / 1000) } : {}),
       };

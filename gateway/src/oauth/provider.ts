@@ -39,7 +39,7 @@ export const consentPath = (uid: string): string => `/oauth/consent/${uid}`;
 export function createProvider(options: ProviderOptions): Provider {
   const resource = `${options.issuer}/mcp`;
   const configuration: Configuration = {
-    adapter: postgresAdapter(options.db),
+    adapter: postgresAdapter(options.db, derive(options.secret, "bancada oauth client secrets")),
     clients: [],
     scopes: ["offline_access", ...oauthScopes],
     claims: { openid: ["sub"] },
