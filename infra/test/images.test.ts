@@ -18,6 +18,14 @@ const instructions = text
     return { keyword: keyword.toUpperCase(), args: rest.join(" ") };
   });
 
+/** The stage each instruction belongs to (its FROM … AS name). */
+const stageOf: string[] = [];
+for (const [index, { keyword, args }] of instructions.entries())
+  stageOf[index] = keyword === "FROM" ? (/\bAS\s+(\S+)$/i.exec(args)?.[1] ?? "") : (stageOf[index - 1] ?? "");
+/** Stages only other stages copy from: no image is run from them. */
+const buildOnly = new Set(["build", "enter-helper"]);
+const imageInstructions = instructions.filter((_, index) => !buildOnly.has(stageOf[index]!));
+
 function components(): string[] {
   const services = readFileSync(path.join(root, "cli/src/services.ts"), "utf8");
   const names = [...services.matchAll(/served\(\s*([a-z]+)Service\b/g)].map((match) => match[1]!);
@@ -76,21 +84,37 @@ describe("infra/images/Containerfile", () => {
   });
 
   it("runs every component as uid 10001 except boxes, and bakes no secret in", () => {
-    const users = instructions.filter((line) => line.keyword === "USER").map((line) => line.args);
+    const users = imageInstructions.filter((line) => line.keyword === "USER").map((line) => line.args);
     expect(users[0]).toBe("10001:10001");
     expect(text).toMatch(/useradd --uid 10001/);
     // boxes alone switches back to root (it hands each box its own host uid)
     expect(users.slice(1)).toEqual(["0:0"]);
     const boxesAt = instructions.findIndex((line) => line.keyword === "FROM" && /\bAS boxes$/.test(line.args));
-    expect(instructions.findIndex((line) => line.keyword === "USER" && line.args === "0:0")).toBeGreaterThan(boxesAt);
+    expect(
+      instructions.findIndex((line, index) => line.keyword === "USER" && line.args === "0:0" && !buildOnly.has(stageOf[index]!)),
+    ).toBeGreaterThan(boxesAt);
     for (const { keyword, args } of instructions.filter((line) => line.keyword === "ENV" || line.keyword === "ARG")) {
       expect(`${keyword} ${args}`).not.toMatch(/PEPPER|SIGNING|VERIFY_KEY|PASSWORD|DATABASE_URL|TOKEN|CREDS/);
     }
   });
 
   it("installs the sandbox tools in the boxes image only", () => {
-    const installs = instructions.filter((line) => line.keyword === "RUN" && /apt-get install/.test(line.args));
+    const installs = imageInstructions.filter((line) => line.keyword === "RUN" && /apt-get install/.test(line.args));
     expect(installs).toHaveLength(1);
     for (const tool of ["bubblewrap", "util-linux", "e2fsprogs", "mount"]) expect(installs[0]!.args).toContain(tool);
+  });
+
+  it("builds the boxes' enter helper in a stage of its own: the compiler stays there, the boxes image gets the program, root's", () => {
+    const helperStage = instructions.filter((_, index) => stageOf[index] === "enter-helper");
+    expect(helperStage.some((line) => line.keyword === "RUN" && /apt-get install .*gcc/.test(line.args))).toBe(true);
+    expect(helperStage.some((line) => line.keyword === "RUN" && /gcc -static .*bancada-enter\.c/.test(line.args))).toBe(true);
+    const copies = instructions.filter((line) => line.keyword === "COPY" && /--from=enter-helper/.test(line.args));
+    expect(copies).toHaveLength(1);
+    expect(stageOf[instructions.indexOf(copies[0]!)]).toBe("boxes");
+    expect(copies[0]!.args).toMatch(/--chown=0:0 --chmod=0700 \/bancada-enter \/usr\/local\/libexec\/bancada-enter/);
+    const env = instructions.find(
+      (line, index) => line.keyword === "ENV" && stageOf[index] === "boxes" && /BOXES_ENTER_HELPER=/.test(line.args),
+    );
+    expect(env?.args).toBe("BOXES_ENTER_HELPER=/usr/local/libexec/bancada-enter");
   });
 });

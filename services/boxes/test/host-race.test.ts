@@ -245,10 +245,15 @@ function snapshot(dir: string): Record<string, string> {
   );
 }
 
+/**
+ * Whether `ref` is still a process that runs: the same pid started at the same time, and not a zombie (a process
+ * that has exited and waits only for its parent to collect its status — on a loaded machine that can lag the kill).
+ */
 function isSameProcess(ref: { pid: number; startTime: string }): boolean {
   try {
     const text = readFileSync(`/proc/${ref.pid}/stat`, "utf8");
-    return text.slice(text.lastIndexOf(")") + 2).split(" ")[19] === ref.startTime;
+    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    return fields[19] === ref.startTime && fields[0] !== "Z";
   } catch {
     return false;
   }
