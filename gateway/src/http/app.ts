@@ -7,6 +7,7 @@ import {
   hostGuard,
   metricsPath,
   metricsRoute,
+  mountRoutes,
   notFoundRoute,
   openApiDeclaration,
   openApiPath,
@@ -79,21 +80,21 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   app.get("/readyz", readiness(options.catalog));
   app.get(metricsPath, ...metricsRoute(options.metrics, options, options.metricsAccess));
   // one document for all this port serves: the gateway's routes and, in one process, the services' (`extra`)
-  const sources = () => routeSources(app, options.extra);
-  restRoutes(app).get(openApiPath, openApiDeclaration, openApiRoute({ title: "Bancada REST API", version: "1" }, sources));
+  restRoutes(app).get(openApiPath, openApiDeclaration, openApiRoute({ title: "Bancada REST API", version: "1" }, () => [app]));
   app.use("/admin", hostGuard(options), originGuard(options));
   app.use(["/v1", "/admin"], ...bodyGuards);
-  app.use(adminRoutes(options.keys, options.adminToken));
+  mountRoutes(app, adminRoutes(options.keys, options.adminToken));
   app.use(
     "/v1/audit",
     hostGuard(options),
     originGuard(options),
     authenticate({ resolve: (token) => options.keys.resolve(token, "full") }, options.restLimiter),
   );
-  app.use(auditRoute(options.db, options.audit));
-  app.use(keyRoutes(options.keys, options, options.restLimiter, options.stdioLaunch));
+  mountRoutes(app, auditRoute(options.db, options.audit));
+  mountRoutes(app, keyRoutes(options.keys, options, options.restLimiter, options.stdioLaunch));
   if (options.oauth)
-    app.use(
+    mountRoutes(
+      app,
       oauthRoutes({
         oauth: options.oauth,
         keys: options.keys,
@@ -103,7 +104,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
       }),
     );
   app.use(consoleRoute(options.consoleDir, options));
-  for (const handler of options.extra ?? []) app.use(handler);
+  for (const handler of options.extra ?? []) mountRoutes(app, handler);
   app.use(notFoundRoute());
   app.use(restErrorHandler(options.log));
   return app;

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 document of what one HTTP app answers, read from its route table (rest-routes.ts): each
+ * The OpenAPI 3.1 document of what one HTTP app answers, read from its routes' declarations (rest-routes.ts): each
  * declared route with its path parameters, query, body (JSON Schema 2020-12 from the route's own zod schemas,
  * which OpenAPI 3.1 takes as they are), the caller it needs (`x-bancada-scope`, `x-bancada-writes`) and the
  * shared error envelope. Routes without a declaration (health, metrics, /mcp, the console) are not REST API
@@ -8,7 +8,7 @@
 import type { RequestHandler } from "express";
 import { z } from "zod";
 import { errorCodes, errorEnvelope, httpStatusOf, noScope } from "@bancada/contracts";
-import { routeTable, type RouteDeclaration, type RouteEntry, type RouteSource } from "./rest-routes.js";
+import { declaredRoutes, type DeclaredRoute, type RouteDeclaration } from "./rest-routes.js";
 
 export const openApiPath = "/v1/openapi.json";
 
@@ -22,13 +22,11 @@ type JsonObject = Record<string, unknown>;
 
 const errorResponse = { $ref: "#/components/responses/Error" };
 
-/** The document of `sources`' declared routes. */
-export function openApiDocument(info: OpenApiInfo, sources: readonly RouteSource[]): JsonObject {
+/** The document of the routes declared on `sources` (apps or routers) and the routers mounted in them. */
+export function openApiDocument(info: OpenApiInfo, sources: readonly object[]): JsonObject {
   const paths: Record<string, Record<string, JsonObject>> = {};
-  for (const entry of routeTable(sources)) {
-    if (!entry.declaration) continue;
-    const path = openApiPathOf(entry.path);
-    (paths[path] ??= {})[entry.method] = operationOf(entry, entry.declaration);
+  for (const route of declaredRoutes(sources)) {
+    (paths[openApiPathOf(route.path)] ??= {})[route.method] = operationOf(route, route.declaration);
   }
   return {
     openapi: "3.1.0",
@@ -51,7 +49,7 @@ export function openApiDocument(info: OpenApiInfo, sources: readonly RouteSource
 }
 
 /** `GET /v1/openapi.json`: public (it describes the API's shape, no data), made once on the first request. */
-export function openApiRoute(info: OpenApiInfo, sources: () => readonly RouteSource[]): RequestHandler {
+export function openApiRoute(info: OpenApiInfo, sources: () => readonly object[]): RequestHandler {
   let document: JsonObject | undefined;
   return (_req, res) => {
     document ??= openApiDocument(info, sources());
@@ -71,7 +69,7 @@ export function openApiPathOf(path: string): string {
   return path.replace(/[:*]([A-Za-z_][A-Za-z0-9_]*)/g, "{$1}");
 }
 
-function operationOf(entry: RouteEntry, declaration: RouteDeclaration): JsonObject {
+function operationOf(entry: DeclaredRoute, declaration: RouteDeclaration): JsonObject {
   const pathNames = [...entry.path.matchAll(/[:*]([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1]!);
   const status = declaration.status ?? 200;
   return {
@@ -154,7 +152,7 @@ function schemaOf(schema: z.ZodType, io: "input" | "output"): JsonObject {
   return rest;
 }
 
-function operationIdOf(entry: RouteEntry): string {
+function operationIdOf(entry: DeclaredRoute): string {
   const words = entry.path
     .split("/")
     .filter((part) => part && part !== "v1")

@@ -1,8 +1,9 @@
 /**
  * REST routes declared once: the route's method and path, the zod schemas its handler parses with, who may call
  * it and a one-line summary. `restRoutes(router)` registers the handler on the express router and keeps the
- * declaration on the route itself, so the OpenAPI document (openapi.ts) is read from the router's own route
- * table: a route added without a declaration shows up there as undocumented (and a test fails).
+ * declaration in this module's own book, keyed by the router; `mountRoutes(parent, ...routers)` mounts routers
+ * and notes that the parent now serves theirs. The OpenAPI document (openapi.ts) is read from that book alone.
+ * What express really answers is checked against it separately (route-table.ts).
  */
 import type { Request, RequestHandler, Response, NextFunction, Router } from "express";
 import type { z } from "zod";
@@ -40,13 +41,6 @@ export interface RouteDeclaration {
   responseDescription?: string;
 }
 
-/** One row of an app's route table: what express will answer, and its declaration when it has one. */
-export interface RouteEntry {
-  method: RouteMethod;
-  path: string;
-  declaration?: RouteDeclaration;
-}
-
 /** The `:name` parameters of an express path, as express's own route typing reads them. */
 type PathParams<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
   ? { [K in Name]: string } & PathParams<`/${Rest}`>
@@ -65,58 +59,56 @@ export interface RestRoutes {
   delete: Declare;
 }
 
-const declarationsKey = Symbol("routeDeclarations");
-type DeclaredRoute = { [declarationsKey]?: Partial<Record<RouteMethod, RouteDeclaration>> };
+/** A declared route: its method, its path as express matches it, and what the declaration says. */
+export interface DeclaredRoute {
+  method: RouteMethod;
+  path: string;
+  declaration: RouteDeclaration;
+}
+
+/** Per router (or app), in the order they were made: its own declared routes and the routers it mounts at its root. */
+const book = new WeakMap<object, (DeclaredRoute | { mounted: object })[]>();
+
+function note(router: object, entry: DeclaredRoute | { mounted: object }): void {
+  const entries = book.get(router);
+  if (entries) entries.push(entry);
+  else book.set(router, [entry]);
+}
 
 /** Declares routes on `router`: `restRoutes(router).get("/v1/things", { summary, access, query }, handler)`. */
 export function restRoutes(router: Pick<Router, "route">): RestRoutes {
   const declare =
     (method: RouteMethod): Declare =>
     (path, declaration, ...handlers) => {
-      const route = router.route(path) as unknown as DeclaredRoute & Record<RouteMethod, (...h: RequestHandler[]) => void>;
+      const route = router.route(path) as unknown as Record<RouteMethod, (...h: RequestHandler[]) => void>;
       route[method](...(handlers as unknown as RequestHandler[]));
-      route[declarationsKey] = { ...route[declarationsKey], [method]: declaration };
+      note(router, { method, path, declaration });
     };
   return { get: declare("get"), post: declare("post"), put: declare("put"), patch: declare("patch"), delete: declare("delete") };
 }
 
-interface LayerLike {
-  route?: { path: string | string[]; methods: Record<string, boolean> } & DeclaredRoute;
-  handle?: { stack?: LayerLike[] };
-  rawPath?: unknown;
-  slash?: boolean;
+/** `parent.use(...routers)`, remembering that `parent` now serves the routes declared on them (at its root). */
+export function mountRoutes(parent: Pick<Router, "use">, ...routers: RequestHandler[]): void {
+  parent.use(...routers);
+  for (const router of routers) note(parent, { mounted: router });
 }
 
-/** Something with a route table: an express app (its router) or a router. */
-export type RouteSource = { router?: { stack?: unknown[] }; stack?: unknown[] };
-
 /**
- * Every method and path the sources answer, in their order (the first source to answer a method and path wins,
- * as express does), with each route's declaration. Routers mounted without a path are followed.
+ * Every route declared on `sources` and the routers mounted in them, in the order they were declared; a method
+ * and path declared twice keeps its first declaration, as express answers with the first route that matches.
  */
-export function routeTable(sources: readonly RouteSource[]): RouteEntry[] {
+export function declaredRoutes(sources: readonly object[]): DeclaredRoute[] {
   const seen = new Set<string>();
-  const out: RouteEntry[] = [];
-  const walk = (stack: LayerLike[], prefix: string): void => {
-    for (const layer of stack) {
-      if (layer.route) {
-        const paths = ([] as string[]).concat(layer.route.path);
-        for (const method of routeMethods) {
-          if (!layer.route.methods[method]) continue;
-          for (const path of paths) {
-            const full = prefix + path;
-            if (seen.has(`${method} ${full}`)) continue;
-            seen.add(`${method} ${full}`);
-            const declaration = layer.route[declarationsKey]?.[method];
-            out.push({ method, path: full, ...(declaration ? { declaration } : {}) });
-          }
-        }
-      } else if (layer.handle?.stack) {
-        const mount = layer.slash || typeof layer.rawPath !== "string" ? "" : layer.rawPath;
-        walk(layer.handle.stack, prefix + mount);
+  const out: DeclaredRoute[] = [];
+  const walk = (router: object): void => {
+    for (const entry of book.get(router) ?? []) {
+      if ("mounted" in entry) walk(entry.mounted);
+      else if (!seen.has(`${entry.method} ${entry.path}`)) {
+        seen.add(`${entry.method} ${entry.path}`);
+        out.push(entry);
       }
     }
   };
-  for (const source of sources) walk((source.router?.stack ?? source.stack ?? []) as LayerLike[], "");
+  for (const source of sources) walk(source);
   return out;
 }

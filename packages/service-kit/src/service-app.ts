@@ -16,7 +16,7 @@ import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { requestLog } from "./request-log.js";
 import { requestPathGuard } from "./request-path.js";
 import { openApiDeclaration, openApiPath, openApiRoute, type OpenApiInfo } from "./openapi.js";
-import { restRoutes } from "./rest-routes.js";
+import { mountRoutes, restRoutes } from "./rest-routes.js";
 import { authenticate, jsonBody, notFoundRoute, restErrorHandler } from "./rest.js";
 
 export interface ServiceAppOptions {
@@ -70,7 +70,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     authenticate(options.resolver, limiter),
     jsonBody(),
   );
-  for (const router of options.routes) app.use(router);
+  for (const router of options.routes) mountRoutes(app, router);
   if (options.terminal !== false) app.use(notFoundRoute());
   app.use(restErrorHandler(options.log));
   return app;

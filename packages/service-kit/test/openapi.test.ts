@@ -5,7 +5,7 @@ import { Router } from "express";
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { restAccess } from "@bancada/contracts";
-import { createLogger, createServiceApp, restRoutes, routeTable } from "../src/index.js";
+import { createLogger, createServiceApp, declaredRoutes, mountRoutes, openApiDocument, restRoutes, routeTable } from "../src/index.js";
 
 describe("a service's own OpenAPI document", () => {
   let server: Server;
@@ -57,5 +57,23 @@ describe("a service's own OpenAPI document", () => {
     expect(undocumented.map((entry) => `${entry.method} ${entry.path}`)).toContain("get /v1/undeclared");
     const document = (await (await fetch(`${base}/v1/openapi.json`)).json()) as { paths: Record<string, unknown> };
     expect(document.paths["/v1/undeclared"]).toBeUndefined();
+  });
+
+  it("when routers are mounted in routers with mountRoutes, then the document has their declared routes, read from the declarations alone", () => {
+    const inner = Router();
+    restRoutes(inner).get("/v1/inner", { summary: "Inner", access: "key" }, (_req, res) => void res.json({}));
+    const outer = Router();
+    restRoutes(outer).delete("/v1/outer/:id", { summary: "Outer", access: "key", status: 204 }, (_req, res) => void res.end());
+    mountRoutes(outer, inner);
+    expect(declaredRoutes([outer]).map((route) => `${route.method} ${route.path}`)).toEqual(["delete /v1/outer/:id", "get /v1/inner"]);
+    const document = openApiDocument({ title: "T", version: "1" }, [outer]) as { paths: Record<string, Record<string, { summary: string }>> };
+    expect(document.paths["/v1/inner"]!.get!.summary).toBe("Inner");
+    expect(document.paths["/v1/outer/{id}"]!.delete!.summary).toBe("Outer");
+    // a router only used, never mounted with mountRoutes, is not served by its parent as far as the document knows
+    const stray = Router();
+    restRoutes(stray).get("/v1/stray", { summary: "Stray", access: "key" }, (_req, res) => void res.json({}));
+    outer.use(stray);
+    expect(declaredRoutes([outer]).map((route) => route.path)).not.toContain("/v1/stray");
+    expect(routeTable([outer as never]).find((entry) => entry.path === "/v1/stray")?.declaration).toBeUndefined();
   });
 });

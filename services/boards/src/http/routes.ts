@@ -1,5 +1,6 @@
 /** The app's REST API (`/v1/boards…`): the same use cases and schemas as the MCP tools, so the two never diverge. */
 import { Router } from "express";
+import { mountRoutes } from "@bancada/service-kit";
 import type { BoardsDb } from "../db/client.js";
 import { boardRoutes } from "./board-routes.js";
 import { inboxRoutes } from "./inbox-routes.js";
@@ -8,6 +9,6 @@ import { taskRoutes } from "./task-routes.js";
 
 export function boardsRoutes(db: BoardsDb): Router {
   const router = Router();
-  router.use(boardRoutes(db), taskRoutes(db), reviewRoutes(db), inboxRoutes(db));
+  mountRoutes(router, boardRoutes(db), taskRoutes(db), reviewRoutes(db), inboxRoutes(db));
   return router;
 }

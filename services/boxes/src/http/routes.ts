@@ -5,7 +5,7 @@
  * (owner-relay.ts). A request whose client goes away cancels the work the same way a cancelled tool call does.
  */
 import { Router, type Request } from "express";
-import { restRoutes, type RouteDeclaration, type RouteMethod } from "@bancada/service-kit";
+import { mountRoutes, restRoutes, type RouteDeclaration, type RouteMethod } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
 import { forkBoxInput, listSnapshotsInput, saveSnapshotInput, snapshotIdParams } from "../domain/schemas/disk.js";
 import { getUsageInput } from "../domain/usage/schemas.js";
@@ -35,9 +35,7 @@ export function boxesRoutes(rt: BoxesRuntime, relay: OwnerRelay): Router {
   const router = Router();
   const routes = restRoutes(router);
   const ops = boxOperations(rt, relay);
-  router.use(transferRoutes(rt));
-  router.use(sshKeyRoutes(rt));
-  router.use(secretsRoutes(rt));
+  mountRoutes(router, transferRoutes(rt), sshKeyRoutes(rt), secretsRoutes(rt));
 
   const mirror = (method: RouteMethod, path: string, { summary, op, input, status = 200, declare }: Mirror) =>
     routes[method](path, { summary, access: op.access, ...declare, ...(status === 200 ? {} : { status }) }, async (req, res) => {

@@ -1,4 +1,5 @@
 import { Router } from "express";
+import { mountRoutes } from "@bancada/service-kit";
 import type { DraftsDeps } from "../domain/context.js";
 import { assetRoutes } from "./asset-routes.js";
 import { draftRoutes } from "./draft-routes.js";
@@ -6,6 +7,6 @@ import { workspaceRoutes } from "./workspace-routes.js";
 
 export function draftsRoutes(deps: DraftsDeps): Router {
   const router = Router();
-  router.use(workspaceRoutes(deps), draftRoutes(deps), assetRoutes(deps));
+  mountRoutes(router, workspaceRoutes(deps), draftRoutes(deps), assetRoutes(deps));
   return router;
 }
