@@ -34,25 +34,8 @@ export function boxCookies(req: IncomingMessage): string | null {
   return kept.length ? kept.map(([name, value]) => `${name}=${value}`).join("; ") : null;
 }
 
-/** A box's raw answer headers (name, value, name, value, …) without any Set-Cookie of the service's names. */
-export function withoutServiceCookies(rawHeaders: string[]): string[] {
-  const kept: string[] = [];
-  for (let at = 0; at + 1 < rawHeaders.length; at += 2) {
-    const name = rawHeaders[at]!;
-    const value = rawHeaders[at + 1]!;
-    if (name.toLowerCase() === "set-cookie" && setsServiceCookie(value)) continue;
-    kept.push(name, value);
-  }
-  return kept;
-}
-
-/** One header line of a raw answer (`Name: value`) that sets one of the service's cookies. */
-export function setsServiceCookieLine(line: string): boolean {
-  const at = line.indexOf(":");
-  return at > 0 && line.slice(0, at).trim().toLowerCase() === "set-cookie" && setsServiceCookie(line.slice(at + 1));
-}
-
-function setsServiceCookie(value: string): boolean {
+/** One Set-Cookie value of a box's answer that sets one of the service's cookies. */
+export function setsServiceCookie(value: string): boolean {
   const at = value.indexOf("=");
   return isServiceCookie(at >= 0 ? value.slice(0, at) : value);
 }

@@ -5,15 +5,17 @@
  * private port, wakes the box and reaches 127.0.0.1:<port> inside it through the driver (the box keeps no host
  * network). http: requests and WebSocket upgrades pass through; tcp: bytes pass through, a private port wants its
  * token as the first line. The service's own cookies and a matching bearer token never reach the box, and a box
- * never sets the service's cookies (port-cookies.ts).
+ * never sets the service's cookies (port-cookies.ts). http requests and WebSocket upgrades are relayed by
+ * http-proxy-3 over the connection the driver opened; tcp bytes are piped as they come.
  *
  * Connections are capped (config.ts, connection-gate.ts): per port, per address and port, and for all ports of
  * the node; an http connection that sends no request within 10 s (a tcp one without its token line) is dropped.
  * Each connection that reaches a box costs a bridge process in the box's own limits (driver/local/port-bridges.ts).
  */
-import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
+import { Agent, createServer as createHttpServer, type ClientRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createTcpServer, type Server as NetServer, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
+import { createProxyServer } from "http-proxy-3";
 import { DomainError, ErrorCode, httpStatusOf } from "@bancada/contracts";
 import type { BoxesRuntime } from "../domain/context.js";
 import { boxHandle } from "../domain/find-box.js";
@@ -22,17 +24,25 @@ import { portBox, publishedPort } from "../domain/ports/port-target.js";
 import { portTokenMatches } from "../domain/ports/port-token.js";
 import { keepAwake } from "../domain/transfers/open-transfer.js";
 import { ConnectionGate, type Settle } from "./connection-gate.js";
-import { boxCookies, setsServiceCookieLine, tokenCookie, tokenCookies, withoutServiceCookies } from "./port-cookies.js";
+import { boxCookies, setsServiceCookie, tokenCookie, tokenCookies } from "./port-cookies.js";
 
 export class PortProxy implements PortListeners {
   readonly #rt: BoxesRuntime;
   readonly #servers = new Map<string, { server: NetServer; sockets: Set<Socket> }>();
   /** Every published port's connections together. */
   readonly #all: ConnectionGate;
+  /**
+   * The http and WebSocket relay. Every call brings its own agent (one connection into the box) and has headers
+   * already rewritten (forwardedHeaders); the box's answer loses Set-Cookie lines of the service's cookies here.
+   */
+  readonly #relay = createProxyServer({ ws: true, xfwd: false });
 
   constructor(rt: BoxesRuntime) {
     this.#rt = rt;
     this.#all = new ConnectionGate({ perAddress: Number.POSITIVE_INFINITY, total: rt.portSettings.connections.total });
+    this.#relay.on("proxyRes", (answer) => dropServiceCookies(answer));
+    // registered ahead of the library's own listener, which writes the 101's head as soon as it runs
+    this.#relay.on("proxyReqWs", (request: ClientRequest) => request.prependListener("upgrade", (answer) => dropServiceCookies(answer)));
   }
 
   /** One port's own gate: its caps, and the deadline of a connection's first request (or token line). */
@@ -124,46 +134,23 @@ export class PortProxy implements PortListeners {
     }
     check(row, req);
     const { upstream } = await this.#reach(row);
-    const forward = httpRequest(
-      { createConnection: () => upstream as Socket, method: req.method, path: req.url, headers: forwardedHeaders(row, req) },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, withoutServiceCookies(answer.rawHeaders));
-        answer.pipe(res);
-      },
-    );
-    forward.on("error", () => {
+    res.once("close", () => upstream.destroy());
+    req.headers = forwardedHeaders(row, req);
+    this.#relay.web(req, res, { target: boxTarget(row), agent: new OneConnection(upstream) }, () => {
       if (!res.headersSent) fail(res, nothingListens(row));
       else res.destroy();
     });
-    res.once("close", () => upstream.destroy());
-    req.pipe(forward);
   }
 
   async #upgrade(portId: string, req: IncomingMessage, client: Socket, head: Buffer): Promise<void> {
     const row = await publishedPort(this.#rt, portId);
     check(row, req);
     const { upstream } = await this.#reach(row);
-    const headers = forwardedHeaders(row, req);
-    const lines = [`${req.method} ${req.url} HTTP/1.1`];
-    for (const [name, value] of Object.entries(headers))
-      for (const item of ([] as unknown[]).concat(value ?? [])) lines.push(`${name}: ${String(item)}`);
-    let answered = false;
-    upstream.once("data", () => (answered = true));
-    upstream.once("close", () => {
-      if (!answered) failRaw(client, nothingListens(row));
-      else client.destroy();
-    });
     client.once("close", () => upstream.destroy());
-    client.on("error", () => upstream.destroy());
-    upstream.on("error", () => client.destroy());
-    upstream.write(`${lines.join("\r\n")}\r\n\r\n`);
-    if (head.length) upstream.write(head);
-    // the box's answer head passes without the service's cookies; what follows it passes as it comes
-    const answer = await answerHead(upstream);
-    if (!answer.length || client.destroyed) return;
-    client.write(answer);
-    upstream.pipe(client);
-    client.pipe(upstream);
+    req.headers = forwardedHeaders(row, req);
+    this.#relay.ws(req, client, head, { target: boxTarget(row), agent: new OneConnection(upstream) }, () =>
+      failRaw(client, nothingListens(row)),
+    );
   }
 
   #tcpServer(portId: string): NetServer {
@@ -196,6 +183,32 @@ export class PortProxy implements PortListeners {
     upstream.pipe(client);
     client.pipe(upstream);
   }
+}
+
+/** An agent whose one connection is the one the driver opened into the box (it keeps no host network to dial). */
+class OneConnection extends Agent {
+  readonly #upstream: Duplex;
+  constructor(upstream: Duplex) {
+    super({ keepAlive: false });
+    this.#upstream = upstream;
+  }
+  override createConnection(): Socket {
+    return this.#upstream as Socket;
+  }
+}
+
+/** Where the relay says it goes: the box's own loopback (the agent's connection is what really reaches it). */
+function boxTarget(row: BoxPortRow): string {
+  return `http://127.0.0.1:${row.port}`;
+}
+
+/** A box's answer without Set-Cookie of the service's cookies. */
+function dropServiceCookies(answer: IncomingMessage): void {
+  const cookies = answer.headers["set-cookie"];
+  if (!cookies) return;
+  const kept = cookies.filter((cookie) => !setsServiceCookie(cookie));
+  if (kept.length) answer.headers["set-cookie"] = kept;
+  else delete answer.headers["set-cookie"];
 }
 
 /** A private port lets in the bearer token or its cookie; a public one lets anyone in. */
@@ -268,33 +281,6 @@ function failRaw(socket: Socket, error: unknown): void {
 function endSoon(socket: Socket, text: string): void {
   socket.end(text);
   setTimeout(() => socket.destroy(), 2_000).unref();
-}
-
-/**
- * The head of the box's answer to an upgrade (up to the blank line, at most 64 KiB), without Set-Cookie lines of
- * the service's cookies, and whatever came after it in the same reads.
- */
-function answerHead(upstream: Duplex): Promise<Buffer> {
-  return new Promise((resolve) => {
-    let seen = Buffer.alloc(0);
-    const done = (head: Buffer) => {
-      upstream.removeListener("data", onData);
-      upstream.removeListener("close", onClose);
-      upstream.pause();
-      resolve(head);
-    };
-    const onData = (chunk: Buffer) => {
-      seen = Buffer.concat([seen, chunk]);
-      const end = seen.indexOf("\r\n\r\n");
-      if (end < 0) return void (seen.length > 64 * 1024 && done(seen));
-      const lines = seen.subarray(0, end).toString("latin1").split("\r\n");
-      const kept = lines.filter((line) => !setsServiceCookieLine(line)).join("\r\n");
-      done(Buffer.concat([Buffer.from(kept, "latin1"), seen.subarray(end)]));
-    };
-    const onClose = () => done(seen);
-    upstream.on("data", onData);
-    upstream.once("close", onClose);
-  });
 }
 
 /** The first line a tcp client sends (the token), within 10 s and 512 bytes; what came after it is kept. */
