@@ -74,6 +74,8 @@ export type { PrismaClientClass, PgAdapterClass, PrismaClientTarget } from "./db
 export { defineService } from "./define-service.js";
 export type { ServiceDeclaration, ServiceDefinition, ServiceScope, ServiceDb, RunningService, JobDeclaration } from "./define-service.js";
 export type { ServiceOptions } from "./service-options.js";
+export { claimIdempotencyKey, idempotentWrite } from "./idempotency.js";
+export type { IdempotencyClaim, IdempotencyRecord, IdempotencyRecords, IdempotentWrite } from "./idempotency.js";
 export { startPeriodicJob } from "./periodic-job.js";
 export type { PeriodicJob } from "./periodic-job.js";
 export { RateLimiter } from "./rate-limit.js";

@@ -66,7 +66,9 @@ describe("a service's own OpenAPI document", () => {
     restRoutes(outer).delete("/v1/outer/:id", { summary: "Outer", access: "key", status: 204 }, (_req, res) => void res.end());
     mountRoutes(outer, inner);
     expect(declaredRoutes([outer]).map((route) => `${route.method} ${route.path}`)).toEqual(["delete /v1/outer/:id", "get /v1/inner"]);
-    const document = openApiDocument({ title: "T", version: "1" }, [outer]) as { paths: Record<string, Record<string, { summary: string }>> };
+    const document = openApiDocument({ title: "T", version: "1" }, [outer]) as {
+      paths: Record<string, Record<string, { summary: string }>>;
+    };
     expect(document.paths["/v1/inner"]!.get!.summary).toBe("Inner");
     expect(document.paths["/v1/outer/{id}"]!.delete!.summary).toBe("Outer");
     // a router only used, never mounted with mountRoutes, is not served by its parent as far as the document knows

@@ -8,6 +8,7 @@
  * the whole transaction back, claim included: a failed call can be retried with the same requestId.
  */
 import { createHash } from "node:crypto";
+import { idempotentWrite, type IdempotencyRecords } from "@bancada/service-kit";
 import type { BoardsTx } from "../db/client.js";
 import type { BoardsContext } from "./context.js";
 import { idempotencyConflict } from "./errors.js";
@@ -22,29 +23,38 @@ export interface IdempotentWrite {
   args: Record<string, unknown>;
 }
 
-export async function idempotent<T>(tx: BoardsTx, ctx: BoardsContext, write: IdempotentWrite, run: () => Promise<T>): Promise<T> {
-  const hash = argsHash(write.operation, write.args);
-  const claimed = await tx.$executeRaw`
-    INSERT INTO idempotency_records (account_id, request_id, person_id, board_id, tool, args_hash, result, created_at)
-    VALUES (${ctx.accountId}, ${write.requestId}::uuid, ${ctx.personId}, ${write.boardId}::uuid, ${write.operation}, ${hash}, '{}'::jsonb, now())
-    ON CONFLICT (account_id, request_id) DO NOTHING`;
-  if (claimed === 0) {
-    const [previous] = await tx.$queryRaw<{ args_hash: string; result: unknown; expired: boolean }[]>`
-      SELECT args_hash, result, created_at < now() - make_interval(secs => ${retention.idempotencyMs / 1000}) AS expired
-        FROM idempotency_records WHERE account_id = ${ctx.accountId} AND request_id = ${write.requestId}::uuid FOR UPDATE`;
-    if (!previous) throw idempotencyConflict(write.requestId);
-    if (!previous.expired) {
-      if (previous.args_hash !== hash) throw idempotencyConflict(write.requestId);
-      return previous.result as T; // written by this function from a T
-    }
-    await tx.$executeRaw`
-      UPDATE idempotency_records SET board_id = ${write.boardId}::uuid, tool = ${write.operation}, args_hash = ${hash}, created_at = now()
-       WHERE account_id = ${ctx.accountId} AND request_id = ${write.requestId}::uuid`;
-  }
-  const outcome = await run();
-  await tx.$executeRaw`
-    UPDATE idempotency_records SET result = ${JSON.stringify(outcome)}::jsonb WHERE account_id = ${ctx.accountId} AND request_id = ${write.requestId}::uuid`;
-  return outcome;
+export function idempotent<T>(tx: BoardsTx, ctx: BoardsContext, write: IdempotentWrite, run: () => Promise<T>): Promise<T> {
+  return idempotentWrite<T, unknown>(boardsRecords(tx, ctx, write), {
+    hash: argsHash(write.operation, write.args),
+    conflict: () => idempotencyConflict(write.requestId),
+    run,
+    replay: (stored) => stored as T, // written by this function from a T
+  });
+}
+
+/** The records of one requestId in `idempotency_records` (kept 7 days, then claimed anew). */
+function boardsRecords(tx: BoardsTx, ctx: BoardsContext, write: IdempotentWrite): IdempotencyRecords<unknown> {
+  return {
+    insert: (hash) => tx.$executeRaw`
+      INSERT INTO idempotency_records (account_id, request_id, person_id, board_id, tool, args_hash, result, created_at)
+      VALUES (${ctx.accountId}, ${write.requestId}::uuid, ${ctx.personId}, ${write.boardId}::uuid, ${write.operation}, ${hash}, '{}'::jsonb, now())
+      ON CONFLICT (account_id, request_id) DO NOTHING`,
+    find: async () => {
+      const [previous] = await tx.$queryRaw<{ args_hash: string; result: unknown; expired: boolean }[]>`
+        SELECT args_hash, result, created_at < now() - make_interval(secs => ${retention.idempotencyMs / 1000}) AS expired
+          FROM idempotency_records WHERE account_id = ${ctx.accountId} AND request_id = ${write.requestId}::uuid FOR UPDATE`;
+      return previous ? { hash: previous.args_hash, stored: previous.result, expired: previous.expired } : null;
+    },
+    reclaim: async (hash) => {
+      await tx.$executeRaw`
+        UPDATE idempotency_records SET board_id = ${write.boardId}::uuid, tool = ${write.operation}, args_hash = ${hash}, created_at = now()
+         WHERE account_id = ${ctx.accountId} AND request_id = ${write.requestId}::uuid`;
+    },
+    save: async (result) => {
+      await tx.$executeRaw`
+        UPDATE idempotency_records SET result = ${JSON.stringify(result)}::jsonb WHERE account_id = ${ctx.accountId} AND request_id = ${write.requestId}::uuid`;
+    },
+  };
 }
 
 /** A hash of the operation and its arguments, independent of key order and of the order of tag ids. */

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import type { z } from "zod";
 import { DomainError, ErrorCode } from "@bancada/contracts";
+import { idempotentWrite, type IdempotencyRecords } from "@bancada/service-kit";
 import type { DraftsTx } from "../db/client.js";
 
 export interface IdempotentWrite {
@@ -19,36 +20,41 @@ export interface IdempotentWrite {
   args: Record<string, unknown>;
 }
 
-export async function idempotent<S extends z.ZodType>(
+export function idempotent<S extends z.ZodType>(
   tx: DraftsTx,
   write: IdempotentWrite,
   result: S,
   run: () => Promise<z.output<S>>,
 ): Promise<z.output<S>> {
-  const hash = requestHash(write);
-  const claimed = await tx.$executeRaw`
-    INSERT INTO write_requests (workspace_id, request_id, request_hash, response)
-    VALUES (${write.workspaceId}::uuid, ${write.requestId}::uuid, ${hash}, '{}'::jsonb)
-    ON CONFLICT DO NOTHING`;
-  if (claimed === 0) {
-    const previous = await tx.writeRequest.findUniqueOrThrow({
-      where: { workspaceId_requestId: { workspaceId: write.workspaceId, requestId: write.requestId } },
-    });
-    if (previous.requestHash !== hash) {
-      throw new DomainError(
+  return idempotentWrite<z.output<S>, unknown>(draftsRecords(tx, write), {
+    hash: requestHash(write),
+    conflict: () =>
+      new DomainError(
         ErrorCode.idempotencyConflict,
         "This request_id was already used for another write (other arguments, tool or person); use a new request_id for a new write.",
         { request_id: write.requestId },
-      );
-    }
-    return result.parse(previous.response);
-  }
-  const outcome = await run();
-  await tx.writeRequest.update({
-    where: { workspaceId_requestId: { workspaceId: write.workspaceId, requestId: write.requestId } },
-    data: { response: outcome as object },
+      ),
+    run,
+    replay: (stored) => result.parse(stored),
   });
-  return outcome;
+}
+
+/** The records of one request_id in `write_requests`. */
+function draftsRecords(tx: DraftsTx, write: IdempotentWrite): IdempotencyRecords<unknown> {
+  const where = { workspaceId_requestId: { workspaceId: write.workspaceId, requestId: write.requestId } };
+  return {
+    insert: (hash) => tx.$executeRaw`
+      INSERT INTO write_requests (workspace_id, request_id, request_hash, response)
+      VALUES (${write.workspaceId}::uuid, ${write.requestId}::uuid, ${hash}, '{}'::jsonb)
+      ON CONFLICT DO NOTHING`,
+    find: async () => {
+      const previous = await tx.writeRequest.findUnique({ where });
+      return previous ? { hash: previous.requestHash, stored: previous.response } : null;
+    },
+    save: async (response) => {
+      await tx.writeRequest.update({ where, data: { response: response as object } });
+    },
+  };
 }
 
 function requestHash(write: IdempotentWrite): string {

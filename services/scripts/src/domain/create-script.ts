@@ -5,6 +5,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { DomainError, ErrorCode } from "@bancada/contracts";
+import { idempotentWrite, type IdempotencyRecords } from "@bancada/service-kit";
 import type { ScriptsTx } from "../db/client.js";
 import type { ScriptsContext } from "./context.js";
 import { appendChange } from "./feed.js";
@@ -13,20 +14,40 @@ import { toScriptView } from "./script-view.js";
 
 export async function createScript(ctx: ScriptsContext, input: CreateScriptInput): Promise<ScriptView> {
   return ctx.db.$transaction(async (tx) => {
-    if (!input.idempotencyKey) return insertScript(tx, ctx, input);
-    const requestHash = hashRequest(input);
-    const claimed = await tx.$executeRaw`
-      INSERT INTO create_requests (account_id, key, request_hash, response)
-      VALUES (${ctx.accountId}, ${input.idempotencyKey}::uuid, ${requestHash}, '{}'::jsonb)
-      ON CONFLICT DO NOTHING`;
-    if (claimed === 0) return replay(tx, ctx.accountId, input.idempotencyKey, requestHash);
-    const script = await insertScript(tx, ctx, input);
-    await tx.createRequest.update({
-      where: { accountId_key: { accountId: ctx.accountId, key: input.idempotencyKey } },
-      data: { response: script },
+    const key = input.idempotencyKey;
+    if (!key) return insertScript(tx, ctx, input);
+    return idempotentWrite<ScriptView, unknown>(createRequests(tx, ctx.accountId, key), {
+      hash: hashRequest(input),
+      conflict: () =>
+        new DomainError(
+          ErrorCode.idempotencyConflict,
+          "This idempotencyKey was already used with other arguments; use a new key for a new script.",
+          {
+            idempotencyKey: key,
+          },
+        ),
+      run: () => insertScript(tx, ctx, input),
+      replay: (stored) => scriptView.parse(stored),
     });
-    return script;
   });
+}
+
+/** The record of one idempotencyKey in `create_requests` (swept after 7 days: expire-requests.ts). */
+function createRequests(tx: ScriptsTx, accountId: string, key: string): IdempotencyRecords<unknown> {
+  const where = { accountId_key: { accountId, key } };
+  return {
+    insert: (hash) => tx.$executeRaw`
+      INSERT INTO create_requests (account_id, key, request_hash, response)
+      VALUES (${accountId}, ${key}::uuid, ${hash}, '{}'::jsonb)
+      ON CONFLICT DO NOTHING`,
+    find: async () => {
+      const previous = await tx.createRequest.findUnique({ where });
+      return previous ? { hash: previous.requestHash, stored: previous.response } : null;
+    },
+    save: async (response) => {
+      await tx.createRequest.update({ where, data: { response: response as object } });
+    },
+  };
 }
 
 async function insertScript(tx: ScriptsTx, ctx: ScriptsContext, input: CreateScriptInput): Promise<ScriptView> {
@@ -47,20 +68,6 @@ async function insertScript(tx: ScriptsTx, ctx: ScriptsContext, input: CreateScr
   });
   await appendChange(tx, { accountId: ctx.accountId, scriptId: row.id, revision: 1, kind: "created", at: now });
   return toScriptView(row);
-}
-
-async function replay(tx: ScriptsTx, accountId: string, key: string, requestHash: string): Promise<ScriptView> {
-  const previous = await tx.createRequest.findUniqueOrThrow({ where: { accountId_key: { accountId, key } } });
-  if (previous.requestHash !== requestHash) {
-    throw new DomainError(
-      ErrorCode.idempotencyConflict,
-      "This idempotencyKey was already used with other arguments; use a new key for a new script.",
-      {
-        idempotencyKey: key,
-      },
-    );
-  }
-  return scriptView.parse(previous.response);
 }
 
 function hashRequest(input: CreateScriptInput): string {
