@@ -33,6 +33,12 @@ const zones = [
     except: [`./${name}`],
     message: "services/*/src import neither the gateway, another service, nor anything above them.",
   })),
+  // a service's domain owns the shapes of its settings; config.ts (the environment) fills them, never the reverse
+  ...services.map((name) => ({
+    target: `./services/${name}/src/domain`,
+    from: [`./services/${name}/src/config.ts`],
+    message: "services/*/src/domain does not import config.ts: declare the settings' shape in the domain and let config.ts fill it.",
+  })),
   {
     target: [
       ...libraries.map((name) => `./packages/${name}/src`),

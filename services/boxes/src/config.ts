@@ -51,6 +51,7 @@ import { limits } from "./domain/limits.js";
 import type { PortConnectionLimits, PortSettings } from "./domain/ports/port-settings.js";
 import { developmentSecretsKey, SecretsKey } from "./domain/secrets/sealing.js";
 import { priceTable, type PriceTable, type PriceText } from "./domain/usage/prices.js";
+import type { HostCapacity, PlacementSettings, UidRange } from "./domain/host-settings.js";
 
 export interface BoxesConfig {
   capacity: HostCapacity;
@@ -79,44 +80,11 @@ export interface BoxesConfig {
   placement: PlacementSettings;
 }
 
-/** How create_box picks a node (domain/placement.ts). */
-export interface PlacementSettings {
-  /** spread: the node with the most room left; pack: the fullest node that still fits. */
-  policy: "spread" | "pack";
-  /** This node's labels. */
-  nodeLabels: string[];
-  /** The labels a template's boxes need on their node, by template name. */
-  templateLabels: Record<string, string[]>;
-}
-
-/** What this machine may hold in boxes, all accounts together (host admission, see domain/capacity.ts). */
-export interface HostCapacity {
-  /** MiB of memory for boxes: the machine's memory minus the reserve. */
-  memMiB: number;
-  /** vCPUs for boxes: cores × overcommit. */
-  vcpus: number;
-  /** How the numbers were made, for error messages. */
-  hostMemMiB: number;
-  reserveMiB: number;
-  cores: number;
-  overcommit: number;
-  /** The most one account may hold of `memMiB` and `vcpus`, in percent. */
-  accountSharePercent: number;
-  /** GiB of box disks promised per GiB free in the data folder. */
-  diskOvercommit: number;
-}
-
 /** Caps on SSH connections (src/http/connection-gate.ts): a flood of idle ones must not run the service out of descriptors. */
 export interface SshLimits {
   perAddress: number;
   unauthenticated: number;
   authTimeoutMs: number;
-}
-
-/** Box n (1, 2, …) runs as host uid base + n − 1; n past count is refused. */
-export interface UidRange {
-  base: number;
-  count: number;
 }
 
 export interface BoxesConfigOptions {

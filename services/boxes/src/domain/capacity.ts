@@ -17,7 +17,7 @@
  *    the new disk must fit in the data folder's free space × BOXES_DISK_OVERCOMMIT. Over it: unavailable.
  */
 import { DomainError, ErrorCode } from "@bancada/contracts";
-import type { HostCapacity } from "../config.js";
+import type { HostCapacity } from "./host-settings.js";
 import type { BoxesTx } from "../db/client.js";
 import { Prisma } from "../db/generated/client.js";
 import type { BoxesContext } from "./context.js";

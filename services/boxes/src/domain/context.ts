@@ -1,5 +1,5 @@
 import type { Logger } from "@bancada/service-kit";
-import type { HostCapacity, PlacementSettings, UidRange } from "../config.js";
+import type { HostCapacity, PlacementSettings, UidRange } from "./host-settings.js";
 import type { BoxesDb } from "../db/client.js";
 import type { BoxDriver } from "../driver/box-driver.js";
 import type { AccountCalls } from "./account-calls.js";
