@@ -15,7 +15,7 @@ import { BusKeys, type Logger } from "@bancada/service-kit";
 import { UsageError, type Env } from "./env.js";
 import { serviceNames } from "./services.js";
 
-export const busKeysHint =
+const busKeysHint =
   "run 'pnpm bancada bus-keys create' and set BANCADA_BUS_SIGNING_KEY on the gateway and each service's BANCADA_BUS_VERIFY_KEY line on its processes";
 
 /** The keys for this process's bus; undefined: the in-process bus makes its own. */

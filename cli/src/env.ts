@@ -136,13 +136,11 @@ const sharedFields = z.object({
   OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol.optional(),
   NODE_ENV: z.string().optional(),
 });
-/** Every variable but the per-service ones (which are made from the list of services, so cannot type it). */
-export type SharedEnv = z.infer<typeof sharedFields>;
 
 const envFields = sharedFields.extend(serviceFields());
 
 /** The bus keys must parse and, when both are given, be of one master: a bad key fails at start, not at the first call. */
-export const envSchema = envFields.superRefine((env, ctx) => {
+const envSchema = envFields.superRefine((env, ctx) => {
   natsCredentials(env, ctx);
   if (!env.BANCADA_BUS_SIGNING_KEY && !env.BANCADA_BUS_VERIFY_KEY) return;
   try {

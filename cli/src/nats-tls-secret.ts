@@ -13,7 +13,7 @@ import path from "node:path";
 import { UsageError } from "./env.js";
 
 /** Every name a component or another server reaches a NATS server by, in `namespace` (the StatefulSet nats, 3 pods). */
-export function natsServerNames(namespace: string, servers = 3): string[] {
+function natsServerNames(namespace: string, servers = 3): string[] {
   const suffixes = ["", `.${namespace}.svc`, `.${namespace}.svc.cluster.local`];
   return [
     ...suffixes.flatMap((suffix) => Array.from({ length: servers }, (_, n) => `nats-${n}.nats-headless${suffix}`)),
@@ -35,7 +35,7 @@ function openssl(args: string[], cwd: string): void {
 }
 
 /** The CA and the servers' certificate and key, as PEM text. P-256 keys; the certificate is valid `days` days. */
-export function makeNatsCertificates(names: string[], days: number): { ca: string; cert: string; key: string } {
+function makeNatsCertificates(names: string[], days: number): { ca: string; cert: string; key: string } {
   const dir = mkdtempSync(path.join(tmpdir(), "bancada-nats-tls-"));
   try {
     const key = (file: string) => openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", file], dir);

@@ -39,7 +39,7 @@ type Needed = keyof typeof needs;
  * data folder) serve the embedded PostgreSQL only: on a real database they would guard real data with values
  * anyone can read.
  */
-export function missingSecrets(env: Env, components: string[]): Needed[] {
+function missingSecrets(env: Env, components: string[]): Needed[] {
   const missing: Needed[] = [];
   const runsGateway = components.includes("gateway");
   const ownDatabase = Boolean(env.DATABASE_URL);
@@ -64,7 +64,7 @@ export function requireSecrets(env: Env, components: string[]): void {
 }
 
 /** One set of new secrets: the names are the variables the components read. */
-export interface ProductionSecrets {
+interface ProductionSecrets {
   pepper: string;
   busMaster: BusKeys;
   boxesSecretsKey: string;
@@ -73,7 +73,7 @@ export interface ProductionSecrets {
   natsPasswords: Record<string, string>;
 }
 
-export function createSecrets(): ProductionSecrets {
+function createSecrets(): ProductionSecrets {
   const components = ["gateway", ...serviceNames];
   return {
     pepper: randomBytes(32).toString("base64"),
@@ -94,7 +94,7 @@ const natsPasswordVariable = (component: string): string => `BANCADA_NATS_${comp
  * BANCADA_BUS_VERIFY_KEY holds every service's key: a process keeps those of the services it runs. On machines of
  * their own, give each component only its lines (the comments say whose they are).
  */
-export function envFile(secrets: ProductionSecrets): string {
+function envFile(secrets: ProductionSecrets): string {
   const lines = [
     "# Bancada's production secrets ('bancada secrets create'). Keep this file secret (chmod 600) and keep the values:",
     "# a new pepper invalidates every API key, a new BOXES_SECRETS_KEY makes the stored workspace secrets unreadable.",
@@ -114,7 +114,7 @@ export function envFile(secrets: ProductionSecrets): string {
 }
 
 /** The Secrets infra/k8s references, by name and key (bancada-pg-app comes from the PostgreSQL operator, bancada-tls from cert-manager). */
-export function kubernetesSecrets(secrets: ProductionSecrets): Record<string, Record<string, string>> {
+function kubernetesSecrets(secrets: ProductionSecrets): Record<string, Record<string, string>> {
   return {
     "bancada-gateway": {
       BANCADA_KEY_PEPPER: secrets.pepper,
@@ -129,7 +129,7 @@ export function kubernetesSecrets(secrets: ProductionSecrets): Record<string, Re
 }
 
 /** The Secrets as manifests for `kubectl apply -f -` (JSON strings are YAML's double-quoted scalars). */
-export function kubernetesManifests(secrets: ProductionSecrets, namespace = "bancada"): string {
+function kubernetesManifests(secrets: ProductionSecrets, namespace = "bancada"): string {
   const documents = Object.entries(kubernetesSecrets(secrets)).map(([name, data]) =>
     [
       "apiVersion: v1",

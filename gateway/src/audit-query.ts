@@ -7,7 +7,7 @@ import { DomainError, ErrorCode } from "@bancada/contracts";
 import type { GatewayDb } from "./db/client.js";
 
 export const auditPageMax = 500;
-export const auditPageDefault = 50;
+const auditPageDefault = 50;
 
 /** What a reader may see of one call: never the arguments, the result or anything secret. */
 export interface AuditCall {

@@ -351,7 +351,7 @@ function busFailureBody(service: string, reason: BusFailure, timeoutMs: number):
 }
 
 /** Ajv's errors as the same `{ path, message }` issues the services produce from zod, one per problem. */
-export function issuesOf(errors: ErrorObject[]): ValidationIssue[] {
+function issuesOf(errors: ErrorObject[]): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const formatAt = new Set(errors.filter((error) => error.keyword === "format").map((error) => error.instancePath));
   for (const error of errors) {

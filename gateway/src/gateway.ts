@@ -171,7 +171,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
 }
 
 /** The label of calls to a tool the catalog does not know: names a client makes up would each add series without bound. */
-export const unknownToolLabel = "<unknown>";
+const unknownToolLabel = "<unknown>";
 
 function knownToolsOnly(metrics: ToolMetrics, catalog: Catalog): ToolMetrics {
   return {

@@ -71,7 +71,7 @@ export async function serveStdio(
 export const unknownKeyMessage =
   "BANCADA_API_KEY is unknown, revoked or expired: create a key with 'pnpm bancada keys create' (or use the development key 'bancada start' prints) and put it in the client's configuration.";
 
-export const keyGoneMessage =
+const keyGoneMessage =
   "BANCADA_API_KEY was revoked or has expired since this session started: nothing more is served with it. Create a key with 'pnpm bancada keys create', put it in the client's configuration and restart the server.";
 
 /** Why a stdio server cannot serve (no key, an unknown one, a bad configuration): said to the client as well as on stderr. */

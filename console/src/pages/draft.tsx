@@ -18,7 +18,7 @@ interface Asset {
   content_path: string;
   created_at: string;
 }
-export interface Draft {
+interface Draft {
   id: string;
   workspace_id: string;
   revision: number;

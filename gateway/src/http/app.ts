@@ -80,7 +80,11 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   app.get("/readyz", readiness(options.catalog));
   app.get(metricsPath, ...metricsRoute(options.metrics, options, options.metricsAccess));
   // one document for all this port serves: the gateway's routes and, in one process, the services' (`extra`)
-  restRoutes(app).get(openApiPath, openApiDeclaration, openApiRoute({ title: "Bancada REST API", version: "1" }, () => [app]));
+  restRoutes(app).get(
+    openApiPath,
+    openApiDeclaration,
+    openApiRoute({ title: "Bancada REST API", version: "1" }, () => [app]),
+  );
   app.use("/admin", hostGuard(options), originGuard(options));
   app.use(["/v1", "/admin"], ...bodyGuards);
   mountRoutes(app, adminRoutes(options.keys, options.adminToken));

@@ -9,7 +9,7 @@ import type { AuditTrail } from "../audit.js";
 import { auditQuerySchema, parseSince, readAudit } from "../audit-query.js";
 import type { GatewayDb } from "../db/client.js";
 
-export const auditAccess = restAccess({ scope: "audit:read", writes: false });
+const auditAccess = restAccess({ scope: "audit:read", writes: false });
 
 export function auditRoute(db: GatewayDb, audit: AuditTrail | undefined): Router {
   const router = express.Router();

@@ -8,7 +8,7 @@ import path from "node:path";
 import express, { type RequestHandler, type Response, type Router } from "express";
 import { hostGuard, type GuardOptions } from "@bancada/service-kit";
 
-export const consoleCsp = [
+const consoleCsp = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

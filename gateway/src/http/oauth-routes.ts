@@ -25,8 +25,8 @@ import type { OAuthServer } from "../oauth/server.js";
 import { checkNotStronger, keysRead, keysWrite, ownerOf } from "./key-routes.js";
 
 /** A grant lives at most this long; without a date the consent page offers this. */
-export const maxGrantDays = 365;
-export const defaultGrantDays = 30;
+const maxGrantDays = 365;
+const defaultGrantDays = 30;
 
 const approveBody = z.strictObject({
   scopes: z

@@ -12,12 +12,12 @@ import type { Adapter, AdapterPayload } from "oidc-provider";
 import type { GatewayDb } from "../db/client.js";
 import type { Prisma } from "../db/generated/client.js";
 
-export const hashId = (id: string): string => createHash("sha256").update(id).digest("hex");
+const hashId = (id: string): string => createHash("sha256").update(id).digest("hex");
 
 const sealedPrefix = "sealed:v1:";
 
 /** A client secret as it is stored: `sealed:v1:<iv>.<ciphertext>.<tag>` (base64url), AES-256-GCM under `key`. */
-export function sealSecret(secret: string, key: Buffer): string {
+function sealSecret(secret: string, key: Buffer): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", key, iv);
   const sealed = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);

@@ -30,7 +30,7 @@ for (const [prefix, bits] of [
 ] as const)
   special.addSubnet(prefix, bits, "ipv6");
 
-export function isSpecialAddress(address: string): boolean {
+function isSpecialAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
   if (family === 6 && address.toLowerCase().startsWith("::ffff:") && isIP(address.slice(7)) === 4)

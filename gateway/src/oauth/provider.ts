@@ -20,8 +20,8 @@ import { refusePrivateAddress } from "./private-address.js";
 /** What a grant may hold: every scope but the key-management ones (a token reaches /mcp only, never /v1/keys). */
 export const oauthScopes: readonly string[] = allScopes.filter((scope) => !scope.startsWith("keys:"));
 
-export const accessTokenTtlSeconds = 3_600;
-export const refreshTokenTtlSeconds = 30 * 86_400;
+const accessTokenTtlSeconds = 3_600;
+const refreshTokenTtlSeconds = 30 * 86_400;
 
 export interface ProviderOptions {
   /** The public origin (scheme, host, port) clients reach this gateway at: the issuer; `<issuer>/mcp` is the resource. */
@@ -34,7 +34,7 @@ export interface ProviderOptions {
 }
 
 /** Where the console's consent page lives; the interaction's API is under it (its cookie's path). */
-export const consentPath = (uid: string): string => `/oauth/consent/${uid}`;
+const consentPath = (uid: string): string => `/oauth/consent/${uid}`;
 
 export function createProvider(options: ProviderOptions): Provider {
   const resource = `${options.issuer}/mcp`;

@@ -20,9 +20,9 @@ export interface DescriptorUse {
 }
 
 /** From this share of the limit on, readiness fails. */
-export const descriptorReadyShare = 0.9;
+const descriptorReadyShare = 0.9;
 /** What the start asks for, and the least it does not warn about. */
-export const wantedDescriptors = 65_536;
+const wantedDescriptors = 65_536;
 
 let lastLimit: number | null = null;
 

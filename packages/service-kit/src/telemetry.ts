@@ -185,7 +185,7 @@ export function activeTraceparent(): string | undefined {
 }
 
 /** The trace context a message's headers carry (`traceparent`), as a parent for the span that handles it. */
-export function contextFrom(headers: Record<string, string>): Context {
+function contextFrom(headers: Record<string, string>): Context {
   return propagation.extract(ROOT_CONTEXT, headers);
 }
 

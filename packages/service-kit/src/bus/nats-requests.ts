@@ -41,8 +41,8 @@ export const natsLiveness: NatsLiveness = {
 };
 
 /** On a request: the caller hears heartbeats. On a message to a reply subject: a heartbeat, not the answer. */
-export const beatsHeader = "bancada-beats";
-export const beatHeader = "bancada-beat";
+const beatsHeader = "bancada-beats";
+const beatHeader = "bancada-beat";
 
 interface Pending {
   subject: string;

@@ -7,8 +7,8 @@
  */
 import type { BoardsDb, BoardsTx } from "./client.js";
 
-export const appRole = "bancada_boards_app";
-export const systemRole = "bancada_boards_system";
+const appRole = "bancada_boards_app";
+const systemRole = "bancada_boards_system";
 
 export interface SessionIdentity {
   /** The tenant: a person id means a person only together with it. */
@@ -21,7 +21,7 @@ export interface SessionIdentity {
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The `app.allowed_boards` setting: `*` or the comma-separated ids (an id that is no UUID can match no board). */
-export function allowedBoardsSetting(allowed: readonly string[] | null): string {
+function allowedBoardsSetting(allowed: readonly string[] | null): string {
   if (allowed === null) return "*";
   return allowed
     .filter((id) => uuidPattern.test(id))

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { BoardsTx } from "../db/client.js";
 import type { BoardsContext } from "./context.js";
 
-export type EntityType = "board" | "task" | "tag" | "member" | "proposal";
+type EntityType = "board" | "task" | "tag" | "member" | "proposal";
 
 export interface ActivityEntry {
   boardId: string;

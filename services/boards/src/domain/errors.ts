@@ -5,7 +5,7 @@
  */
 import { DomainError, ErrorCode } from "@bancada/contracts";
 
-export const boardNotFoundMessage = "Board not found or not accessible";
+const boardNotFoundMessage = "Board not found or not accessible";
 
 export function boardNotFound(): DomainError {
   return new DomainError(ErrorCode.notFound, boardNotFoundMessage);

@@ -16,7 +16,7 @@ import { insertProposal } from "./submit-proposal.js";
 import type { ProposalRecord, ProposalResult, TaskStatus } from "./views.js";
 
 /** A task a listed suggestion names, as it is now: enough to show "from → to" without reading each board. */
-export interface InboxTask {
+interface InboxTask {
   id: string;
   board_id: string;
   task_number: number;

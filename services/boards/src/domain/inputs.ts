@@ -8,35 +8,35 @@ import { color, matrixQuadrants, quadrantId } from "./quadrants.js";
 import { boardRole, taskStatus } from "./views.js";
 
 /** PostgreSQL text cannot hold NUL; refusing it here turns a database error into a clear one. */
-export const text = (max: number) =>
+const text = (max: number) =>
   z
     .string()
     .max(max)
     .regex(/^[^\u0000]*$/, "must not contain NUL (\\u0000) characters");
 const nonBlank = (max: number) => text(max).regex(/\S/, "must not be blank");
 
-export const boardId = z.guid().describe("The board's id (UUID), as list_boards returns it.");
-export const taskId = z.guid().describe("The task's id (UUID).");
-export const requestId = z
+const boardId = z.guid().describe("The board's id (UUID), as list_boards returns it.");
+const taskId = z.guid().describe("The task's id (UUID).");
+const requestId = z
   .guid()
   .describe(
     "A new UUID for each operation. Repeating it with the same arguments within 7 days returns the original result without writing again.",
   );
-export const expectedVersion = z
+const expectedVersion = z
   .number()
   .int()
   .min(1)
   .max(2_147_483_647)
   .describe("The task's version you last read; if it changed since, the call fails with VERSION_CONFLICT.");
-export const cursor = z.string().min(1).max(limits.cursorMax).describe("nextCursor of the previous page; omit for the first page.");
-export const title = nonBlank(limits.titleMax).describe(`Task title, 1 to ${limits.titleMax} characters.`);
-export const description = text(limits.descriptionMax);
+const cursor = z.string().min(1).max(limits.cursorMax).describe("nextCursor of the previous page; omit for the first page.");
+const title = nonBlank(limits.titleMax).describe(`Task title, 1 to ${limits.titleMax} characters.`);
+const description = text(limits.descriptionMax);
 // the calendar has no year 0 (1 BC is followed by AD 1): PostgreSQL refuses 0000-… as out of range
-export const dueDate = z.iso
+const dueDate = z.iso
   .date()
   .refine((value) => !value.startsWith("0000-"), "must be in year 0001 or later")
   .describe("Due date, YYYY-MM-DD.");
-export const tagIds = z
+const tagIds = z
   .array(z.guid())
   .max(limits.tagIdsMax)
   .refine((ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length, "must not repeat a tag")
@@ -79,7 +79,6 @@ export const updateTaskInput = z.strictObject({
   dueDate: dueDate.optional().describe("Omitted: unchanged. The due date cannot be removed through MCP (use the app)."),
   tagIds: tagIds.optional().describe("Omitted: tags unchanged. [] removes every tag. Otherwise the task's complete tag list."),
 });
-export type UpdateTaskInput = z.infer<typeof updateTaskInput>;
 
 export const moveTaskInput = z.strictObject({
   requestId,
@@ -103,7 +102,7 @@ export const reopenTaskInput = z.strictObject({
 });
 export type ReopenTaskInput = z.infer<typeof reopenTaskInput>;
 
-export const suggestionInput = z.strictObject({
+const suggestionInput = z.strictObject({
   taskId,
   version: z
     .number()
@@ -140,7 +139,7 @@ export type SubmitProposalInput = z.infer<typeof submitProposalInput>;
 
 // ---- The app's REST API only (boards, quadrants, members, tags, task extras) ----
 
-export const personId = text(limits.personIdMax).min(1).regex(/\S/, "must not be blank").describe("A person's id.");
+const personId = text(limits.personIdMax).min(1).regex(/\S/, "must not be blank").describe("A person's id.");
 
 export const createBoardInput = z.strictObject({
   requestId: requestId.describe("A new UUID for this board: it becomes the board's id."),
@@ -177,8 +176,8 @@ export type SetMemberInput = z.infer<typeof setMemberInput>;
 export const memberRef = z.strictObject({ boardId, personId });
 export type MemberRef = z.infer<typeof memberRef>;
 
-export const tagName = nonBlank(limits.tagNameMax);
-export const tagColor = color;
+const tagName = nonBlank(limits.tagNameMax);
+const tagColor = color;
 export const createTagInput = z.strictObject({
   requestId: requestId.describe("Becomes the tag's id."),
   boardId,

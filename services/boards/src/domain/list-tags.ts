@@ -14,7 +14,7 @@ export function listBoardTags(ctx: BoardsContext, boardId: string): Promise<{ ta
   });
 }
 
-export function readTags(tx: BoardsTx, boardId: string): Promise<TagRecord[]> {
+function readTags(tx: BoardsTx, boardId: string): Promise<TagRecord[]> {
   return tx.$queryRaw<TagRecord[]>`
     SELECT id::text, name, color, version FROM tags WHERE board_id = ${boardId}::uuid ORDER BY lower(name), name, id`;
 }

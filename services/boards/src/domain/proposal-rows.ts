@@ -8,7 +8,7 @@ import type { QuadrantId } from "./quadrants.js";
 import { optionalTimestamp, timestamp } from "./time.js";
 import type { ProposalRecord, SuggestionState } from "./views.js";
 
-export interface ProposalRow {
+interface ProposalRow {
   id: string;
   board_id: string;
   summary: string | null;
@@ -32,7 +32,7 @@ interface SuggestionRow {
   reproposed_as: string | null;
 }
 
-export const proposalColumns = Prisma.sql`p.id::text, p.board_id::text, p.summary, p.summary_closed, p.closed_at, p.created_at, p.created_by, p.agent_id, p.content_hash`;
+const proposalColumns = Prisma.sql`p.id::text, p.board_id::text, p.summary, p.summary_closed, p.closed_at, p.created_at, p.created_by, p.agent_id, p.content_hash`;
 
 /** Closed proposals older than 90 days no longer exist, whether or not the expiry job has run. */
 export const proposalAlive = Prisma.sql`(p.closed_at IS NULL OR p.closed_at >= now() - make_interval(secs => ${retention.closedProposalMs / 1000}))`;
@@ -65,7 +65,7 @@ export async function proposalPage(
   };
 }
 
-export async function withSuggestions(tx: BoardsTx, rows: ProposalRow[]): Promise<ProposalRecord[]> {
+async function withSuggestions(tx: BoardsTx, rows: ProposalRow[]): Promise<ProposalRecord[]> {
   if (rows.length === 0) return [];
   // an applied suggestion's origin is the quadrant its task_moved event left (the task itself has moved since);
   // an obsolete one proposed again is named by the new proposal's proposal_submitted event

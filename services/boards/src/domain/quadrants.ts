@@ -16,7 +16,7 @@ export const matrixQuadrants = quadrantIds.slice(0, 4) as Exclude<QuadrantId, "b
 
 export const quadrantId = z.enum(quadrantIds);
 
-export const colors = ["gray", "red", "orange", "yellow", "green", "teal", "blue", "purple", "pink"] as const;
+const colors = ["gray", "red", "orange", "yellow", "green", "teal", "blue", "purple", "pink"] as const;
 export const color = z.enum(colors);
 
 export interface QuadrantLook {

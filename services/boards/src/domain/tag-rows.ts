@@ -53,7 +53,7 @@ export async function withUniqueName<T>(tx: BoardsTx, boardId: string, name: str
   }
 }
 
-export function duplicateTagName(name: string, existing: TagRecord | undefined): DomainError {
+function duplicateTagName(name: string, existing: TagRecord | undefined): DomainError {
   return new DomainError(
     ErrorCode.conflict,
     `The board already has a tag named "${existing?.name ?? name}" (tag names ignore case): use that tag or choose another name.`,

@@ -51,7 +51,7 @@ export function toTaskRecord(row: TaskRow): TaskRecord {
   };
 }
 
-export async function readTask(tx: BoardsTx, boardId: string, taskId: string): Promise<TaskRow | undefined> {
+async function readTask(tx: BoardsTx, boardId: string, taskId: string): Promise<TaskRow | undefined> {
   const [row] = await tx.$queryRaw<
     TaskRow[]
   >`SELECT ${taskColumns} FROM tasks t WHERE t.id = ${taskId}::uuid AND t.board_id = ${boardId}::uuid`;

@@ -10,15 +10,15 @@ export const taskStatus = z.enum(["active", "completed", "discarded"]);
 export type TaskStatus = z.infer<typeof taskStatus>;
 export const boardRole = z.enum(["owner", "editor", "viewer"]);
 export type BoardRole = z.infer<typeof boardRole>;
-export const suggestionState = z.enum(["pending", "applied", "rejected", "obsolete"]);
+const suggestionState = z.enum(["pending", "applied", "rejected", "obsolete"]);
 export type SuggestionState = z.infer<typeof suggestionState>;
 
-export const tagView = z.object({ id: z.string(), name: z.string(), color: z.string() });
+const tagView = z.object({ id: z.string(), name: z.string(), color: z.string() });
 export type TagView = z.infer<typeof tagView>;
 /** A tag as the app's REST API shows it: with the version a rename, recolour or delete must send back. */
 export type TagRecord = TagView & { version: number };
 
-export const taskView = z.object({
+const taskView = z.object({
   id: z.string(),
   board_id: z.string(),
   task_number: z.number().int(),
@@ -36,7 +36,7 @@ export const taskView = z.object({
 /** The task as the domain and the REST API see it. */
 export type TaskRecord = z.infer<typeof taskView> & { archived_at: string | null };
 
-export const quadrantView = z.object({
+const quadrantView = z.object({
   id: z.enum(matrixQuadrants as [string, ...string[]]),
   title: z.string(),
   subtitle: z.string(),
@@ -45,7 +45,7 @@ export const quadrantView = z.object({
 });
 export type QuadrantView = z.infer<typeof quadrantView>;
 
-export const boardView = z.object({
+const boardView = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string().nullable(),
@@ -55,7 +55,7 @@ export const boardView = z.object({
 });
 export type BoardRecord = z.infer<typeof boardView> & { role: BoardRole; version: number };
 
-export const eventView = z.object({
+const eventView = z.object({
   id: z.string(),
   board_id: z.string(),
   actor_id: z.string(),
@@ -67,7 +67,7 @@ export const eventView = z.object({
 });
 export type EventView = z.infer<typeof eventView>;
 
-export const suggestionView = z.object({
+const suggestionView = z.object({
   id: z.string(),
   task_id: z.string(),
   version: z.number().int(),
@@ -75,9 +75,9 @@ export const suggestionView = z.object({
   reason: z.string(),
   state: suggestionState,
 });
-export type SuggestionView = z.infer<typeof suggestionView>;
+type SuggestionView = z.infer<typeof suggestionView>;
 
-export const proposalView = z.object({
+const proposalView = z.object({
   id: z.string(),
   board_id: z.string(),
   summary: z.string().nullable(),

@@ -12,7 +12,7 @@ import { whereBoardsAreMade } from "./where-boards-are-made.js";
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function boardHint(db: BoardsDb, ctx: ToolContext, boardId: string | undefined, consoleUrl?: string): Promise<string> {
+async function boardHint(db: BoardsDb, ctx: ToolContext, boardId: string | undefined, consoleUrl?: string): Promise<string> {
   if (!boardId) {
     return (
       "No board was chosen: first call list_boards, show the user the boards (name and id) and ask which one to use. Do not guess. " +
@@ -25,11 +25,11 @@ export async function boardHint(db: BoardsDb, ctx: ToolContext, boardId: string 
 }
 
 /** Whether this key can submit proposals; otherwise the agent presents its suggestions in the chat. */
-export function canPropose(ctx: ToolContext): boolean {
+function canPropose(ctx: ToolContext): boolean {
   return ctx.principal.allowWrites && ctx.principal.scopes.includes("boards:write");
 }
 
-export const boardIdArgument = {
+const boardIdArgument = {
   name: "boardId",
   description: "The board to work on (UUID from list_boards). Without it the agent asks which board to use.",
   required: false,

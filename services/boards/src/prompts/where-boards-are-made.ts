@@ -5,7 +5,7 @@
  */
 
 /** The console page that lists boards and has "New board", or undefined when the deployment did not say where it is. */
-export function boardsPageOf(consoleUrl: string | undefined): string | undefined {
+function boardsPageOf(consoleUrl: string | undefined): string | undefined {
   return consoleUrl ? `${consoleUrl.replace(/\/+$/, "")}/#/boards` : undefined;
 }
 

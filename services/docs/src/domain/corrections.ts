@@ -45,7 +45,7 @@ function correctableWords(query: string): TypedWord[] {
 }
 
 /** The closest lexicon word for each folded word that no document holds and that is no stop word as typed. */
-export async function closestWords(db: DocsDb, words: { typed: string; folded: string }[]): Promise<Map<string, string>> {
+async function closestWords(db: DocsDb, words: { typed: string; folded: string }[]): Promise<Map<string, string>> {
   if (!words.length) return new Map();
   const rows = await db.$queryRaw<{ typed: string; fixed: string }[]>`
     WITH unknown AS MATERIALIZED (

@@ -100,7 +100,7 @@ export function htmlToMarkdown(html: string): ConvertedHtml {
 const sectionNumber = /^(?:(?:chapter|appendix|part)\s+[\dIVXLC]+|[A-Z]|[IVXLC]+|\d+)(?:\.\d+)*\.\s+(?=\S)/i;
 
 /** "11.8. Partial Indexes" → "Partial Indexes"; "F.32. pgcrypto" → "pgcrypto"; "Chapter 11. Indexes" → "Indexes". */
-export function withoutSectionNumber(text: string): string {
+function withoutSectionNumber(text: string): string {
   const match = sectionNumber.exec(text);
   // A lone letter or Roman numeral must be followed by a number part or be a chapter label: "I. Tutorial", "A. Release Notes".
   return match ? text.slice(match[0].length) : text;

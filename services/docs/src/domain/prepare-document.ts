@@ -15,7 +15,7 @@ import { nameUri } from "./names.js";
 import { limits } from "./schemas.js";
 import { distinctWords } from "./words.js";
 
-export const indexVersion = "docs-index-3";
+const indexVersion = "docs-index-3";
 const derivedDescriptionMax = 300;
 
 export interface DocumentSource {

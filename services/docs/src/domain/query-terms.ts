@@ -36,7 +36,7 @@ export interface QueryTerm {
 }
 
 /** Filler still counts, a little: a question of filler alone cannot match on it. */
-export const fillerShare = 0.15;
+const fillerShare = 0.15;
 const parts = new Set(["blank", "hword_part", "hword_asciipart", "hword_numpart"]);
 
 export interface QueryReading {

@@ -38,7 +38,7 @@ const noControl = (schema: z.ZodString) =>
 
 const query = noControl(z.string().min(1).max(limits.queryMax)).refine((value) => /\S/.test(value), "must contain at least one word");
 
-export const documentName = noControl(z.string().max(limits.nameMax))
+const documentName = noControl(z.string().max(limits.nameMax))
   .refine(
     (value) => /^documents\/\S+$/.test(value),
     "must be a document name: documents/{uri without scheme}, e.g. documents/docs.example.com/guide/start",
@@ -63,7 +63,7 @@ export const searchDocumentsInput = z.strictObject({
 });
 export type SearchDocumentsInput = z.infer<typeof searchDocumentsInput>;
 
-export const searchResult = z.object({
+const searchResult = z.object({
   parent: z.string().describe("The document's name: pass it to get_documents for the whole page."),
   id: z.string().describe("The matching chunk (section) of the document."),
   title: z.string(),
@@ -85,9 +85,8 @@ export const getDocumentsInput = z.strictObject({
     .max(limits.namesMax)
     .describe("1 to 20 document names (documents/{uri_without_scheme}); the documents come back in this order, repeats included."),
 });
-export type GetDocumentsInput = z.infer<typeof getDocumentsInput>;
 
-export const documentView = z.object({
+const documentView = z.object({
   name: z.string().describe("documents/{uri_without_scheme}"),
   uri: z.string(),
   content: z.string().describe("The document in Markdown."),
@@ -97,14 +96,13 @@ export const documentView = z.object({
 export type DocumentView = z.infer<typeof documentView>;
 
 export const getDocumentsResult = z.object({ documents: z.array(documentView) });
-export type GetDocumentsResult = z.infer<typeof getDocumentsResult>;
 
 export const answerQueryInput = z.strictObject({
   query: query.describe("A question about the documentation, 1 to 1,000 characters, in English or Portuguese."),
 });
 export type AnswerQueryInput = z.infer<typeof answerQueryInput>;
 
-export const reference = z.object({
+const reference = z.object({
   name: z.string().describe("The cited document's name: pass it to get_documents."),
   uri: z.string(),
   title: z.string(),
@@ -121,7 +119,7 @@ export const answerQueryResult = z.object({
 export type AnswerQueryResult = z.infer<typeof answerQueryResult>;
 
 /** REST ingestion: one document as a publisher sends it. Title and description default to what the content says. */
-export const documentUpsert = z.strictObject({
+const documentUpsert = z.strictObject({
   uri: noControl(z.string().min(1).max(limits.uriMax)).describe("The page's http(s) URI; its name is documents/{uri without scheme}."),
   content: z
     .string()
@@ -132,7 +130,6 @@ export const documentUpsert = z.strictObject({
   title: noControl(z.string().min(1).max(limits.titleMax)).optional(),
   description: noControl(z.string().max(limits.descriptionMax)).optional(),
 });
-export type DocumentUpsert = z.infer<typeof documentUpsert>;
 
 export const upsertDocumentsInput = z.strictObject({
   documents: z.array(documentUpsert).min(1).max(limits.batchMax),
@@ -142,7 +139,3 @@ export type UpsertDocumentsInput = z.infer<typeof upsertDocumentsInput>;
 export const deleteDocumentsInput = z.strictObject({
   names: z.array(documentName).min(1).max(limits.batchMax),
 });
-export type DeleteDocumentsInput = z.infer<typeof deleteDocumentsInput>;
-
-export const writeStatus = z.enum(["created", "updated", "unchanged", "deleted", "absent"]);
-export type WriteStatus = z.infer<typeof writeStatus>;

@@ -16,7 +16,7 @@ import { ingestFolder, type IngestReport } from "./ingest-folder.js";
 export const demoFolder = path.join(import.meta.dirname, "../../demo");
 export const demoBaseUri = "https://bancada.example/docs";
 /** The repository's root: services/docs/src/ingest is four folders down. */
-export const repositoryRoot = path.join(import.meta.dirname, "../../../..");
+const repositoryRoot = path.join(import.meta.dirname, "../../../..");
 export const repositoryBaseUri = "https://bancada.example/repository";
 /** Every page of the demo is under this host: a corpus holding a page elsewhere is someone's own. */
 const demoHostUri = "https://bancada.example";
@@ -24,7 +24,7 @@ const demoHostUri = "https://bancada.example";
 const repositoryPages = ["README.md", "ARCHITECTURE.md", "infra/README.md"];
 
 /** The repository's documentation files that exist, relative to its root. */
-export async function repositoryDocFiles(root = repositoryRoot): Promise<string[]> {
+async function repositoryDocFiles(root = repositoryRoot): Promise<string[]> {
   const docs = await readdir(path.join(root, "docs")).catch(() => [] as string[]);
   const pages = await Promise.all(repositoryPages.map(async (file) => ((await isFile(path.join(root, file))) ? [file] : [])));
   return [...pages.flat(), ...docs.filter((file) => file.endsWith(".md")).map((file) => `docs/${file}`)];

@@ -7,7 +7,7 @@ import { lstat, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { DocumentSource } from "../domain/prepare-document.js";
 
-export const fileSizeMax = 1024 * 1024;
+const fileSizeMax = 1024 * 1024;
 const formats: Record<string, DocumentSource["format"]> = {
   ".md": "markdown",
   ".markdown": "markdown",

@@ -7,7 +7,7 @@ import { chmod, readdir } from "node:fs/promises";
 import path from "node:path";
 import { makeOwnFolder } from "@bancada/service-kit";
 
-export const folderMode = 0o700;
+const folderMode = 0o700;
 export const fileMode = 0o600;
 
 /**

@@ -31,7 +31,7 @@ export async function reachWorkspace(
   return { id: row.id, name: row.name, role: row.role, createdAt: row.created_at };
 }
 
-export function workspaceNotFound(workspaceId: string): DomainError {
+function workspaceNotFound(workspaceId: string): DomainError {
   return new DomainError(ErrorCode.notFound, `No workspace ${workspaceId} that you are a member of.`, { workspace_id: workspaceId });
 }
 

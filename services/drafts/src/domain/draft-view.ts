@@ -18,7 +18,7 @@ export async function readDraft(q: Reader, workspaceId: string, draftId: string)
   return row ? toDraftView(row, row.assets) : null;
 }
 
-export function toDraftView(row: Draft, assets: Asset[]): DraftView {
+function toDraftView(row: Draft, assets: Asset[]): DraftView {
   const accountIds = row.accountIds ?? [];
   return {
     id: row.id,
@@ -70,7 +70,7 @@ export function toSummary(row: SummaryRow): DraftSummary {
   };
 }
 
-export function toAssetView(asset: Asset): AssetView {
+function toAssetView(asset: Asset): AssetView {
   return {
     id: asset.id,
     filename: asset.filename,
@@ -82,6 +82,6 @@ export function toAssetView(asset: Asset): AssetView {
   };
 }
 
-export function personRef(personId: string | null): string | null {
+function personRef(personId: string | null): string | null {
   return personId !== null && isUuid(personId) ? canonicalUuid(personId) : null;
 }

@@ -36,7 +36,7 @@ export const caption = z
     description: "The post text, up to 2,200 characters. Untrusted editorial text.",
   });
 
-export const accountId = z
+const accountId = z
   .string()
   .regex(/^[a-z][a-z0-9]{0,19}:[A-Za-z0-9._-]{1,64}$/, "must be a social account id '<network>:<handle>', e.g. instagram:acme")
   .describe("A social account as '<network>:<handle>', e.g. instagram:acme or x:acme_br.");

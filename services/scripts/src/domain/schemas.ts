@@ -11,8 +11,7 @@ export const limits = {
   previewMax: 200,
 } as const;
 
-export const scriptStatus = z.enum(["draft", "ready", "review", "completed"]);
-export type ScriptStatus = z.infer<typeof scriptStatus>;
+const scriptStatus = z.enum(["draft", "ready", "review", "completed"]);
 
 /** PostgreSQL text cannot hold NUL; refusing it here turns a database error into a clear one. */
 const noNul = (schema: z.ZodString) => schema.regex(/^[^\u0000]*$/, "must not contain NUL (\\u0000) characters");
@@ -74,7 +73,7 @@ export const scriptView = z.object({
 });
 export type ScriptView = z.infer<typeof scriptView>;
 
-export const scriptListItem = scriptView.omit({ text: true }).extend({
+const scriptListItem = scriptView.omit({ text: true }).extend({
   preview: z.string().describe("The first characters of the text (at most 200)."),
 });
 export type ScriptListItem = z.infer<typeof scriptListItem>;
@@ -87,7 +86,6 @@ export const listScriptsResult = z.object({
 });
 export type ListScriptsResult = z.infer<typeof listScriptsResult>;
 
-export const changeKind = z.enum(["created", "updated", "trashed", "restored"]);
 export const listChangesInput = z.strictObject({
   after: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(100),

@@ -1,5 +1,5 @@
 import type { Script } from "../db/generated/client.js";
-import { limits, type ScriptListItem, type ScriptView } from "./schemas.js";
+import type { ScriptListItem, ScriptView } from "./schemas.js";
 
 export function toScriptView(row: Script): ScriptView {
   return {
@@ -29,10 +29,4 @@ export function toListItem(row: Omit<Script, "text"> & { preview: string }): Scr
     createdBy: row.createdBy,
     updatedBy: row.updatedBy,
   };
-}
-
-export function previewOf(text: string): string {
-  return Array.from(text.slice(0, limits.previewMax * 2))
-    .slice(0, limits.previewMax)
-    .join("");
 }

@@ -54,7 +54,7 @@ export function splitSections(markdown: string, options: SplitOptions = {}): Chu
 }
 
 /** GitHub's heading slug: lower case, punctuation dropped, spaces to hyphens; repeats get -1, -2, … */
-export function headingSlug(text: string): string {
+function headingSlug(text: string): string {
   return text
     .toLowerCase()
     .replace(/[^\p{L}\p{N}\p{M}\s_-]/gu, "")
