@@ -2,7 +2,9 @@
  * `GET /v1/openapi.json`: one OpenAPI 3.1 document of every REST route the port serves, valid per a standard
  * validator, read from the same route table express answers from, so a route added without a declaration fails here.
  */
+import { readFile, writeFile } from "node:fs/promises";
 import { Validator } from "@seriousme/openapi-schema-validator";
+import openapiTS, { astToString } from "openapi-typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openApiPathOf } from "@bancada/service-kit";
 import { startInProcess, type InProcess } from "./in-process.js";
@@ -82,7 +84,26 @@ describe("the OpenAPI document", { timeout: 240_000 }, () => {
     expect(Object.keys(body.content["application/json"]!.schema.properties)).not.toContain("id");
     expect(Object.keys(body.content["application/json"]!.schema.properties)).not.toContain("revision");
   });
+
+  it("when the console's API types are compared with what openapi-typescript makes of this document, then they are current", async () => {
+    // BANCADA_WRITE_API_TYPES=1 writes them (after a route's declaration changed); the console's typecheck then says what broke
+    const made = await consoleApiTypes(document);
+    if (process.env.BANCADA_WRITE_API_TYPES === "1") await writeFile(consoleApiTypesFile, made);
+    expect(
+      await readFile(consoleApiTypesFile, "utf8"),
+      "console/src/api-types.ts is stale: run this test with BANCADA_WRITE_API_TYPES=1",
+    ).toBe(made);
+  });
 });
+
+const consoleApiTypesFile = new URL("../../console/src/api-types.ts", import.meta.url);
+
+/** The console's types of every REST route: openapi-typescript's output for the document, under a line saying so. */
+async function consoleApiTypes(document: Document): Promise<string> {
+  const ast = await openapiTS(document as unknown as Parameters<typeof openapiTS>[0]);
+  const header = "// Generated from GET /v1/openapi.json by cli/test/openapi.test.ts (openapi-typescript); do not edit.\n";
+  return header + astToString(ast);
+}
 
 /** Actions whose path says everything (the proposal review, key revocation): no body to describe. */
 const bodiless = new Set([

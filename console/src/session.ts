@@ -1,30 +1,11 @@
 /** What the signed-in key may do (GET /v1/session), and why an area is closed to it. */
 import { createContext, useContext } from "react";
+import type { JsonAnswer } from "./api-answers";
 import { t } from "./i18n";
 
-export interface KeyView {
-  id: string;
-  prefix: string;
-  label: string;
-  scopes: string[];
-  allowWrites: boolean;
-  allowedBoardIds: string[] | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  current: boolean;
-}
-
-export interface Session {
-  key: KeyView | null;
-  accountId: string;
-  personId: string;
-  scopes: string[];
-  allowWrites: boolean;
-  allowedBoardIds: string[] | null;
-  allScopes: string[];
-}
+/** The answers of GET /v1/session and GET /v1/keys, as the gateway declares them (api-types.ts is generated). */
+export type Session = JsonAnswer<"/v1/session", "get">;
+export type KeyView = JsonAnswer<"/v1/keys", "get">["keys"][number];
 
 export const SessionContext = createContext<Session | null>(null);
 

@@ -50,26 +50,38 @@ const createKeyBody = z.strictObject({
 const keyIdParam = z.strictObject({ id: z.guid() });
 
 /** What the console shows of a key: never its secret or hash. */
-export interface KeyView {
-  id: string;
-  prefix: string;
-  label: string;
-  scopes: string[];
-  allowWrites: boolean;
-  allowedBoardIds: string[] | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  current: boolean;
-}
+const keyView = z.object({
+  id: z.string(),
+  prefix: z.string(),
+  label: z.string(),
+  scopes: z.array(z.string()),
+  allowWrites: z.boolean(),
+  allowedBoardIds: z.array(z.string()).nullable(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+  current: z.boolean().describe("This is the key making the request."),
+});
+type KeyView = z.infer<typeof keyView>;
+
+/** GET /v1/session: the calling key, whom it acts for and what it may do (the console opens its areas by it). */
+const sessionView = z.object({
+  key: keyView.nullable(),
+  accountId: z.string(),
+  personId: z.string(),
+  scopes: z.array(z.string()),
+  allowWrites: z.boolean(),
+  allowedBoardIds: z.array(z.string()).nullable(),
+  allScopes: z.array(z.string()),
+});
 
 export function keyRoutes(keys: KeyStore, guards: GuardOptions, limiter?: RateLimiter, stdioLaunch?: StdioLaunch): Router {
   const router = express.Router();
   const routes = restRoutes(router);
   router.use(["/v1/session", "/v1/keys"], hostGuard(guards), originGuard(guards), authenticate(keys, limiter), jsonBody("64kb"));
 
-  routes.get("/v1/session", { summary: "The calling key and what it may do", access: "key" }, async (req, res) => {
+  routes.get("/v1/session", { summary: "The calling key and what it may do", access: "key", response: sessionView }, async (req, res) => {
     // any working key may see itself: that is how the console signs in and learns which areas to offer
     const principal = principalOf(req);
     const record = await keys.get(principal.keyId, ownerOf(principal));
@@ -81,16 +93,20 @@ export function keyRoutes(keys: KeyStore, guards: GuardOptions, limiter?: RateLi
       scopes: principal.scopes,
       allowWrites: principal.allowWrites,
       allowedBoardIds: principal.allowedBoardIds,
-      allScopes: scopes,
-    });
+      allScopes: [...scopes],
+    } satisfies z.infer<typeof sessionView>);
   });
 
-  routes.get("/v1/keys", { summary: "The caller's own keys", access: keysRead }, async (req, res) => {
-    const principal = authorizedPrincipal(req, keysRead);
-    const list = await keys.list(ownerOf(principal));
-    res.setHeader("Cache-Control", "no-store");
-    res.json({ keys: list.map((record) => view(record, principal)).reverse() });
-  });
+  routes.get(
+    "/v1/keys",
+    { summary: "The caller's own keys", access: keysRead, response: z.object({ keys: z.array(keyView) }) },
+    async (req, res) => {
+      const principal = authorizedPrincipal(req, keysRead);
+      const list = await keys.list(ownerOf(principal));
+      res.setHeader("Cache-Control", "no-store");
+      res.json({ keys: list.map((record) => view(record, principal)).reverse() });
+    },
+  );
 
   routes.post(
     "/v1/keys",
