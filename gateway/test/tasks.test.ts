@@ -240,8 +240,8 @@ describe("MCP tasks", () => {
       const required = await modern(stack.mcpUrl, keyA, "tools/call", { name: "failing_job", arguments: {} }, false);
       expect(required.status).toBe(400);
       expect(required.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [tasksExtension]: {} } } } });
-      for (const method of ["tasks/get", "tasks/cancel"]) {
-        const gated = await modern(stack.mcpUrl, keyA, method, { taskId: "00000000-0000-4000-8000-000000000000" }, false);
+      for (const method of ["tasks/get", "tasks/cancel", "tasks/update"]) {
+        const gated = await modern(stack.mcpUrl, keyA, method, { taskId: "00000000-0000-4000-8000-000000000000", inputResponses: {} }, false);
         expect(gated.error?.code).toBe(-32021);
       }
     });

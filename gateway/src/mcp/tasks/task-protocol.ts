@@ -125,39 +125,33 @@ async function startTask(
   return era === "modern" ? { resultType: "task", ...modernTask(started) } : { task: legacyTask(started) };
 }
 
-const taskIdParams = z.looseObject({ taskId: z.string() });
-
 function serveModern(server: Server, { runner }: TasksOptions, caller: Caller): void {
-  const gate = (ctx: ServerContext, method: string) => {
+  // the extension is checked before the parameters: a client that did not declare it learns that first
+  const anyParams = z.looseObject({});
+  const taskIdOf = (ctx: ServerContext, method: string, params: Record<string, unknown>): string => {
     if (!declaresExtension(ctx)) throw missingExtension(`${method} belongs to the tasks extension`);
+    if (typeof params.taskId !== "string") throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${method} needs params.taskId, a string.`);
+    return params.taskId;
   };
   const find = async (taskId: string) => (await runner.store.find(caller.principal.keyId, taskId)) ?? unknownTask(taskId);
 
-  server.setRequestHandler("tasks/get", { params: taskIdParams }, async ({ taskId }, ctx) => {
-    gate(ctx, "tasks/get");
-    return detailedTask(await find(taskId));
-  });
-  server.setRequestHandler("tasks/cancel", { params: taskIdParams }, async ({ taskId }, ctx) => {
-    gate(ctx, "tasks/cancel");
-    const task = await find(taskId);
+  server.setRequestHandler("tasks/get", { params: anyParams }, async (params, ctx) => detailedTask(await find(taskIdOf(ctx, "tasks/get", params))));
+  server.setRequestHandler("tasks/cancel", { params: anyParams }, async (params, ctx) => {
+    const task = await find(taskIdOf(ctx, "tasks/cancel", params));
     // cancelling a finished task is acknowledged the same way: the outcome stays what it was
-    if (task.status === "working") await runner.cancel(caller, taskId);
+    if (task.status === "working") await runner.cancel(caller, task.id);
     return {};
   });
-  server.setRequestHandler(
-    "tasks/update",
-    { params: z.looseObject({ taskId: z.string(), inputResponses: z.record(z.string(), z.unknown()) }) },
-    async ({ taskId }, ctx) => {
-      gate(ctx, "tasks/update");
-      await find(taskId);
-      // no task of ours waits for input: responses it did not ask for are ignored, as the extension says
-      return {};
-    },
-  );
+  server.setRequestHandler("tasks/update", { params: anyParams }, async (params, ctx) => {
+    await find(taskIdOf(ctx, "tasks/update", params));
+    // no task of ours waits for input: responses it did not ask for are ignored, as the extension says
+    return {};
+  });
 }
 
 /** tasks/list pages. */
 const listPageSize = 50;
+const taskIdParams = z.looseObject({ taskId: z.string() });
 
 function serveLegacy(server: Server, { runner }: TasksOptions, caller: Caller): void {
   const { keyId } = caller.principal;
