@@ -25,6 +25,7 @@ import {
 import { createLogger, defineTool, hostTools } from "@bancada/service-kit";
 import { createGateway, type Gateway } from "@bancada/gateway";
 import { natsUrl, startStack, type ServiceFactory, type Stack } from "@bancada/e2e";
+import { fastRequestOf } from "../src/http/mcp-fast-path.js";
 import { tasksTools } from "./conformance/fixtures/tasks-tools.js";
 import { modernVersion } from "./mcp-clients.js";
 
@@ -112,6 +113,42 @@ async function legacyClient(url: string, key: string): Promise<Client> {
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
   return client;
 }
+
+describe("the fast path and tasks", () => {
+  const support: Record<string, "optional" | "required"> = { slow_compute: "optional", failing_job: "required" };
+  const taskSupportOf = (tool: string) => support[tool];
+  const call = (name: string, capabilities: Record<string, unknown>) => ({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: {
+      name,
+      arguments: {},
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": modernVersion,
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+        "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" },
+      },
+    },
+  });
+  const headers = (name: string) => ({
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": modernVersion,
+    "mcp-method": "tools/call",
+    "mcp-name": name,
+  });
+  const withTasks = { extensions: { [tasksExtension]: {} } };
+
+  it("when a call may become a task, or must be refused as one, then the fast path leaves it to the SDK; any other call it takes", () => {
+    expect(fastRequestOf(headers("slow_compute"), call("slow_compute", withTasks), taskSupportOf)).toBeUndefined();
+    expect(fastRequestOf(headers("failing_job"), call("failing_job", {}), taskSupportOf)).toBeUndefined();
+    expect(fastRequestOf(headers("slow_compute"), call("slow_compute", {}), taskSupportOf)).toBeDefined();
+    expect(fastRequestOf(headers("greet"), call("greet", withTasks), taskSupportOf)).toBeDefined();
+    // tasks off: nothing changes
+    expect(fastRequestOf(headers("slow_compute"), call("slow_compute", withTasks))).toBeDefined();
+  });
+});
 
 describe("MCP tasks", () => {
   let stack: Stack;
