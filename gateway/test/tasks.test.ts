@@ -56,7 +56,15 @@ const longWait = defineTool({
 });
 
 const jobsFactory: ServiceFactory = async ({ bus, subjects, log }) => {
-  const host = hostTools({ bus, subjects, service: "jobs", version: "1", instructions: "Jobs: for tests.", tools: [...tasksTools, longWait], log });
+  const host = hostTools({
+    bus,
+    subjects,
+    service: "jobs",
+    version: "1",
+    instructions: "Jobs: for tests.",
+    tools: [...tasksTools, longWait],
+    log,
+  });
   return { name: "jobs", routes: Router(), stop: async () => host.stop() };
 };
 
@@ -212,7 +220,8 @@ describe("MCP tasks", () => {
       let message: string | undefined;
       for (let i = 0; i < 40 && !message; i++) {
         await sleep(100);
-        message = (await client.request({ method: "tasks/get", params: { taskId: created.task.taskId } }, GetTaskResultSchema)).statusMessage;
+        message = (await client.request({ method: "tasks/get", params: { taskId: created.task.taskId } }, GetTaskResultSchema))
+          .statusMessage;
       }
       expect(message).toMatch(/^waiting \(\d+\/3000\)$/);
       await client.request({ method: "tasks/cancel", params: { taskId: created.task.taskId } }, CancelTaskResultSchema);
@@ -233,11 +242,15 @@ describe("MCP tasks", () => {
         code: -32602,
         message: expect.stringContaining("already cancelled"),
       });
-      await expect(client.request({ method: "tasks/result", params: { taskId } }, CallToolResultSchema)).rejects.toMatchObject({ code: -32600 });
+      await expect(client.request({ method: "tasks/result", params: { taskId } }, CallToolResultSchema)).rejects.toMatchObject({
+        code: -32600,
+      });
     }, 30_000);
 
     it("when a tool runs only as a task and is called plainly, or a sync tool is asked for a task, then the call is refused with -32601", async () => {
-      await expect(client.request({ method: "tools/call", params: { name: "failing_job", arguments: {} } }, CallToolResultSchema)).rejects.toMatchObject({
+      await expect(
+        client.request({ method: "tools/call", params: { name: "failing_job", arguments: {} } }, CallToolResultSchema),
+      ).rejects.toMatchObject({
         code: -32601,
       });
       await expect(
@@ -278,7 +291,13 @@ describe("MCP tasks", () => {
       expect(required.status).toBe(400);
       expect(required.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [tasksExtension]: {} } } } });
       for (const method of ["tasks/get", "tasks/cancel", "tasks/update"]) {
-        const gated = await modern(stack.mcpUrl, keyA, method, { taskId: "00000000-0000-4000-8000-000000000000", inputResponses: {} }, false);
+        const gated = await modern(
+          stack.mcpUrl,
+          keyA,
+          method,
+          { taskId: "00000000-0000-4000-8000-000000000000", inputResponses: {} },
+          false,
+        );
         expect(gated.error?.code).toBe(-32021);
       }
     });
@@ -321,8 +340,12 @@ describe("MCP tasks", () => {
       expect((await modern(stack.mcpUrl, other, "tasks/cancel", { taskId })).error?.code).toBe(-32602);
       const client = await legacyClient(stack.mcpUrl, other);
       clients.push(client);
-      await expect(client.request({ method: "tasks/get", params: { taskId } }, GetTaskResultSchema)).rejects.toMatchObject({ code: -32602 });
-      await expect(client.request({ method: "tasks/result", params: { taskId } }, CallToolResultSchema)).rejects.toMatchObject({ code: -32602 });
+      await expect(client.request({ method: "tasks/get", params: { taskId } }, GetTaskResultSchema)).rejects.toMatchObject({
+        code: -32602,
+      });
+      await expect(client.request({ method: "tasks/result", params: { taskId } }, CallToolResultSchema)).rejects.toMatchObject({
+        code: -32602,
+      });
       const listed = await client.request({ method: "tasks/list", params: {} }, ListTasksResultSchema);
       expect(listed.tasks.map((task) => task.taskId)).not.toContain(taskId);
     }
@@ -358,10 +381,16 @@ describe("MCP tasks", () => {
     });
 
     it("when a task is started on one replica, then the other reports it, returns its result and cancels it", async () => {
-      const created = await modern(stack.mcpUrl, keyA, "tools/call", { name: "slow_compute", arguments: { seconds: 1, label: "replicas" } });
+      const created = await modern(stack.mcpUrl, keyA, "tools/call", {
+        name: "slow_compute",
+        arguments: { seconds: 1, label: "replicas" },
+      });
       const taskId = created.result!.taskId as string;
       expect((await modern(secondUrl, keyA, "tasks/get", { taskId })).result?.status).toBe("working");
-      expect(await settled(secondUrl, keyA, taskId)).toMatchObject({ status: "completed", result: { structuredContent: { label: "replicas" } } });
+      expect(await settled(secondUrl, keyA, taskId)).toMatchObject({
+        status: "completed",
+        result: { structuredContent: { label: "replicas" } },
+      });
 
       const client = await legacyClient(secondUrl, keyA);
       clients.push(client);
@@ -378,48 +407,51 @@ describe("MCP tasks", () => {
     }, 60_000);
   });
 
-  describe.skipIf(!natsUrl || process.env.BANCADA_TEST_BUS === "memory")("a replica killed -9 while it waits for a task (needs NATS)", () => {
-    let child: ChildProcessWithoutNullStreams | undefined;
-    afterAll(() => {
-      if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-    });
-
-    it("when the replica that started a task dies, then another replica's sweep fails the task with a message that says why", async () => {
-      child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "fixtures/gateway-process.ts")], {
-        env: {
-          ...process.env,
-          GW_DATABASE_URL: stack.database.url,
-          GW_NATS_URL: natsUrl!,
-          GW_SIGNING_KEY: stack.bus.keys.export().signingKey!,
-          GW_SUBJECT_ROOT: stack.subjects.authResolve.replace(/\.auth\.resolve$/, ""),
-          GW_SERVICES: "jobs",
-        },
-      });
-      const orphanGuard = () => child?.kill("SIGKILL");
-      process.once("exit", orphanGuard);
-      const url = await new Promise<string>((resolve, reject) => {
-        let output = "";
-        const timer = setTimeout(() => reject(new Error(`the gateway process did not start: ${output}`)), 90_000);
-        const read = (chunk: Buffer) => {
-          output += chunk.toString();
-          const ready = /ready (\S+)\n/.exec(output);
-          if (!ready) return;
-          clearTimeout(timer);
-          resolve(ready[1]!);
-        };
-        child!.stdout.on("data", read);
-        child!.stderr.on("data", read);
-        child!.once("exit", (code) => reject(new Error(`the gateway process exited with ${code}: ${output}`)));
+  describe.skipIf(!natsUrl || process.env.BANCADA_TEST_BUS === "memory")(
+    "a replica killed -9 while it waits for a task (needs NATS)",
+    () => {
+      let child: ChildProcessWithoutNullStreams | undefined;
+      afterAll(() => {
+        if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
       });
 
-      const created = await modern(url, keyA, "tools/call", { name: "long_wait", arguments: { ms: 20_000 } });
-      const taskId = created.result!.taskId as string;
-      expect((await modern(stack.mcpUrl, keyA, "tasks/get", { taskId })).result?.status).toBe("working");
-      child.kill("SIGKILL");
-      process.removeListener("exit", orphanGuard);
+      it("when the replica that started a task dies, then another replica's sweep fails the task with a message that says why", async () => {
+        child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "fixtures/gateway-process.ts")], {
+          env: {
+            ...process.env,
+            GW_DATABASE_URL: stack.database.url,
+            GW_NATS_URL: natsUrl!,
+            GW_SIGNING_KEY: stack.bus.keys.export().signingKey!,
+            GW_SUBJECT_ROOT: stack.subjects.authResolve.replace(/\.auth\.resolve$/, ""),
+            GW_SERVICES: "jobs",
+          },
+        });
+        const orphanGuard = () => child?.kill("SIGKILL");
+        process.once("exit", orphanGuard);
+        const url = await new Promise<string>((resolve, reject) => {
+          let output = "";
+          const timer = setTimeout(() => reject(new Error(`the gateway process did not start: ${output}`)), 90_000);
+          const read = (chunk: Buffer) => {
+            output += chunk.toString();
+            const ready = /ready (\S+)\n/.exec(output);
+            if (!ready) return;
+            clearTimeout(timer);
+            resolve(ready[1]!);
+          };
+          child!.stdout.on("data", read);
+          child!.stderr.on("data", read);
+          child!.once("exit", (code) => reject(new Error(`the gateway process exited with ${code}: ${output}`)));
+        });
 
-      const failed = await settled(stack.mcpUrl, keyA, taskId, 15_000);
-      expect(failed).toMatchObject({ status: "failed", error: { code: -32603, message: expect.stringContaining("replica") } });
-    }, 150_000);
-  });
+        const created = await modern(url, keyA, "tools/call", { name: "long_wait", arguments: { ms: 20_000 } });
+        const taskId = created.result!.taskId as string;
+        expect((await modern(stack.mcpUrl, keyA, "tasks/get", { taskId })).result?.status).toBe("working");
+        child.kill("SIGKILL");
+        process.removeListener("exit", orphanGuard);
+
+        const failed = await settled(stack.mcpUrl, keyA, taskId, 15_000);
+        expect(failed).toMatchObject({ status: "failed", error: { code: -32603, message: expect.stringContaining("replica") } });
+      }, 150_000);
+    },
+  );
 });

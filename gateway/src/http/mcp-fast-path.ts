@@ -133,7 +133,11 @@ export async function serveFast(fast: FastAnswers, caller: Caller, request: Fast
   const { answers } = fast;
   let result: string;
   if (request.method === "tools/list") {
-    result = withTools(answers.list(caller, request.modern), request.modern ? toolsListCacheHint : undefined, request.modern ? fast.version : undefined);
+    result = withTools(
+      answers.list(caller, request.modern),
+      request.modern ? toolsListCacheHint : undefined,
+      request.modern ? fast.version : undefined,
+    );
   } else {
     const aborted = new AbortController();
     res.on("close", () => {

@@ -62,7 +62,8 @@ export function mcpRoute(options: McpRouteOptions): Router {
     authenticateKey(options.keys, options.stdioBridgeToken, options.oauth),
     express.raw({ type: () => true, limit: options.bodyLimit }),
     (req, res, next) => (lacksScope(options, req, res) ? undefined : next()),
-    (req, res) => void serve(handler, fastPath ? { answers, version: options.version, keepAliveMs, taskSupportOf } : undefined, req, res, log),
+    (req, res) =>
+      void serve(handler, fastPath ? { answers, version: options.version, keepAliveMs, taskSupportOf } : undefined, req, res, log),
   );
   const notAllowed: RequestHandler = (_req, res) => {
     res.setHeader("Allow", "POST").status(405).json(jsonRpcError(-32000, "Method not allowed: this server is stateless; use POST /mcp."));

@@ -111,7 +111,8 @@ async function startTask(
       return undefined;
     }
     const hint = legacyTaskParam.safeParse(task);
-    if (!hint.success) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "params.task must be an object with an optional ttl in milliseconds.");
+    if (!hint.success)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, "params.task must be an object with an optional ttl in milliseconds.");
     if (!support)
       throw new ProtocolError(
         ProtocolErrorCode.MethodNotFound,
@@ -130,12 +131,15 @@ function serveModern(server: Server, { runner }: TasksOptions, caller: Caller): 
   const anyParams = z.looseObject({});
   const taskIdOf = (ctx: ServerContext, method: string, params: Record<string, unknown>): string => {
     if (!declaresExtension(ctx)) throw missingExtension(`${method} belongs to the tasks extension`);
-    if (typeof params.taskId !== "string") throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${method} needs params.taskId, a string.`);
+    if (typeof params.taskId !== "string")
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${method} needs params.taskId, a string.`);
     return params.taskId;
   };
   const find = async (taskId: string) => (await runner.store.find(caller.principal.keyId, taskId)) ?? unknownTask(taskId);
 
-  server.setRequestHandler("tasks/get", { params: anyParams }, async (params, ctx) => detailedTask(await find(taskIdOf(ctx, "tasks/get", params))));
+  server.setRequestHandler("tasks/get", { params: anyParams }, async (params, ctx) =>
+    detailedTask(await find(taskIdOf(ctx, "tasks/get", params))),
+  );
   server.setRequestHandler("tasks/cancel", { params: anyParams }, async (params, ctx) => {
     const task = await find(taskIdOf(ctx, "tasks/cancel", params));
     // cancelling a finished task is acknowledged the same way: the outcome stays what it was

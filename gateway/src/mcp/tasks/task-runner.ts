@@ -67,7 +67,13 @@ export class TaskRunner {
   }
 
   /** Writes the task (it is there for tasks/get before this returns), then starts the call without waiting for it. */
-  async start(caller: Caller, name: string, args: Record<string, unknown> | undefined, ttlMs: number, traceparent?: string): Promise<TaskRecord> {
+  async start(
+    caller: Caller,
+    name: string,
+    args: Record<string, unknown> | undefined,
+    ttlMs: number,
+    traceparent?: string,
+  ): Promise<TaskRecord> {
     const { store, log } = this.#o;
     const task = await store.create({
       id: randomUUID(),
@@ -133,7 +139,10 @@ export class TaskRunner {
       outcome = outcomeOf(result);
     } catch (error) {
       log.error({ err: error, taskId: task.id }, "task call failed");
-      outcome = { status: "failed", error: { code: internalErrorCode, message: "The task failed inside the gateway; call the tool again." } };
+      outcome = {
+        status: "failed",
+        error: { code: internalErrorCode, message: "The task failed inside the gateway; call the tool again." },
+      };
     }
     progress.close();
     if (this.#stopped) return;
@@ -164,7 +173,8 @@ const taskRequestId = (id: string) => `task:${id}`;
  */
 function outcomeOf(result: CallToolResult): TaskOutcome {
   const error = result.isError ? errorOf(result) : undefined;
-  if (error?.code === ErrorCode.internal) return { status: "failed", error: { code: internalErrorCode, message: error.message, data: { error } } };
+  if (error?.code === ErrorCode.internal)
+    return { status: "failed", error: { code: internalErrorCode, message: error.message, data: { error } } };
   return { status: "completed", result: result as Record<string, unknown> };
 }
 
