@@ -194,12 +194,11 @@ describe("MCP tasks", () => {
     });
 
     it("when slow_compute is called as a task, then it returns a task at once, tasks/get follows it and tasks/result gives the tool's result", async () => {
-      const started = Date.now();
       const created = await client.request(
         { method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 1, label: "legacy" }, task: { ttl: 120_000 } } },
         CreateTaskResultSchema,
       );
-      expect(Date.now() - started).toBeLessThan(900);
+      // "working": the answer came before the work's end (a timing bound would be flaky on a loaded machine)
       expect(created.task).toMatchObject({ status: "working", ttl: 120_000, pollInterval: 1_000 });
       const { taskId } = created.task;
       const got = await client.request({ method: "tasks/get", params: { taskId } }, GetTaskResultSchema);
