@@ -69,7 +69,7 @@ export interface GatewayOptions {
   /** Development only (BANCADA_OAUTH_ALLOW_PRIVATE_CLIENT_DOCUMENTS=1): fetch client metadata documents from private addresses. */
   allowPrivateClientDocuments?: boolean;
   /** How this replica keeps its MCP tasks alive and finds dead replicas' ones (docs/gateway.md#tasks); tests shorten them. */
-  tasks?: Pick<TaskRunnerOptions, "heartbeatMs" | "orphanAfterMs" | "sweepMs">;
+  tasks?: Pick<TaskRunnerOptions, "heartbeatMs" | "orphanAfterMs" | "sweepMs" | "maxWorkingPerKey">;
 }
 
 export interface Gateway {

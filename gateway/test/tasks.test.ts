@@ -163,16 +163,18 @@ describe("MCP tasks", () => {
   let keyA: string;
   let keyA2: string;
   let keyB: string;
+  let keyLimit: string;
   const clients: Client[] = [];
 
   beforeAll(async () => {
     stack = await startStack({
       services: { jobs: jobsFactory },
-      gateway: { tasks: { heartbeatMs: 200, orphanAfterMs: 1_500, sweepMs: 300 } },
+      gateway: { tasks: { heartbeatMs: 200, orphanAfterMs: 1_500, sweepMs: 300, maxWorkingPerKey: 3 } },
     });
     keyA = await stack.createKey({ scopes: ["docs:read"] });
     keyA2 = await stack.createKey({ scopes: ["docs:read"] });
     keyB = await stack.createKey({ accountId: "acct-b", personId: "person-b", scopes: ["docs:read"] });
+    keyLimit = await stack.createKey({ scopes: ["docs:read"] });
   }, 120_000);
   afterAll(async () => {
     await Promise.all(clients.map((client) => client.close().catch(() => {})));
@@ -350,6 +352,24 @@ describe("MCP tasks", () => {
     }
     expect((await modern(stack.mcpUrl, keyA, "tasks/get", { taskId })).result?.status).toBe("working");
     await modern(stack.mcpUrl, keyA, "tasks/cancel", { taskId });
+  }, 30_000);
+
+  it("when a key has as many tasks working as it may, then one more is refused rate_limited until one ends", async () => {
+    const start = () => modern(stack.mcpUrl, keyLimit, "tools/call", { name: "long_wait", arguments: { ms: 30_000 } });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const created = await start();
+      expect(created.result?.resultType).toBe("task");
+      ids.push(created.result!.taskId as string);
+    }
+    const refused = await start();
+    expect(refused.result).toMatchObject({ resultType: "complete", isError: true, structuredContent: { error: { code: "rate_limited" } } });
+    expect((refused.result!.structuredContent as { error: { message: string } }).error.message).toContain("3 tasks working");
+    await modern(stack.mcpUrl, keyLimit, "tasks/cancel", { taskId: ids.pop()! });
+    const again = await start();
+    expect(again.result?.resultType).toBe("task");
+    ids.push(again.result!.taskId as string);
+    for (const taskId of ids) await modern(stack.mcpUrl, keyLimit, "tasks/cancel", { taskId });
   }, 30_000);
 
   describe("two gateway replicas", () => {

@@ -27,7 +27,7 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { authorize } from "@bancada/contracts";
+import { DomainError, authorize } from "@bancada/contracts";
 import type { Catalog } from "../../catalog.js";
 import type { Caller } from "../caller.js";
 import { defaultTtlMs, maxTtlMs, pollIntervalMs, type TaskRunner } from "./task-runner.js";
@@ -122,7 +122,15 @@ async function startTask(
   }
 
   const traceparent = traceparentOf(ctx);
-  const started = await options.runner.start(caller, name, args, ttlMs, traceparent);
+  let started: TaskRecord;
+  try {
+    started = await options.runner.start(caller, name, args, ttlMs, traceparent);
+  } catch (error) {
+    // too many tasks working: a tool error with the envelope, as a rate-limited plain call answers
+    if (!(error instanceof DomainError)) throw error;
+    const body = { error: error.toBody() };
+    return { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body, isError: true };
+  }
   return era === "modern" ? { resultType: "task", ...modernTask(started) } : { task: legacyTask(started) };
 }
 

@@ -8,7 +8,7 @@
  * whichever replica waits for it, and the service's handler is aborted.
  */
 import { randomUUID } from "node:crypto";
-import { ErrorCode, type ProgressUpdate } from "@bancada/contracts";
+import { DomainError, ErrorCode, type ProgressUpdate } from "@bancada/contracts";
 import type { Logger } from "@bancada/service-kit";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { CallRouter } from "../../call-router.js";
@@ -27,6 +27,8 @@ export interface TaskRunnerOptions {
   orphanAfterMs?: number;
   /** How often the sweep runs (orphans, then expired tasks). */
   sweepMs?: number;
+  /** The most tasks one key may have working at once; past it a new one is refused (`rate_limited`). */
+  maxWorkingPerKey?: number;
 }
 
 /** The longest a task may be kept, and the default when the client names none. */
@@ -34,6 +36,8 @@ export const maxTtlMs = 24 * 60 * 60_000;
 export const defaultTtlMs = 60 * 60_000;
 /** How often a client should poll, as the tasks say (pollInterval / pollIntervalMs). */
 export const pollIntervalMs = 1_000;
+/** Tasks one key may have working at once, by default. */
+export const defaultMaxWorkingPerKey = 100;
 /** Progress is written to the task at most this often. */
 const reportEveryMs = 500;
 
@@ -57,7 +61,7 @@ export class TaskRunner {
   #stopped = false;
 
   constructor(options: TaskRunnerOptions) {
-    this.#o = { heartbeatMs: 5_000, orphanAfterMs: 20_000, sweepMs: 5_000, ...options };
+    this.#o = { heartbeatMs: 5_000, orphanAfterMs: 20_000, sweepMs: 5_000, maxWorkingPerKey: defaultMaxWorkingPerKey, ...options };
     this.#heartbeat = setInterval(() => void this.#beat(), this.#o.heartbeatMs).unref();
     this.#sweep = setInterval(() => void this.sweep(), this.#o.sweepMs).unref();
   }
@@ -66,7 +70,11 @@ export class TaskRunner {
     return this.#o.store;
   }
 
-  /** Writes the task (it is there for tasks/get before this returns), then starts the call without waiting for it. */
+  /**
+   * Writes the task (it is there for tasks/get before this returns), then starts the call without waiting for it.
+   * A key with `maxWorkingPerKey` tasks working is refused with `rate_limited`: each holds a call open on the bus.
+   * (The count and the insert are two statements: requests racing on several replicas may pass it by a few.)
+   */
   async start(
     caller: Caller,
     name: string,
@@ -74,7 +82,13 @@ export class TaskRunner {
     ttlMs: number,
     traceparent?: string,
   ): Promise<TaskRecord> {
-    const { store, log } = this.#o;
+    const { store, log, maxWorkingPerKey } = this.#o;
+    if ((await store.working(caller.principal.keyId)) >= maxWorkingPerKey)
+      throw new DomainError(
+        ErrorCode.rateLimited,
+        `This API key has ${maxWorkingPerKey} tasks working, the most it may: wait for one to finish or cancel one (tasks/cancel), then retry.`,
+        { retryAfterMs: pollIntervalMs, maxWorkingTasks: maxWorkingPerKey },
+      );
     const task = await store.create({
       id: randomUUID(),
       keyId: caller.principal.keyId,

@@ -92,6 +92,11 @@ export class TaskStore {
     return uuidPattern.test(id) && (await this.#db.mcpTask.count({ where: { id, keyId } })) === 1;
   }
 
+  /** How many of the key's tasks are working, on every replica. */
+  async working(keyId: string): Promise<number> {
+    return this.#db.mcpTask.count({ where: { keyId, status: "working" } });
+  }
+
   /** Writes the outcome of a task still working; a task already finished (cancelled meanwhile) keeps its own. */
   async finish(id: string, outcome: TaskOutcome): Promise<boolean> {
     const { count } = await this.#db.mcpTask.updateMany({
