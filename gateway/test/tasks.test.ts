@@ -2,7 +2,7 @@
  * MCP tasks through the real stack (Postgres, NATS, services on the tool host): a tools/call run as a task returns
  * at once, its status and result are read with tasks/*, it can be cancelled (the service's handler is aborted), it is
  * its key's alone, any gateway replica answers for it, and a replica killed while it waits leaves the task failed,
- * not working forever. 2025-11-25 through the 1.x SDK Client (the revision's task-augmented requests); 2026-07-28 as
+ * not working forever. 2025-11-25 through the 1.x SDK Client over HTTP and stdio (the revision's task-augmented requests); 2026-07-28 as
  * the tasks extension's requests on the wire (the v2 SDK Client has no task support to drive it with).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
@@ -14,6 +14,7 @@ import { Router } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   CallToolResultSchema,
@@ -371,6 +372,33 @@ describe("MCP tasks", () => {
     ids.push(again.result!.taskId as string);
     for (const taskId of ids) await modern(stack.mcpUrl, keyLimit, "tasks/cancel", { taskId });
   }, 30_000);
+
+  it("when a 2025 client runs a tool as a task over stdio, then the same tasks/* follow it to its result", async () => {
+    const client = new Client({ name: "tasks-test-stdio", version: "1.0.0" });
+    clients.push(client);
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", "tsx", path.join(import.meta.dirname, "fixtures/stdio-tasks-gateway.ts")],
+        cwd: path.resolve(import.meta.dirname, "../.."),
+        env: { ...(process.env as Record<string, string>), STDIO_DATABASE_URL: stack.database.url, STDIO_API_KEY: keyA },
+        stderr: "ignore",
+      }),
+      { timeout: 110_000 },
+    );
+    expect(client.getServerCapabilities()?.tasks).toBeDefined();
+    const created = await client.request(
+      { method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 1, label: "stdio" }, task: {} } },
+      CreateTaskResultSchema,
+    );
+    expect(created.task.status).toBe("working");
+    const result = await client.request({ method: "tasks/result", params: { taskId: created.task.taskId } }, CallToolResultSchema, {
+      timeout: 30_000,
+    });
+    expect(result.structuredContent).toEqual({ slept: 1, label: "stdio" });
+    // the stdio gateway wrote the task in the same table: the HTTP gateway answers for it too
+    expect((await modern(stack.mcpUrl, keyA, "tasks/get", { taskId: created.task.taskId })).result?.status).toBe("completed");
+  }, 150_000);
 
   describe("two gateway replicas", () => {
     let second: Gateway;
