@@ -22,6 +22,9 @@ import { createGatewayApp, routeSources } from "./http/app.js";
 import { KeyStore } from "./keys/api-keys.js";
 import { serveAuthResolve } from "./keys/serve-auth.js";
 import { OAuthServer } from "./oauth/server.js";
+import { ToolAnswers } from "./mcp/tool-answers.js";
+import { TaskRunner, type TaskRunnerOptions } from "./mcp/tasks/task-runner.js";
+import { TaskStore } from "./mcp/tasks/task-store.js";
 
 export interface GatewayOptions {
   databaseUrl: string;
@@ -65,6 +68,8 @@ export interface GatewayOptions {
   publicUrl?: string;
   /** Development only (BANCADA_OAUTH_ALLOW_PRIVATE_CLIENT_DOCUMENTS=1): fetch client metadata documents from private addresses. */
   allowPrivateClientDocuments?: boolean;
+  /** How this replica keeps its MCP tasks alive and finds dead replicas' ones (docs/gateway.md#tasks); tests shorten them. */
+  tasks?: Pick<TaskRunnerOptions, "heartbeatMs" | "orphanAfterMs" | "sweepMs" | "maxWorkingPerKey">;
 }
 
 export interface Gateway {
@@ -75,6 +80,8 @@ export interface Gateway {
   oauth: OAuthServer;
   catalog: Catalog;
   router: CallRouter;
+  /** Runs tools/call as MCP tasks, for every transport of this gateway. */
+  tasks: TaskRunner;
   outputSchemas: boolean;
   /** Every method and path the gateway's port answers, with each REST route's declaration (the OpenAPI document's source). */
   routeTable(): RouteEntry[];
@@ -123,7 +130,15 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const authResponder = serveAuthResolve(options.bus, options.subjects, keys, log);
   const cancellations = router.listenForCancellations();
   const outputSchemas = options.outputSchemas ?? false;
+  const tasks = new TaskRunner({
+    store: new TaskStore(db),
+    answers: new ToolAnswers({ catalog, router, outputSchemas }),
+    router,
+    log,
+    ...options.tasks,
+  });
   const app = createGatewayApp({
+    tasks,
     catalog,
     router,
     keys,
@@ -158,9 +173,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     oauth,
     catalog,
     router,
+    tasks,
     outputSchemas,
     async stop() {
       stopSweeping();
+      await tasks.stop();
       authResponder.unsubscribe();
       cancellations.unsubscribe();
       catalog.stop();

@@ -32,7 +32,13 @@ export async function serveStdio(
   // revoked or expired key stops an open session as fast as it stops HTTP; the caller follows the latest resolution
   const caller: Caller = { principal, view, transport: "stdio" };
   const factory = mcpServerFactory(
-    { catalog: gateway.catalog, router: gateway.router, outputSchemas: gateway.outputSchemas, version: gatewayVersion },
+    {
+      catalog: gateway.catalog,
+      router: gateway.router,
+      outputSchemas: gateway.outputSchemas,
+      version: gatewayVersion,
+      tasks: gateway.tasks,
+    },
     caller,
   );
   const stdin = streams?.stdin ?? process.stdin;

@@ -7,8 +7,9 @@
  *
  * Only a request this module is sure of is taken: valid as the SDK sees it (its own `classifyInboundRequest` picks
  * the era and checks the envelope and the header/body agreement; the rest is checked here) and needing nothing but a
- * result. Anything else — a request the SDK would refuse, a progressToken (progress needs a stream), a task, a
- * batch, a notification, any other method, a header this module does not compare — goes to the SDK unchanged, and
+ * result. Anything else — a request the SDK would refuse, a progressToken (progress needs a stream), a task (asked
+ * for in 2025 with `params.task`; in 2026-07-28 a call of a tool that takes tasks from a client that declared the
+ * tasks extension; or a tool that runs only as a task), a batch, a notification, any other method, a header this module does not compare — goes to the SDK unchanged, and
  * the SDK answers it. gateway/test/fast-path.test.ts sends every case both ways and compares the answers.
  *
  * What it reproduces of the SDK (2.4.0), and so what an SDK upgrade must re-check (docs/gateway.md#speed has the
@@ -20,6 +21,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Request, Response } from "express";
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   RELATED_TASK_META_KEY,
   SERVER_INFO_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -29,6 +31,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/server";
 import type { Caller } from "../mcp/caller.js";
+import { tasksExtension } from "../mcp/tasks/task-protocol.js";
 import { serverInfo, traceparentFrom } from "../mcp/server.js";
 import { toolsListCacheHint, type ToolAnswers } from "../mcp/tool-answers.js";
 
@@ -53,8 +56,11 @@ const header = (headers: IncomingHttpHeaders, name: string): string | undefined 
 const callKeys = new Set(["name", "arguments", "_meta"]);
 const listKeys = new Set(["cursor", "_meta"]);
 
+/** Whether a tool may run as a task, and so whether its calls may become tasks (tasks on): the catalog's word. */
+export type TaskSupportOf = (tool: string) => "optional" | "required" | undefined;
+
 /** The request when the fast path may answer it exactly as the SDK would, else undefined (the SDK serves it). */
-export function fastRequestOf(headers: IncomingHttpHeaders, message: unknown): FastRequest | undefined {
+export function fastRequestOf(headers: IncomingHttpHeaders, message: unknown, taskSupportOf?: TaskSupportOf): FastRequest | undefined {
   if (!isObject(message) || (message.method !== "tools/call" && message.method !== "tools/list")) return undefined;
   const { method, params, id } = message;
   if (message.jsonrpc !== "2.0" || !(typeof id === "string" || Number.isSafeInteger(id))) return undefined;
@@ -67,6 +73,9 @@ export function fastRequestOf(headers: IncomingHttpHeaders, message: unknown): F
   const args = params?.arguments;
   if (method === "tools/call" && (typeof name !== "string" || (args !== undefined && !isObject(args)))) return undefined;
   if (method === "tools/list" && params?.cursor !== undefined && typeof params.cursor !== "string") return undefined;
+  const taskSupport = method === "tools/call" ? taskSupportOf?.(name as string) : undefined;
+  // a task, or the refusal of a call that must be one, is the SDK's to answer (tasks/task-protocol.ts)
+  if (taskSupport === "required" || (taskSupport && declaresTasks(meta))) return undefined;
 
   const versionHeader = header(headers, "mcp-protocol-version");
   const methodHeader = header(headers, "mcp-method");
@@ -103,12 +112,20 @@ export function fastRequestOf(headers: IncomingHttpHeaders, message: unknown): F
   return undefined;
 }
 
+/** A 2026-07-28 envelope whose client capabilities declare the tasks extension. */
+function declaresTasks(meta: Record<string, unknown> | undefined): boolean {
+  const capabilities = meta?.[CLIENT_CAPABILITIES_META_KEY];
+  return isObject(capabilities) && isObject(capabilities.extensions) && capabilities.extensions[tasksExtension] !== undefined;
+}
+
 export interface FastAnswers {
   answers: ToolAnswers;
   /** The gateway's version, for the `_meta.serverInfo` of 2026-07-28 results. */
   version: string;
   /** The interval of a 2025-era answer stream's keep-alive comments while a call runs (the SDK's option of the same name). */
   keepAliveMs: number;
+  /** Set when tasks are served: which calls may become tasks, and so are left to the SDK. */
+  taskSupportOf?: TaskSupportOf | undefined;
 }
 
 /** Answers a request `fastRequestOf` took. A client that leaves before its answer is written cancels its call. */
@@ -116,7 +133,11 @@ export async function serveFast(fast: FastAnswers, caller: Caller, request: Fast
   const { answers } = fast;
   let result: string;
   if (request.method === "tools/list") {
-    result = withTools(answers.list(caller), request.modern ? toolsListCacheHint : undefined, request.modern ? fast.version : undefined);
+    result = withTools(
+      answers.list(caller, request.modern),
+      request.modern ? toolsListCacheHint : undefined,
+      request.modern ? fast.version : undefined,
+    );
   } else {
     const aborted = new AbortController();
     res.on("close", () => {

@@ -51,6 +51,7 @@ export function mcpRoute(options: McpRouteOptions): Router {
   const answers = new ToolAnswers(options);
   const fastPath = options.fastPath ?? true;
   const keepAliveMs = options.sseKeepAliveMs ?? defaultSseKeepAliveMs;
+  const taskSupportOf = options.tasks ? (tool: string) => options.catalog.tool(tool)?.descriptor.taskSupport : undefined;
   const handler = createMcpHandler(mcpServerFactory(options, undefined, answers), {
     legacy: "stateless",
     keepAliveMs,
@@ -61,7 +62,8 @@ export function mcpRoute(options: McpRouteOptions): Router {
     authenticateKey(options.keys, options.stdioBridgeToken, options.oauth),
     express.raw({ type: () => true, limit: options.bodyLimit }),
     (req, res, next) => (lacksScope(options, req, res) ? undefined : next()),
-    (req, res) => void serve(handler, fastPath ? { answers, version: options.version, keepAliveMs } : undefined, req, res, log),
+    (req, res) =>
+      void serve(handler, fastPath ? { answers, version: options.version, keepAliveMs, taskSupportOf } : undefined, req, res, log),
   );
   const notAllowed: RequestHandler = (_req, res) => {
     res.setHeader("Allow", "POST").status(405).json(jsonRpcError(-32000, "Method not allowed: this server is stateless; use POST /mcp."));
@@ -86,7 +88,7 @@ async function serve(handler: McpHttpHandler, fast: FastAnswers | undefined, req
       res.status(200).json(jsonRpcError(problem.code, problem.message, requestIdOf(parsed)));
       return;
     }
-    const request = fast && fastRequestOf(req.headers, parsed);
+    const request = fast && fastRequestOf(req.headers, parsed, fast.taskSupportOf);
     if (request) {
       await serveFast(fast, caller, request, req, res).catch((error: unknown) => failed(error, res, log, parsed));
       return;

@@ -19,20 +19,20 @@ export class ListedTools {
     this.#outputSchemas = outputSchemas;
   }
 
-  for(caller: Caller): Tool[] {
+  for(caller: Caller, modern = false): Tool[] {
     const tools = this.#catalog.tools();
     if (tools !== this.#builtFrom) {
       this.#byAccess.clear();
       this.#builtFrom = tools;
     }
     const { principal, transport, view } = caller;
-    const key = `${transport}|${view}|${principal.allowWrites}|${principal.scopes.join(" ")}`;
+    const key = `${modern ? "m" : "l"}|${transport}|${view}|${principal.allowWrites}|${principal.scopes.join(" ")}`;
     let listed = this.#byAccess.get(key);
     if (!listed) {
       const seen = { ...principal, profile: view === "core" ? ("core" as const) : ("full" as const) };
       listed = tools
         .filter((tool) => isListed(tool.descriptor, seen, transport))
-        .map(({ descriptor }) => mcpTool(descriptor, this.#outputSchemas));
+        .map(({ descriptor }) => mcpTool(descriptor, this.#outputSchemas, !modern));
       if (this.#byAccess.size > 1_000) this.#byAccess.clear();
       this.#byAccess.set(key, listed);
     }
@@ -40,7 +40,7 @@ export class ListedTools {
   }
 }
 
-export function mcpTool(descriptor: CatalogTool["descriptor"], outputSchemas: boolean): Tool {
+export function mcpTool(descriptor: CatalogTool["descriptor"], outputSchemas: boolean, taskSupport = false): Tool {
   return {
     name: descriptor.name,
     ...(descriptor.title ? { title: descriptor.title } : {}),
@@ -48,5 +48,6 @@ export function mcpTool(descriptor: CatalogTool["descriptor"], outputSchemas: bo
     inputSchema: descriptor.inputSchema as Tool["inputSchema"],
     ...(outputSchemas && descriptor.outputSchema ? { outputSchema: descriptor.outputSchema as Tool["outputSchema"] } : {}),
     annotations: descriptor.annotations,
+    ...(taskSupport && descriptor.taskSupport ? { execution: { taskSupport: descriptor.taskSupport } } : {}),
   };
 }

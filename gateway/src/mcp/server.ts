@@ -6,7 +6,7 @@
  * and the factory only wires it. What tools/list and tools/call answer lives in tool-answers.ts, shared with the
  * HTTP route's fast path (http/mcp-fast-path.ts).
  */
-import { ProtocolError, Server, TRACEPARENT_META_KEY, type McpRequestContext, type ServerContext } from "@modelcontextprotocol/server";
+import { ProtocolError, type Server, TRACEPARENT_META_KEY, type McpRequestContext, type ServerContext } from "@modelcontextprotocol/server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { ErrorCode, permits, type ErrorBody, type ProgressUpdate } from "@bancada/contracts";
 import type { CallOptions, CallRouter } from "../call-router.js";
@@ -14,6 +14,8 @@ import type { Catalog } from "../catalog.js";
 import type { Caller } from "./caller.js";
 import { invalidParams } from "./request-shape.js";
 import { ToolAnswers, toolsListCacheHint } from "./tool-answers.js";
+import { TaskingServer, tasksCapabilities } from "./tasks/task-protocol.js";
+import type { TaskRunner } from "./tasks/task-runner.js";
 
 export interface McpServerOptions {
   catalog: Catalog;
@@ -21,6 +23,8 @@ export interface McpServerOptions {
   /** Advertise output schemas (SOSOAPI_OUTPUT_SCHEMAS=1, docs/gateway.md#catalog). */
   outputSchemas: boolean;
   version: string;
+  /** Runs tools/call as MCP tasks (docs/gateway.md#tasks); without it no task is offered. */
+  tasks?: TaskRunner;
 }
 
 /** How the HTTP route hands the caller to the factory (the SDK passes `authInfo` through untouched). */
@@ -50,14 +54,19 @@ export function mcpServerFactory(options: McpServerOptions, fixedCaller?: Caller
   return (context) => {
     const caller = fixedCaller ?? (context.authInfo as CallerAuthInfo | undefined)?.extra.caller;
     if (!caller) throw new Error("The MCP route must authenticate the caller before the server is built.");
-    const server = new Server(info, {
-      capabilities: { tools: { listChanged: caller.transport === "stdio" && !caller.bridged }, prompts: {}, logging: {} },
+    const server = new TaskingServer(info, {
+      capabilities: {
+        tools: { listChanged: caller.transport === "stdio" && !caller.bridged },
+        prompts: {},
+        logging: {},
+        ...(options.tasks ? tasksCapabilities(context.era) : {}),
+      },
       instructions: catalog.instructions(),
       jsonSchemaValidator: sharedValidator,
       cacheHints: { "tools/list": toolsListCacheHint },
     });
 
-    server.setRequestHandler("tools/list", () => ({ tools: answers.list(caller) }));
+    server.setRequestHandler("tools/list", () => ({ tools: answers.list(caller, context.era === "modern") }));
     server.setRequestHandler("tools/call", (request, ctx) =>
       answers.call(caller, request.params.name, request.params.arguments, callOptions(caller, ctx)),
     );
@@ -78,6 +87,7 @@ export function mcpServerFactory(options: McpServerOptions, fixedCaller?: Caller
       return reply.result as { messages: [] };
     });
 
+    if (options.tasks) server.serveTasks({ runner: options.tasks, catalog }, caller, context.era);
     server.setRequestHandler("logging/setLevel", () => ({}));
     // Stateless 2025-era HTTP: the cancellation arrives in its own POST, on a Server that never saw the call.
     // (On 2026-07-28 a client cancels by closing the request, which aborts ctx.mcpReq.signal.)

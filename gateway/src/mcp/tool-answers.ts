@@ -32,9 +32,12 @@ export class ToolAnswers {
     this.#search = new SearchTools(options.catalog);
   }
 
-  /** The tools this caller sees: its view of the catalog, or only search_tools and call_tool. */
-  list(caller: Caller): Tool[] {
-    return caller.view === "search" ? this.#search.tools() : this.#listed.for(caller);
+  /**
+   * The tools this caller sees: its view of the catalog, or only search_tools and call_tool. A 2025-era list says
+   * which tools run as tasks (`execution.taskSupport`); 2026-07-28 has no such field (the tasks extension decides).
+   */
+  list(caller: Caller, modern = false): Tool[] {
+    return caller.view === "search" ? this.#search.tools() : this.#listed.for(caller, modern);
   }
 
   /** One tools/call; never throws (a failure is an `isError` result carrying the error envelope). */

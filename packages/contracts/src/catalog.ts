@@ -23,6 +23,11 @@ export const toolDescriptor = z.object({
   transports: z.array(z.enum(["http", "stdio"])),
   /** The longest a call may legitimately take; the gateway adds a margin for its deadline. */
   maxDurationMs: z.number().int().positive(),
+  /**
+   * Whether a client may run the call as an MCP task (it returns at once; the result is fetched later):
+   * "optional" for work that may run long, "required" for work that only runs as a task. Absent: never a task.
+   */
+  taskSupport: z.enum(["optional", "required"]).optional(),
 });
 export type ToolDescriptor = z.infer<typeof toolDescriptor>;
 

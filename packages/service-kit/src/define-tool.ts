@@ -32,6 +32,11 @@ export interface ToolDefinition<I extends z.ZodType, O extends z.ZodType> {
   transports?: Transport[];
   maxDurationMs?: number;
   /**
+   * The call may run long, so a client may run it as an MCP task (docs/gateway.md#tasks): "optional" lets the
+   * client choose, "required" accepts it only as a task. The gateway runs the task; the handler is the same.
+   */
+  task?: "optional" | "required";
+  /**
    * JSON Schemas to advertise verbatim instead of the ones generated from zod, when a contract gives
    * them exactly (the list tool of docs/drafts.md#tools). The zod schemas must accept and produce the same values; tests check both.
    */
@@ -85,6 +90,7 @@ export function describeTool(tool: Tool): ToolDescriptor {
     profile: tool.profile,
     transports: tool.transports,
     maxDurationMs: tool.maxDurationMs,
+    ...(tool.task ? { taskSupport: tool.task } : {}),
   };
 }
 

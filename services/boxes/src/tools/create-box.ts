@@ -22,6 +22,7 @@ export const createBoxTool = (rt: BoxesRuntime) =>
     scope: "boxes:write",
     profile: "core",
     maxDurationMs: 130_000,
+    task: "optional",
     owner: (principal, input) => ownerOfNewBox(rt, principal.accountId, input),
     handler: async (ctx, input) => ({ box: await createBox(boxesContext(rt, ctx), input, ctx.signal, ctx.progress) }),
   });

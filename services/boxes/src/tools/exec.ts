@@ -22,6 +22,7 @@ export const execTool = (rt: BoxesRuntime) =>
     scope: "boxes:exec",
     profile: "core",
     maxDurationMs: 620_000,
+    task: "optional",
     // the owner lookup reads the whole row, and the handler acts on it: one read of the box per exec
     owner: boxOwner(rt, true),
     handler: (ctx, input) => execCommand(boxesContext(rt, ctx), input, ctx.signal, ctx.progress, ctx.owner?.found as BoxRow | undefined),

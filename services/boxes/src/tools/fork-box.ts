@@ -19,6 +19,7 @@ export const forkBoxTool = (rt: BoxesRuntime) =>
     scope: "boxes:write",
     profile: "core",
     maxDurationMs: 130_000,
+    task: "optional",
     owner: boxOwner(rt),
     handler: (ctx, input) => forkBox(boxesContext(rt, ctx), input, ctx.signal, ctx.progress),
   });

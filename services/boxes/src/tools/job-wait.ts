@@ -18,6 +18,7 @@ export const jobWaitTool = (rt: BoxesRuntime) =>
     scope: "boxes:read",
     profile: "core",
     maxDurationMs: 610_000,
+    task: "optional",
     owner: boxOwner(rt),
     handler: async (ctx, input) => ({ job: await jobWait(boxesContext(rt, ctx), input, ctx.signal, ctx.progress) }),
   });

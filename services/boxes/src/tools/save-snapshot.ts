@@ -18,6 +18,7 @@ export const saveSnapshotTool = (rt: BoxesRuntime) =>
     scope: "images:write",
     profile: "core",
     maxDurationMs: 70_000,
+    task: "optional",
     owner: boxOwner(rt),
     handler: async (ctx, input) => ({ snapshot: await saveSnapshot(boxesContext(rt, ctx), input, ctx.signal) }),
   });

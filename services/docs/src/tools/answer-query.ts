@@ -22,5 +22,7 @@ export const answerQueryTool = (db: DocsDb) =>
     annotations: readOnlyCorpus,
     scope: "docs:read",
     profile: "core",
+    // on a large corpus the ranking may take a while: a client may run it as a task instead of waiting on the call
+    task: "optional",
     handler: (_ctx, input) => answerQuery(db, input),
   });
