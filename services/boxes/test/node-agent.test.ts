@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { DomainError } from "@bancada/contracts";
+import { DomainError, subjects as subjectsOf } from "@bancada/contracts";
 import { BusKeys, connectNatsBus, createLogger, type Bus } from "@bancada/service-kit";
 import { natsUrl } from "@bancada/e2e";
 import { createLocalDriver, type LocalDriver } from "../src/index.js";
@@ -17,10 +17,11 @@ import { DriverError } from "../src/driver/driver-error.js";
 import { serveNodeAgent, type NodeAgent } from "../src/node/node-agent.js";
 import { connectNode, type NodeClient } from "../src/node/node-client.js";
 import { deriveNodeKey } from "../src/node/node-key.js";
-import { describeBoxes } from "./stack.js";
+import { closeBoxFixture, describeBoxes, openBoxFixture, type BoxFixture } from "./stack.js";
+import { ok } from "./helpers.js";
 
 const node = `agent-${randomInt(0, 1_000_000)}`;
-const root = `test${randomUUID().replaceAll("-", "").slice(0, 12)}`;
+const subjects = subjectsOf(`test${randomUUID().replaceAll("-", "").slice(0, 12)}`);
 const log = createLogger("node-agent-test", "silent");
 
 describeBoxes("a node agent and the control plane's client of it", () => {
@@ -43,8 +44,8 @@ describeBoxes("a node agent and the control plane's client of it", () => {
     // the agent's connection holds no boxes key at all: only its node key, as on a machine of its own
     agentBus = await connectNatsBus({ url: natsUrl, name: `agent-${node}`, keys: BusKeys.generate(), log });
     planeBus = await connectNatsBus({ url: natsUrl, name: "control-plane", keys: keys.only(["boxes"]), log });
-    agent = serveNodeAgent({ bus: agentBus, root, driver, key: nodeKey, log });
-    client = await connectNode({ bus: planeBus, root, node, key: deriveNodeKey(keys.for("boxes"), node) });
+    agent = serveNodeAgent({ bus: agentBus, subjects, driver, key: nodeKey, log });
+    client = await connectNode({ bus: planeBus, subjects, node, key: deriveNodeKey(keys.for("boxes"), node) });
     box.runtime = await client.create(spec());
   }, 120_000);
 
@@ -164,11 +165,50 @@ describeBoxes("a node agent and the control plane's client of it", () => {
     expect(error).toMatchObject({ code: "unavailable", details: { node } });
     expect((error as DomainError).message).toContain(`box ${box.id} lives on node ${node}`);
     // and a new agent serves it again, box and files as they were
-    agent = serveNodeAgent({ bus: agentBus, root, driver, key: nodeKey, log });
+    agent = serveNodeAgent({ bus: agentBus, subjects, driver, key: nodeKey, log });
     expect(await client.inspect(box)).toBe("running");
   });
 
   async function connectNodeOrError(key: ReturnType<typeof deriveNodeKey>, name = node): Promise<unknown> {
-    return connectNode({ bus: planeBus, root, node: name, key }).catch((caught: unknown) => caught);
+    return connectNode({ bus: planeBus, subjects, node: name, key }).catch((caught: unknown) => caught);
   }
+});
+
+describeBoxes("the node agent every boxes replica serves", () => {
+  let fixture: BoxFixture;
+
+  beforeAll(async () => {
+    fixture = await openBoxFixture("served-by-its-agent");
+  }, 120_000);
+  afterAll(() => closeBoxFixture(fixture ?? {}));
+
+  it("when another process asks the replica's node for a box made over MCP, then its agent answers with the box's files; once the replica stops, unavailable naming the node", async () => {
+    const { stack, client: mcp, box } = fixture;
+    await ok(mcp, "write_file", { boxId: box.id, path: "/data/home/note.txt", content: "written over MCP" });
+    const { runtime } = fixture.boxes.service();
+    const node = runtime.driver.node;
+    const row = await runtime.db.box.findUniqueOrThrow({ where: { id: box.id } });
+    const handle = { id: box.id, runtime: row.runtime };
+    const client = await connectNode({
+      bus: stack.bus,
+      subjects: stack.subjects,
+      node,
+      key: deriveNodeKey(stack.bus.keys.for("boxes"), node),
+    });
+    expect(client.template).toEqual(runtime.driver.template);
+    const read = await client.readFile(handle, "/data/home/note.txt", 1024);
+    expect(read.kind === "file" && read.data.toString()).toBe("written over MCP");
+    const outcome = await client.exec(handle, {
+      command: { argv: ["hostname"] },
+      cwd: "/data/home",
+      env: {},
+      timeoutMs: 10_000,
+      maxOutputBytes: 1024,
+    });
+    expect(outcome.stdout.toString().trim()).toBe("served-by-its-agent");
+
+    await stack.stopService("boxes");
+    const error = await client.inspect(handle).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "unavailable", details: { node } });
+  }, 120_000);
 });

@@ -4,7 +4,7 @@
  * for the request they answer, so the control plane takes nothing from a process without it. A cancel (the caller's
  * signal) or the deadline aborts the operation's signal where it takes one (exec, copyDisk, jobChanged).
  */
-import { DomainError, ErrorCode, Header, subjects as subjectsOf } from "@bancada/contracts";
+import { DomainError, ErrorCode, Header, type Subjects } from "@bancada/contracts";
 import {
   ReplayGuard,
   checkBusAnnouncement,
@@ -32,8 +32,7 @@ import { errorToWire, fromWire, toWire } from "./wire.js";
 
 export interface NodeAgentOptions {
   bus: Bus;
-  /** The bus subjects' root (`bancada` by default). */
-  root: string;
+  subjects: Subjects;
   driver: BoxDriver;
   key: BusKey;
   log: Logger;
@@ -45,8 +44,7 @@ export interface NodeAgent {
   stop(): void;
 }
 
-export function serveNodeAgent({ bus, root, driver, key, log }: NodeAgentOptions): NodeAgent {
-  const subjects = subjectsOf(root);
+export function serveNodeAgent({ bus, subjects, driver, key, log }: NodeAgentOptions): NodeAgent {
   const subject = subjects.nodeAgent("boxes", driver.node);
   const cancelSubject = subjects.nodeAgentCancel("boxes", driver.node);
   const replays = new ReplayGuard();

@@ -11,7 +11,7 @@
  * an error that says so.
  */
 import { randomUUID } from "node:crypto";
-import { DomainError, ErrorCode, Header, subjects as subjectsOf } from "@bancada/contracts";
+import { DomainError, ErrorCode, Header, type Subjects } from "@bancada/contracts";
 import {
   admitsReply,
   checkReply,
@@ -52,7 +52,7 @@ import { errorFromWire, fromWire, toWire } from "./wire.js";
 
 export interface NodeClientOptions {
   bus: Bus;
-  root: string;
+  subjects: Subjects;
   node: string;
   /** This node's key (node-key.ts `deriveNodeKey`). */
   key: BusKey;
@@ -86,7 +86,7 @@ export class NodeClient implements BoxDriver {
     this.node = options.node;
     this.#bus = options.bus;
     this.#key = options.key;
-    const subjects = subjectsOf(options.root);
+    const { subjects } = options;
     this.#subject = subjects.nodeAgent("boxes", options.node);
     this.#cancelSubject = subjects.nodeAgentCancel("boxes", options.node);
     this.#operationMs = options.operationMs ?? defaultOperationMs;
