@@ -8,7 +8,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DomainError, subjects as subjectsOf } from "@bancada/contracts";
 import { BusKeys, connectNatsBus, createLogger, type Bus } from "@bancada/service-kit";
 import { natsUrl } from "@bancada/e2e";
@@ -16,13 +16,43 @@ import { createLocalDriver, type LocalDriver } from "../src/index.js";
 import { DriverError } from "../src/driver/driver-error.js";
 import { serveNodeAgent, type NodeAgent } from "../src/node/node-agent.js";
 import { connectNode, type NodeClient } from "../src/node/node-client.js";
-import { deriveNodeKey } from "../src/node/node-key.js";
+import { agentNodeKey, deriveNodeKey } from "../src/node/node-key.js";
+import { printNodeKey } from "../src/index.js";
 import { closeBoxFixture, describeBoxes, openBoxFixture, type BoxFixture } from "./stack.js";
 import { ok } from "./helpers.js";
 
 const node = `agent-${randomInt(0, 1_000_000)}`;
 const subjects = subjectsOf(`test${randomUUID().replaceAll("-", "").slice(0, 12)}`);
 const log = createLogger("node-agent-test", "silent");
+
+describe("node keys", () => {
+  it("when `bancada boxes node-key` prints a node's key, then an agent given it as BOXES_NODE_KEY holds the key the control plane derives", () => {
+    const keys = BusKeys.generate();
+    const lines: string[] = [];
+    expect(
+      printNodeKey(
+        ["node-key", "n1"],
+        () => keys,
+        (line) => lines.push(line),
+      ),
+    ).toBe(0);
+    expect(lines[0]).toBe("BOXES_NODE=n1");
+    const given = lines[1]!.replace("BOXES_NODE_KEY=", "");
+    const agentKeys = BusKeys.generate(); // a machine with no boxes key of this deployment
+    expect(agentNodeKey(agentKeys, "n1", given).export()).toBe(deriveNodeKey(keys.for("boxes"), "n1").export());
+    // derived from the service's key alone: a boxes process without the master derives the same
+    expect(deriveNodeKey(keys.only(["boxes"]).for("boxes"), "n1").export()).toBe(given);
+    expect(deriveNodeKey(keys.for("boxes"), "n2").export()).not.toBe(given);
+    expect(() => agentNodeKey(agentKeys, "n1", "c2hvcnQ=")).toThrow(/BOXES_NODE_KEY: must be 32 bytes as base64/);
+    expect(
+      printNodeKey(
+        ["node-key"],
+        () => keys,
+        () => {},
+      ),
+    ).toBe(2);
+  });
+});
 
 describeBoxes("a node agent and the control plane's client of it", () => {
   const keys = BusKeys.generate();
