@@ -86,7 +86,7 @@ export function serveNodeAgent({ bus, subjects, driver, key, log }: NodeAgentOpt
     try {
       const args = withSignal(op, fromWire(request.args) as unknown[], controller.signal);
       const method = driver[op] as ((...given: unknown[]) => Promise<unknown>) | undefined;
-      if (!method) return { ok: true, value: null };
+      if (!method) throw new DomainError(ErrorCode.failedPrecondition, `Node ${driver.node}'s driver has no operation '${op}'.`);
       const value = await method.apply(driver, args);
       return { ok: true, value: toWire(value) };
     } catch (error) {
