@@ -445,8 +445,8 @@ describeRouting("boxes on more than one node", () => {
     expect(await nodes.driverFor(nodeB)).toBe(b.service().runtime.driver);
     const driverA = await nodes.driverFor(nodeA);
     expect(driverA.node).toBe(nodeA);
-    const row = await b.service().runtime.db.box.findUniqueOrThrow({ where: { id: box.id } });
-    const handle = { id: box.id, runtime: row.runtime };
+    const row = await b.service().runtime.db.box.findUniqueOrThrow({ where: { id: doomed.id } });
+    const handle = { id: doomed.id, runtime: row.runtime };
     expect(await driverA.inspect(handle)).toBe("running");
     const outcome = await driverA.exec(handle, {
       command: { argv: ["hostname"] },
@@ -455,7 +455,7 @@ describeRouting("boxes on more than one node", () => {
       timeoutMs: 30_000,
       maxOutputBytes: 1024,
     });
-    expect(outcome.stdout.toString().trim()).toBe("on-a");
+    expect(outcome.stdout.toString().trim()).toBe("on-a-doomed");
     expect(await nodes.driverFor(nodeA)).toBe(driverA);
   }, 60_000);
 
