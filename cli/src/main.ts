@@ -3,10 +3,10 @@ import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
 import { mcpClientConfiguration, mcpStdioConfiguration } from "@bancada/contracts";
 import { docsUsage, migrationsDir as docsMigrations, runDocsCommand } from "@bancada/docs";
-import { boxesUsage, runBoxesCommand } from "@bancada/boxes";
+import { boxesUsage, printNodeKey, runBoxesCommand } from "@bancada/boxes";
 import { DomainError } from "@bancada/contracts";
 import { StdioRefusal, bridgeStdio, refuseStdio, serveStdio } from "@bancada/gateway";
-import { createLogger } from "@bancada/service-kit";
+import { BusKeys, createLogger } from "@bancada/service-kit";
 import { applyMigrations } from "@bancada/service-kit";
 import { openDatabases } from "./database.js";
 import path from "node:path";
@@ -103,6 +103,12 @@ async function main(argv: string[]): Promise<void> {
       return runBusKeys(rest, print);
     case "boxes": {
       if (rest.length === 0 || rest.includes("--help") || rest[0] === "help") return print(boxesUsage);
+      if (rest[0] === "node-key") {
+        const keys = () => BusKeys.from({ signingKey: env.BANCADA_BUS_SIGNING_KEY, verifyKey: env.BANCADA_BUS_VERIFY_KEY });
+        const code = printNodeKey(rest, keys, print);
+        if (code !== 0) process.exitCode = code;
+        return;
+      }
       const databases = await openDatabases(env);
       try {
         const code = await runBoxesCommand(rest, { databaseUrl: await databases.urlFor("boxes"), print });

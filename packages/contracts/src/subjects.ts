@@ -13,6 +13,10 @@ export function subjects(root: string) {
     nodeRest: (service: string, node: string) => `${root}.${service}.node.${node}.rest`,
     /** Cancellations of relayed REST requests, heard by every replica of the node (the one running it aborts). */
     nodeRestCancel: (service: string, node: string) => `${root}.${service}.node.${node}.cancel`,
+    /** One node's agent of a service (boxes): the driver's operations, asked by the control plane (services/boxes/src/node). */
+    nodeAgent: (service: string, node: string) => `${root}.${service}.node.${node}.agent`,
+    /** Cancellations of one node agent's operations (heard by the agent running them). */
+    nodeAgentCancel: (service: string, node: string) => `${root}.${service}.node.${node}.agent-cancel`,
     catalogChanged: `${root}.catalog.changed`,
     authResolve: `${root}.auth.resolve`,
     /**

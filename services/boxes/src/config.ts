@@ -31,6 +31,8 @@
  *   BOXES_SIGNING_KEY          the key transfer URLs (only) are signed with, ≥ 32 characters, the same for every
  *                              replica (default: one made once and kept in the data folder)
  *   BOXES_NODE                 this machine's name among the replicas (default: the hostname); letters, digits, . _ -
+ *   BOXES_NODE_KEY             the key of this node's agent (base64 of 32 bytes; `bancada boxes node-key <node>` prints it),
+ *                              on a machine that runs the node agent without the boxes service's bus key
  *   BOXES_WARM_POOL            image disks made ready ahead of create_box (driver/local/disk-pool.ts): a count of disks
  *                              of the smallest size (default 2), or size:count pairs in GiB such as 20:4,50:1; 0: none
  *   BOXES_DISK_STORE           auto (default): when the data folder cannot reflink, box images and snapshots live on an
@@ -66,6 +68,8 @@ export interface BoxesConfig {
   sshLimits: SshLimits;
   /** null: the hostname (the driver's default). */
   node: string | null;
+  /** BOXES_NODE_KEY: the agent's key where the boxes key is not held (node/node-key.ts). */
+  nodeKey: string | undefined;
   secretsKey: SecretsKey;
   /** True when the public development key seals secrets (no key was configured). */
   developmentSecretsKey: boolean;
@@ -193,6 +197,7 @@ export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.Proces
     uids: { base, count },
     prices: priceTable(options.prices ?? {}, env),
     node: nodeName(options.node ?? (env.BOXES_NODE || null)),
+    nodeKey: env.BOXES_NODE_KEY || undefined,
     secretsKey: SecretsKey.from(options.secretsKey ?? (env.BOXES_SECRETS_KEY || developmentSecretsKey)),
     developmentSecretsKey: !options.secretsKey && !env.BOXES_SECRETS_KEY,
     placement: placementSettings(options.placement ?? {}, env),

@@ -8,4 +8,4 @@ export type { LocalDriverOptions } from "./driver/local/local-driver.js";
 export { plans } from "./domain/plans.js";
 export { SecretsKey } from "./domain/secrets/sealing.js";
 export type { PlanName } from "./domain/plans.js";
-export { runBoxesCommand, boxesUsage } from "./nodes-command.js";
+export { runBoxesCommand, boxesUsage, printNodeKey } from "./nodes-command.js";

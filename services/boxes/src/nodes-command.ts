@@ -3,22 +3,40 @@
  *   boxes nodes            each node: up or down, drained or not, what it holds and how many boxes live there
  *   boxes drain <node>     no new box is placed there (placement.ts); lists the boxes still on it
  *   boxes undrain <node>   boxes are placed there again
+ *   boxes node-key <node>  the key of that node's agent (BOXES_NODE_KEY), derived from the boxes service's bus key
  * Drain stops placement only: forks still go beside their source and boxes made from its snapshots still go where
  * the snapshots are. Moving a stopped box's disk to another node is not done by this command (docs/boxes.md).
  */
-import { applyMigrations } from "@bancada/service-kit";
+import { applyMigrations, type BusKeys } from "@bancada/service-kit";
 import { createBoxesDb, postgresSchema, type BoxesDb } from "./db/client.js";
 import { nodeDownAfterMs } from "./domain/placement.js";
 import { migrationsDir } from "./service.js";
+import { deriveNodeKey } from "./node/node-key.js";
 
 export const boxesUsage = `Usage:
   bancada boxes nodes            list the nodes that run boxes: up or down, drained, capacity and boxes
   bancada boxes drain <node>     stop placing new boxes on <node>; lists the boxes still there
-  bancada boxes undrain <node>   place new boxes on <node> again`;
+  bancada boxes undrain <node>   place new boxes on <node> again
+  bancada boxes node-key <node>  print BOXES_NODE_KEY for <node>'s agent (needs the bus keys of the gateway or of boxes)`;
 
 export interface BoxesCommandDeps {
   databaseUrl: string;
   print: (line: string) => void;
+}
+
+/**
+ * `boxes node-key <node>`: the line to set on a machine that runs `<node>`'s agent alone (node/node-key.ts), from
+ * the bus keys of this environment (the master, or the boxes service's key). Returns the exit code.
+ */
+export function printNodeKey(argv: string[], keys: () => BusKeys, print: (line: string) => void): number {
+  const [, node, ...extra] = argv;
+  if (!node || extra.length > 0) {
+    print(boxesUsage);
+    return 2;
+  }
+  print(`BOXES_NODE=${node}`);
+  print(`BOXES_NODE_KEY=${deriveNodeKey(keys().for("boxes"), node).export()}`);
+  return 0;
 }
 
 /** Returns the process exit code: 0 done, 1 failed (no such node), 2 wrong usage. */

@@ -27,6 +27,8 @@ import { startSshServer, type SshEndpoint } from "./ssh/ssh-server.js";
 import { recordSshEndpoint } from "./domain/ssh/ssh-command.js";
 import { servePublishedPorts, unpublishDeletedBoxes } from "./domain/ports/publish-port.js";
 import { boxesInstructions, boxesTools, boxesVocabulary } from "./tools/index.js";
+import { NodeDrivers } from "./node/node-drivers.js";
+import { agentNodeKey } from "./node/node-key.js";
 
 export interface BoxesServiceOptions extends ServiceOptions, BoxesConfigOptions {
   /** Where local boxes keep their disks (default `.data/boxes`). */
@@ -124,6 +126,14 @@ export const boxesService = defineService<BoxesServiceOptions>()({
       ports: undefined as unknown as PortProxy,
       portSettings: config.ports,
       ssh: { port: null, host: config.ports.publicHost },
+      nodes: new NodeDrivers({
+        bus: options.bus,
+        subjects: options.subjects,
+        local: driver,
+        agentKey: agentNodeKey(options.bus.keys, driver.node, config.nodeKey),
+        boxesKey: options.bus.keys.for("boxes"),
+        log,
+      }),
     };
     // The proxy reads the runtime it is part of (the database, the driver, the wake-up of boxes).
     runtime.ports = new PortProxy(runtime);
@@ -132,6 +142,8 @@ export const boxesService = defineService<BoxesServiceOptions>()({
   async start(runtime, { options, log }) {
     if (runtime.driver.available) await recoverBoxes(runtime);
     if (runtime.driver.available) await servePublishedPorts(runtime);
+    // the node agent: this node's driver operations for any replica (node/node-agent.ts)
+    runtime.nodes.serveLocal();
     const { sshPort, sshLimits } = boxesConfig(options);
     if (runtime.driver.available && sshPort !== null) {
       const dataDir = path.resolve(options.dataDir ?? ".data/boxes");
@@ -197,6 +209,7 @@ export const boxesService = defineService<BoxesServiceOptions>()({
     },
   ],
   async stop(runtime) {
+    runtime.nodes.stop();
     relays.get(runtime)?.stop();
     await runtime.background.settled();
     await runtime.ports.closeAll();

@@ -440,6 +440,25 @@ describeRouting("boxes on more than one node", () => {
     expect(forwards().length).toBe(before);
   });
 
+  it("when replica B drives a box of node A through A's node agent (another process), then A's driver answers; B's own node is its own driver", async () => {
+    const nodes = b.service().runtime.nodes;
+    expect(await nodes.driverFor(nodeB)).toBe(b.service().runtime.driver);
+    const driverA = await nodes.driverFor(nodeA);
+    expect(driverA.node).toBe(nodeA);
+    const row = await b.service().runtime.db.box.findUniqueOrThrow({ where: { id: doomed.id } });
+    const handle = { id: doomed.id, runtime: row.runtime };
+    expect(await driverA.inspect(handle)).toBe("running");
+    const outcome = await driverA.exec(handle, {
+      command: { argv: ["hostname"] },
+      cwd: "/data/home",
+      env: {},
+      timeoutMs: 30_000,
+      maxOutputBytes: 1024,
+    });
+    expect(outcome.stdout.toString().trim()).toBe("on-a-doomed");
+    expect(await nodes.driverFor(nodeA)).toBe(driverA);
+  }, 60_000);
+
   it("when node A's process is killed, then a call for its box answers unavailable naming node A at once", async () => {
     child!.kill("SIGKILL");
     await new Promise((resolve) => child!.once("exit", resolve));
@@ -452,6 +471,9 @@ describeRouting("boxes on more than one node", () => {
     const started = performance.now();
     const reply = await viaB("exec", { boxId: doomed.id, cmd: "true" });
     const ms = performance.now() - started;
+    // node A's agent went with it: its driver operations answer unavailable naming node A too
+    const agentA = await b.service().runtime.nodes.driverFor(nodeA);
+    await expect(agentA.inspect({ id: doomed.id, runtime: null })).rejects.toMatchObject({ code: "unavailable", details: { node: nodeA } });
     expect(reply).toMatchObject({ ok: false, error: { code: "unavailable", details: { node: nodeA, reason: "no_responders" } } });
     expect(reply.ok === false && reply.error.message).toContain(`box ${doomed.id} lives on node ${nodeA}`);
     expect(reply.ok === false && reply.error.message).toContain("its host is down");

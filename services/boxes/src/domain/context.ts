@@ -13,6 +13,7 @@ import type { RunningOperations } from "./running-operations.js";
 import type { PortListeners } from "./ports/port-listeners.js";
 import type { PortSettings } from "./ports/port-settings.js";
 import type { SshSettings } from "./ssh/ssh-settings.js";
+import type { NodeDrivers } from "../node/node-drivers.js";
 
 /** What every use case of this service instance shares. */
 export interface BoxesRuntime {
@@ -52,6 +53,8 @@ export interface BoxesRuntime {
   suspensions: BoxSuspensions;
   /** A small pool of its own for the reapers and the watcher, which no burst of calls can take from them. */
   housekeepingDb: BoxesDb;
+  /** This node's agent, and the drivers of the other nodes over their agents (node/node-drivers.ts). */
+  nodes: NodeDrivers;
   /** Calls waiting right now (exec, job_wait), for tests and metrics. */
   inFlight: { exec: number; jobWait: number };
 }
