@@ -13,6 +13,8 @@ import type { CallOptions, CallRouter } from "../call-router.js";
 import type { Catalog } from "../catalog.js";
 import type { Caller } from "./caller.js";
 import { invalidParams } from "./request-shape.js";
+import { CompletionAnswers } from "./completions.js";
+import { ResourceAnswers, resourcesCacheHint } from "./resources.js";
 import { ToolAnswers, toolsListCacheHint } from "./tool-answers.js";
 
 export interface McpServerOptions {
@@ -46,15 +48,30 @@ export type McpServerFactory = (context: McpRequestContext) => Server;
 export function mcpServerFactory(options: McpServerOptions, fixedCaller?: Caller, answers = new ToolAnswers(options)): McpServerFactory {
   const { catalog, router } = options;
   const info = serverInfo(options.version);
+  const resources = new ResourceAnswers(catalog, router);
+  const completions = new CompletionAnswers(catalog, router, resources);
 
   return (context) => {
     const caller = fixedCaller ?? (context.authInfo as CallerAuthInfo | undefined)?.extra.caller;
     if (!caller) throw new Error("The MCP route must authenticate the caller before the server is built.");
     const server = new Server(info, {
-      capabilities: { tools: { listChanged: caller.transport === "stdio" && !caller.bridged }, prompts: {}, logging: {} },
+      capabilities: {
+        tools: { listChanged: caller.transport === "stdio" && !caller.bridged },
+        prompts: {},
+        resources: {},
+        completions: {},
+        logging: {},
+      },
       instructions: catalog.instructions(),
       jsonSchemaValidator: sharedValidator,
-      cacheHints: { "tools/list": toolsListCacheHint },
+      cacheHints: {
+        "tools/list": toolsListCacheHint,
+        "resources/list": resourcesCacheHint,
+        "resources/templates/list": resourcesCacheHint,
+        // a resource's content changes under it (a script edited, a file written): never kept, and never shared
+        "resources/read": { ttlMs: 0, cacheScope: "private" },
+        "prompts/list": resourcesCacheHint,
+      },
     });
 
     server.setRequestHandler("tools/list", () => ({ tools: answers.list(caller) }));
@@ -77,6 +94,11 @@ export function mcpServerFactory(options: McpServerOptions, fixedCaller?: Caller
       if (!reply.ok) throw promptError(reply.error);
       return reply.result as { messages: [] };
     });
+
+    server.setRequestHandler("resources/list", (request, ctx) => resources.list(caller, request.params?.cursor, callOptions(caller, ctx)));
+    server.setRequestHandler("resources/templates/list", () => resources.templates(caller));
+    server.setRequestHandler("resources/read", (request, ctx) => resources.read(caller, request.params.uri, callOptions(caller, ctx)));
+    server.setRequestHandler("completion/complete", (request, ctx) => completions.complete(caller, request.params, callOptions(caller, ctx)));
 
     server.setRequestHandler("logging/setLevel", () => ({}));
     // Stateless 2025-era HTTP: the cancellation arrives in its own POST, on a Server that never saw the call.

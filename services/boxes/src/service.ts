@@ -27,6 +27,7 @@ import { startSshServer, type SshEndpoint } from "./ssh/ssh-server.js";
 import { recordSshEndpoint } from "./domain/ssh/ssh-command.js";
 import { servePublishedPorts, unpublishDeletedBoxes } from "./domain/ports/publish-port.js";
 import { boxesInstructions, boxesTools, boxesVocabulary } from "./tools/index.js";
+import { boxFilesResource } from "./resources/box-files-resource.js";
 
 export interface BoxesServiceOptions extends ServiceOptions, BoxesConfigOptions {
   /** Where local boxes keep their disks (default `.data/boxes`). */
@@ -172,6 +173,7 @@ export const boxesService = defineService<BoxesServiceOptions>()({
   // a box runs on one node: box-bound calls that reach another replica are forwarded there (domain/box-owner.ts)
   node: (runtime) => runtime.driver.node,
   tools: (runtime) => boxesTools(runtime),
+  resources: (runtime) => [boxFilesResource(runtime)],
   routes: (runtime, { options }) => {
     const relay = ownerRelay(runtime, options.bus, options.subjects);
     relays.set(runtime, relay);
