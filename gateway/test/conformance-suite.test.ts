@@ -70,9 +70,13 @@ const shim = path.join(import.meta.dirname, "conformance/node20-shim.mjs");
 /** Runs one requirement set; the checks of every scenario run, by scenario, and the output for a failure's message. */
 async function runSuite(url: string, revision: string, outDir: string): Promise<{ scenarios: Map<string, Check[]>; output: string }> {
   const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", shim, suiteBin, "server", "--url", url, "--requirements", revision, "--output-dir", outDir], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", shim, suiteBin, "server", "--url", url, "--requirements", revision, "--output-dir", outDir],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let text = "";
     child.stdout.on("data", (chunk: Buffer) => (text += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (text += chunk.toString()));
@@ -108,7 +112,13 @@ describe("the MCP conformance suite", () => {
     const target = new URL(stack.mcpUrl);
     const proxy = createServer((req, res) => {
       const upstream = request(
-        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, authorization: `Bearer ${key}` } },
+        {
+          host: target.hostname,
+          port: target.port,
+          path: req.url,
+          method: req.method,
+          headers: { ...req.headers, authorization: `Bearer ${key}` },
+        },
         (answer) => {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);

@@ -10,7 +10,9 @@ import { echoFactory, scriptsFactory } from "./fixtures.js";
 import { connect, modernVersion, type ClientLine } from "./mcp-clients.js";
 
 interface ResourceClient {
-  listResources(params?: { cursor?: string }): Promise<{ resources: { uri: string; name: string; mimeType?: string }[]; nextCursor?: string }>;
+  listResources(params?: {
+    cursor?: string;
+  }): Promise<{ resources: { uri: string; name: string; mimeType?: string }[]; nextCursor?: string }>;
   listResourceTemplates(): Promise<{ resourceTemplates: { uriTemplate: string; name: string }[] }>;
   readResource(params: { uri: string }): Promise<{ contents: { uri: string; mimeType?: string; text?: string }[] }>;
   complete(params: {
@@ -29,7 +31,11 @@ describe("resources and completions", () => {
   const clients: ResourceClient[] = [];
 
   async function client(line: ClientLine, key: string): Promise<ResourceClient> {
-    const opened = (await connect(line, "http", { mcpUrl: stack.mcpUrl, key, databaseUrl: stack.database.url })) as unknown as ResourceClient;
+    const opened = (await connect(line, "http", {
+      mcpUrl: stack.mcpUrl,
+      key,
+      databaseUrl: stack.database.url,
+    })) as unknown as ResourceClient;
     clients.push(opened);
     return opened;
   }
@@ -70,7 +76,9 @@ describe("resources and completions", () => {
       expect(templates.resourceTemplates.map((template) => template.uriTemplate)).toContain("bancada://scripts/{id}");
 
       const read = await reader.readResource({ uri: `bancada://scripts/${mine}` });
-      expect(read.contents).toEqual([{ uri: `bancada://scripts/${mine}`, mimeType: "text/markdown", text: `# Roteiro ${line}\n\nCena 1: a praia.` }]);
+      expect(read.contents).toEqual([
+        { uri: `bancada://scripts/${mine}`, mimeType: "text/markdown", text: `# Roteiro ${line}\n\nCena 1: a praia.` },
+      ]);
 
       // another account's script is not found, exactly like one that never existed: -32602 naming the URI
       const refused = await reader.readResource({ uri: `bancada://scripts/${theirs}` }).catch((error: unknown) => error);
@@ -78,7 +86,10 @@ describe("resources and completions", () => {
       const nobody = await reader.readResource({ uri: "test://nothing/here" }).catch((error: unknown) => error);
       expect(nobody).toMatchObject({ code: -32602, data: { uri: "test://nothing/here" } });
 
-      const completed = await reader.complete({ ref: { type: "ref/resource", uri: "bancada://scripts/{id}" }, argument: { name: "id", value: "" } });
+      const completed = await reader.complete({
+        ref: { type: "ref/resource", uri: "bancada://scripts/{id}" },
+        argument: { name: "id", value: "" },
+      });
       expect(completed.completion.values).toContain(mine);
       expect(completed.completion.values).not.toContain(theirs);
       const byPrefix = await reader.complete({

@@ -39,7 +39,10 @@ export class CompletionAnswers {
   }
 
   /** Who completes this reference's argument, if anyone. */
-  #target(caller: Caller, params: CompleteRequestParams): { service: string; target: Extract<CallRequest, { kind: "complete" }>["target"]; completes: boolean } {
+  #target(
+    caller: Caller,
+    params: CompleteRequestParams,
+  ): { service: string; target: Extract<CallRequest, { kind: "complete" }>["target"]; completes: boolean } {
     const { ref, argument } = params;
     if (ref.type === "ref/prompt") {
       const prompt = this.#catalog
@@ -54,8 +57,7 @@ export class CompletionAnswers {
       return { service: prompt.service, target: { kind: "prompt", name: ref.name }, completes: declared?.completes === true };
     }
     const family = this.#resources.families(caller).find(({ descriptor }) => descriptor.uriTemplate === ref.uri);
-    if (!family)
-      throw new ProtocolError(invalidParams, `No resource template ${ref.uri}; resources/templates/list names the templates.`);
+    if (!family) throw new ProtocolError(invalidParams, `No resource template ${ref.uri}; resources/templates/list names the templates.`);
     return {
       service: family.service,
       target: { kind: "resource", name: family.descriptor.name },

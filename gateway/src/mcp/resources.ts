@@ -4,7 +4,12 @@
  * and each service lists only the caller's own things — so every answer carries `cacheScope: private` in
  * 2026-07-28. A read goes to the family whose template the URI matches, as a tool call goes to its service.
  */
-import { ProtocolError, type ListResourcesResult, type ListResourceTemplatesResult, type ReadResourceResult } from "@modelcontextprotocol/server";
+import {
+  ProtocolError,
+  type ListResourcesResult,
+  type ListResourceTemplatesResult,
+  type ReadResourceResult,
+} from "@modelcontextprotocol/server";
 import { ErrorCode, matchUriTemplate, permits, templateVariables, type ErrorBody, type ListedResource } from "@bancada/contracts";
 import type { CallOptions, CallRouter } from "../call-router.js";
 import type { Catalog, CatalogResource } from "../catalog.js";
@@ -44,7 +49,8 @@ export class ResourceAnswers {
     const families = this.families(caller).filter(({ descriptor }) => descriptor.lists);
     const start = cursor === undefined ? { family: families[0]?.descriptor.name } : decodeCursor(cursor);
     let index = families.findIndex(({ descriptor }) => descriptor.name === start.family);
-    if (cursor !== undefined && index < 0) throw new ProtocolError(invalidParams, "This cursor names no resource list of this key; list again without a cursor.");
+    if (cursor !== undefined && index < 0)
+      throw new ProtocolError(invalidParams, "This cursor names no resource list of this key; list again without a cursor.");
     let familyCursor = "cursor" in start ? start.cursor : undefined;
     const resources: ListedResource[] = [];
     for (let asked = 0; index >= 0 && index < families.length && asked < familiesPerPage; asked++) {
@@ -59,7 +65,8 @@ export class ResourceAnswers {
       if (!reply.ok) throw asProtocolError(reply.error);
       const page = reply.result as { resources: ListedResource[]; nextCursor?: string };
       resources.push(...page.resources.map((resource) => withMime(resource, family)));
-      if (page.nextCursor !== undefined) return { resources, nextCursor: encodeCursor({ family: family.descriptor.name, cursor: page.nextCursor }) };
+      if (page.nextCursor !== undefined)
+        return { resources, nextCursor: encodeCursor({ family: family.descriptor.name, cursor: page.nextCursor }) };
       index++;
       familyCursor = undefined;
       if (resources.length > 0) break;
@@ -108,9 +115,13 @@ function withMime(resource: ListedResource, family: CatalogResource): ListedReso
 }
 
 function resourceNotFound(uri: string, message?: string): ProtocolError {
-  return new ProtocolError(invalidParams, message ?? `No resource at ${uri}; resources/list and resources/templates/list name what this key may read.`, {
-    uri,
-  });
+  return new ProtocolError(
+    invalidParams,
+    message ?? `No resource at ${uri}; resources/list and resources/templates/list name what this key may read.`,
+    {
+      uri,
+    },
+  );
 }
 
 /**

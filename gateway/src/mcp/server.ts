@@ -98,7 +98,9 @@ export function mcpServerFactory(options: McpServerOptions, fixedCaller?: Caller
     server.setRequestHandler("resources/list", (request, ctx) => resources.list(caller, request.params?.cursor, callOptions(caller, ctx)));
     server.setRequestHandler("resources/templates/list", () => resources.templates(caller));
     server.setRequestHandler("resources/read", (request, ctx) => resources.read(caller, request.params.uri, callOptions(caller, ctx)));
-    server.setRequestHandler("completion/complete", (request, ctx) => completions.complete(caller, request.params, callOptions(caller, ctx)));
+    server.setRequestHandler("completion/complete", (request, ctx) =>
+      completions.complete(caller, request.params, callOptions(caller, ctx)),
+    );
 
     server.setRequestHandler("logging/setLevel", () => ({}));
     // Stateless 2025-era HTTP: the cancellation arrives in its own POST, on a Server that never saw the call.

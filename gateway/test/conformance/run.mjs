@@ -40,7 +40,9 @@ const url = `http://127.0.0.1:${proxy.address().port}${target.pathname}`;
 
 const specs = (process.env.CONFORMANCE_REQUIREMENTS ?? "2026-07-28,2025-11-25").split(",");
 const shim = new URL("./node20-shim.mjs", import.meta.url).pathname;
-const suite = createRequire(import.meta.url).resolve("@modelcontextprotocol/conformance/package.json").replace(/package\.json$/, "dist/index.js");
+const suite = createRequire(import.meta.url)
+  .resolve("@modelcontextprotocol/conformance/package.json")
+  .replace(/package\.json$/, "dist/index.js");
 const runs = scenarios.length ? scenarios.map((s) => ["--scenario", s]) : [[]];
 let failed = 0;
 for (const spec of specs) {

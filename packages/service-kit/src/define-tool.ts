@@ -3,7 +3,16 @@
  * catalog the gateway serves in `tools/list` (JSON Schema made from the zod schemas), and REST parsing.
  */
 import { z } from "zod";
-import type { ContentBlock, Principal, Profile, ProgressUpdate, ToolAnnotations, ToolDescriptor, ToolScope, Transport } from "@bancada/contracts";
+import type {
+  ContentBlock,
+  Principal,
+  Profile,
+  ProgressUpdate,
+  ToolAnnotations,
+  ToolDescriptor,
+  ToolScope,
+  Transport,
+} from "@bancada/contracts";
 import type { Logger } from "./logger.js";
 
 export interface ToolContext {

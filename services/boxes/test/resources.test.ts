@@ -22,7 +22,10 @@ describeBoxes("box files as resources", () => {
     ({ boxes, stack, client, box } = await openBoxFixture("recursos"));
     // signed URLs name this stack's address (as a deployment names its public one)
     boxes.service().runtime.transfers.publicUrl = stack.baseUrl;
-    stranger = await connectClient(stack.mcpUrl, await stack.createKey({ accountId: "acct-other", personId: "p-other", scopes: allScopes }));
+    stranger = await connectClient(
+      stack.mcpUrl,
+      await stack.createKey({ accountId: "acct-other", personId: "p-other", scopes: allScopes }),
+    );
     await ok(client, "write_file", { boxId: box.id, path: "notas.txt", content: "olá, caixa\n" });
     await ok(client, "write_file", { boxId: box.id, path: "pixel.png", content: png, encoding: "base64" });
     await run(client, box.id, "head -c 1100000 /dev/zero > grande.bin");

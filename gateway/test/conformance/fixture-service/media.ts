@@ -1,7 +1,6 @@
 /** The smallest real media the fixtures return: a 1×1 PNG and a 10 ms silent WAV, base64. */
 
-export const onePixelPng =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+export const onePixelPng = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
 /** RIFF/WAVE, PCM 8 kHz mono 8-bit, 80 samples of silence. */
 export const silentWav = (() => {

@@ -39,7 +39,10 @@ export function fixturePrompts(): PromptDefinition[] {
       scope: "docs:read",
       render: async (_ctx, args) => ({
         messages: [
-          user({ type: "resource", resource: { uri: args.resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." } }),
+          user({
+            type: "resource",
+            resource: { uri: args.resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." },
+          }),
           user({ type: "text", text: "Please process the embedded resource above." }),
         ],
       }),
@@ -50,7 +53,10 @@ export function fixturePrompts(): PromptDefinition[] {
       arguments: [],
       scope: "docs:read",
       render: async () => ({
-        messages: [user({ type: "image", data: onePixelPng, mimeType: "image/png" }), user({ type: "text", text: "Please analyze the image above." })],
+        messages: [
+          user({ type: "image", data: onePixelPng, mimeType: "image/png" }),
+          user({ type: "text", text: "Please analyze the image above." }),
+        ],
       }),
     },
   ];

@@ -76,7 +76,10 @@ export function fixtureTools(): Tool[] {
       present: () => [
         { type: "text", text: "Multiple content types test:" },
         { type: "image", data: onePixelPng, mimeType: "image/png" },
-        { type: "resource", resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: '{"test":"data","value":123}' } },
+        {
+          type: "resource",
+          resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: '{"test":"data","value":123}' },
+        },
       ],
     }),
     defineTool({

@@ -63,6 +63,7 @@ export const boxFilesResource = (rt: BoxesRuntime) =>
 /** A box reference from the URI, refused like a tool's boxId when it is not one (a box nobody has is not_found later). */
 function boxIdOf(box: string | undefined): string {
   const parsed = boxRef.safeParse(box);
-  if (!parsed.success) throw new DomainError(ErrorCode.notFound, `No box ${JSON.stringify(box)} in this account; list_boxes names your boxes.`);
+  if (!parsed.success)
+    throw new DomainError(ErrorCode.notFound, `No box ${JSON.stringify(box)} in this account; list_boxes names your boxes.`);
   return parsed.data;
 }

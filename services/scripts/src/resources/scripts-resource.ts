@@ -44,7 +44,12 @@ export const scriptsResource = (db: ScriptsDb) =>
     },
     complete: {
       async id(ctx, value) {
-        const page = await listScripts(scriptsContext(db, ctx), { limit: pageSize, offset: 0, trashed: false, ...(value ? { query: value } : {}) });
+        const page = await listScripts(scriptsContext(db, ctx), {
+          limit: pageSize,
+          offset: 0,
+          trashed: false,
+          ...(value ? { query: value } : {}),
+        });
         const byId = value ? await listScripts(scriptsContext(db, ctx), { limit: pageSize, offset: 0, trashed: false }) : page;
         const ids = new Set([
           ...byId.scripts.filter((script) => script.id.startsWith(value)).map((script) => script.id),
