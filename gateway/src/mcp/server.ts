@@ -86,7 +86,11 @@ export function mcpServerFactory(options: McpServerOptions, fixedCaller?: Caller
         .filter(
           ({ descriptor }) => !descriptor.scope || permits({ scope: descriptor.scope, writes: false }, caller.principal, caller.transport),
         )
-        .map(({ descriptor: { scope: _scope, ...prompt } }) => prompt),
+        // `completes` is ours (who answers completion/complete), not a field of MCP's prompt arguments
+        .map(({ descriptor: { scope: _scope, arguments: args, ...prompt } }) => ({
+          ...prompt,
+          arguments: args.map(({ completes: _completes, ...argument }) => argument),
+        })),
     }));
 
     server.setRequestHandler("prompts/get", async (request, ctx) => {
