@@ -105,6 +105,24 @@ describe("resources and completions", () => {
     });
   }
 
+  it("when a client reads over stdio, then the same families answer, for the stdio key's account alone", async () => {
+    const mine = await createScript(ownKey, "Pelo stdio", "Cena única.");
+    const theirs = await createScript(otherKey, "Outro stdio", "x");
+    const opened = (await connect("v2", "stdio", {
+      mcpUrl: stack.mcpUrl,
+      key: ownKey,
+      databaseUrl: stack.database.url,
+    })) as unknown as ResourceClient;
+    clients.push(opened);
+    const uris = (await opened.listResources()).resources.map((resource) => resource.uri);
+    expect(uris).toContain(`bancada://scripts/${mine}`);
+    expect(uris).not.toContain(`bancada://scripts/${theirs}`);
+    expect((await opened.readResource({ uri: `bancada://scripts/${mine}` })).contents[0]).toMatchObject({
+      text: "# Pelo stdio\n\nCena única.",
+    });
+    await expect(opened.readResource({ uri: `bancada://scripts/${theirs}` })).rejects.toMatchObject({ code: -32602 });
+  }, 180_000);
+
   it("when a key lacks the family's scope, then it lists no such resource, no template, and cannot read or complete one", async () => {
     const id = await createScript(ownKey, "Fora do alcance", "x");
     const reader = await client("v2", noScopeKey);
