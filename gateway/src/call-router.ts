@@ -19,6 +19,7 @@ import {
   invalidArgument,
   sizeLimitThreshold,
   type CallReply,
+  type CallRequest,
   type ErrorBody,
   type Principal,
   type ProgressUpdate,
@@ -185,6 +186,44 @@ export class CallRouter {
     return this.#request(entry.service, { kind: "prompt", prompt: name, args }, principal, randomUUID(), 30_000, options);
   }
 
+  /**
+   * A resources page, a resource read or a completion, relayed to the service that serves it as a tool call is:
+   * rate-limited per key, signed, with a deadline, logged and audited under `label` (`resources/read
+   * scripts`, never the URI). The caller's access to the family or prompt was checked by the gateway before, and
+   * the service checks it again.
+   */
+  async relay(principal: Principal, service: string, body: CallRequest, label: string, options: CallOptions): Promise<CallReply> {
+    const started = performance.now();
+    const callId = randomUUID();
+    const traceparent = traceIdOf(options.traceparent) ? options.traceparent! : newTraceparent();
+    let reply: CallReply;
+    try {
+      const waitMs = this.#o.rateLimiter?.take(principal.keyId) ?? 0;
+      if (waitMs > 0)
+        throw new DomainError(ErrorCode.rateLimited, `Too many calls for this API key; retry in ${waitMs} ms.`, { retryAfterMs: waitMs });
+      reply = await this.#request(service, body, principal, callId, relayTimeoutMs, { ...options, traceparent });
+    } catch (error) {
+      reply = { ok: false, error: toErrorBody(error, this.#o.log, callId) };
+    }
+    const durationMs = Math.round(performance.now() - started);
+    const outcome = reply.ok ? "ok" : reply.error.code;
+    this.#o.log.info(
+      { request: label, keyId: principal.keyId, agentId: principal.agentId, transport: options.transport, outcome, durationMs, callId },
+      "mcp request",
+    );
+    this.#o.audit?.record({
+      at: new Date(),
+      keyId: principal.keyId,
+      accountId: principal.accountId,
+      personId: principal.personId,
+      agentId: principal.agentId,
+      tool: label,
+      outcome,
+      durationMs,
+    });
+    return reply;
+  }
+
   async #route(principal: Principal, name: string, args: unknown, callId: string, options: CallOptions): Promise<CallReply> {
     const entry = this.#o.catalog.tool(name);
     if (!entry) throw new DomainError(ErrorCode.notFound, `Unknown tool '${name}'. Call tools/list to see the tools this key may use.`);
@@ -281,6 +320,9 @@ export class CallRouter {
     this.#o.bus.publish(subject, data, signBusMessage(this.#o.bus.keys.for(scope), subject, headers, data));
   }
 }
+
+/** How long a resources page, a read or a completion may take (a box file read waits on its box like read_file). */
+const relayTimeoutMs = 75_000;
 
 /** A prompt's arguments against its declaration: every required one present, none it does not declare. */
 function promptArgumentIssues(declared: PromptDescriptor["arguments"], args: Record<string, string>): ValidationIssue[] {

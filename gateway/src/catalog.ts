@@ -19,6 +19,7 @@ import {
   Header,
   serviceCatalog,
   type PromptDescriptor,
+  type ResourceDescriptor,
   type ServiceCatalog,
   type Subjects,
   type ToolDescriptor,
@@ -46,6 +47,12 @@ export interface CatalogPrompt {
   descriptor: PromptDescriptor;
 }
 
+/** A family of resources (define-resource.ts in service-kit) and the service that reads it. */
+export interface CatalogResource {
+  service: string;
+  descriptor: ResourceDescriptor;
+}
+
 export interface CatalogOptions {
   bus: Bus;
   subjects: Subjects;
@@ -67,6 +74,7 @@ export class Catalog {
   #tools: CatalogTool[] = [];
   #byName = new Map<string, CatalogTool>();
   #prompts: CatalogPrompt[] = [];
+  #resources: CatalogResource[] = [];
   #instructions = "";
   #subscription: BusSubscription | undefined;
   /** Catalog requests in flight per service: announcements arriving meanwhile wait for that one. */
@@ -116,6 +124,11 @@ export class Catalog {
 
   prompts(): readonly CatalogPrompt[] {
     return this.#prompts;
+  }
+
+  /** Every service's resource families, in service order (the order `resources/list` pages through them). */
+  resources(): readonly CatalogResource[] {
+    return this.#resources;
   }
 
   instructions(): string {
@@ -196,10 +209,13 @@ export class Catalog {
    * A tool's owner: the service that held it before, while it still lists it; else the first to claim it (in
    * service order). Every later claim is refused, loudly.
    */
-  #owners(services: readonly ServiceCatalog[], kind: "tool" | "prompt", strict: boolean): Map<string, string> {
-    const listed = (catalog: ServiceCatalog) => (kind === "tool" ? catalog.tools : catalog.prompts).map(({ name }) => name);
+  #owners(services: readonly ServiceCatalog[], kind: "tool" | "prompt" | "resource", strict: boolean): Map<string, string> {
+    const listed = (catalog: ServiceCatalog) =>
+      (kind === "tool" ? catalog.tools : kind === "prompt" ? catalog.prompts : (catalog.resources ?? [])).map(({ name }) => name);
     const holder = (name: string) =>
-      kind === "tool" ? this.#byName.get(name)?.service : this.#prompts.find((prompt) => prompt.descriptor.name === name)?.service;
+      kind === "tool"
+        ? this.#byName.get(name)?.service
+        : (kind === "prompt" ? this.#prompts : this.#resources).find((entry) => entry.descriptor.name === name)?.service;
     const owners = new Map<string, string>();
     for (const catalog of services)
       for (const name of listed(catalog)) if (holder(name) === catalog.service) owners.set(name, catalog.service);
@@ -226,6 +242,8 @@ export class Catalog {
     const services = [...this.#services.values()].sort((a, b) => a.service.localeCompare(b.service));
     const owners = this.#owners(services, "tool", strict);
     const promptOwners = this.#owners(services, "prompt", strict);
+    const resourceOwners = this.#owners(services, "resource", strict);
+    const resources: CatalogResource[] = [];
     for (const catalog of services) {
       for (const descriptor of catalog.tools) {
         if (owners.get(descriptor.name) !== catalog.service) continue;
@@ -238,11 +256,14 @@ export class Catalog {
       }
       for (const descriptor of catalog.prompts)
         if (promptOwners.get(descriptor.name) === catalog.service) prompts.push({ service: catalog.service, descriptor });
+      for (const descriptor of catalog.resources ?? [])
+        if (resourceOwners.get(descriptor.name) === catalog.service) resources.push({ service: catalog.service, descriptor });
     }
     tools.sort((a, b) => a.descriptor.name.localeCompare(b.descriptor.name));
     this.#tools = tools;
     this.#byName = new Map(tools.map((tool) => [tool.descriptor.name, tool]));
     this.#prompts = prompts;
+    this.#resources = resources;
     this.#instructions = services
       .filter((catalog) => catalog.instructions)
       .map((catalog) => catalog.instructions)

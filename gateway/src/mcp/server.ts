@@ -13,6 +13,8 @@ import type { CallOptions, CallRouter } from "../call-router.js";
 import type { Catalog } from "../catalog.js";
 import type { Caller } from "./caller.js";
 import { invalidParams } from "./request-shape.js";
+import { CompletionAnswers } from "./completions.js";
+import { ResourceAnswers, resourcesCacheHint } from "./resources.js";
 import { ToolAnswers, toolsListCacheHint } from "./tool-answers.js";
 import { TaskingServer, tasksCapabilities } from "./tasks/task-protocol.js";
 import type { TaskRunner } from "./tasks/task-runner.js";
@@ -50,6 +52,8 @@ export type McpServerFactory = (context: McpRequestContext) => Server;
 export function mcpServerFactory(options: McpServerOptions, fixedCaller?: Caller, answers = new ToolAnswers(options)): McpServerFactory {
   const { catalog, router } = options;
   const info = serverInfo(options.version);
+  const resources = new ResourceAnswers(catalog, router);
+  const completions = new CompletionAnswers(catalog, router, resources);
 
   return (context) => {
     const caller = fixedCaller ?? (context.authInfo as CallerAuthInfo | undefined)?.extra.caller;
@@ -58,12 +62,21 @@ export function mcpServerFactory(options: McpServerOptions, fixedCaller?: Caller
       capabilities: {
         tools: { listChanged: caller.transport === "stdio" && !caller.bridged },
         prompts: {},
+        resources: {},
+        completions: {},
         logging: {},
         ...(options.tasks ? tasksCapabilities(context.era) : {}),
       },
       instructions: catalog.instructions(),
       jsonSchemaValidator: sharedValidator,
-      cacheHints: { "tools/list": toolsListCacheHint },
+      cacheHints: {
+        "tools/list": toolsListCacheHint,
+        "resources/list": resourcesCacheHint,
+        "resources/templates/list": resourcesCacheHint,
+        // a resource's content changes under it (a script edited, a file written): never kept, and never shared
+        "resources/read": { ttlMs: 0, cacheScope: "private" },
+        "prompts/list": resourcesCacheHint,
+      },
     });
 
     server.setRequestHandler("tools/list", () => ({ tools: answers.list(caller, context.era === "modern") }));
@@ -78,7 +91,11 @@ export function mcpServerFactory(options: McpServerOptions, fixedCaller?: Caller
         .filter(
           ({ descriptor }) => !descriptor.scope || permits({ scope: descriptor.scope, writes: false }, caller.principal, caller.transport),
         )
-        .map(({ descriptor: { scope: _scope, ...prompt } }) => prompt),
+        // `completes` is ours (who answers completion/complete), not a field of MCP's prompt arguments
+        .map(({ descriptor: { scope: _scope, arguments: args, ...prompt } }) => ({
+          ...prompt,
+          arguments: args.map(({ completes: _completes, ...argument }) => argument),
+        })),
     }));
 
     server.setRequestHandler("prompts/get", async (request, ctx) => {
@@ -87,7 +104,15 @@ export function mcpServerFactory(options: McpServerOptions, fixedCaller?: Caller
       return reply.result as { messages: [] };
     });
 
+    server.setRequestHandler("resources/list", (request, ctx) => resources.list(caller, request.params?.cursor, callOptions(caller, ctx)));
+    server.setRequestHandler("resources/templates/list", () => resources.templates(caller));
+    server.setRequestHandler("resources/read", (request, ctx) => resources.read(caller, request.params.uri, callOptions(caller, ctx)));
+    server.setRequestHandler("completion/complete", (request, ctx) =>
+      completions.complete(caller, request.params, callOptions(caller, ctx)),
+    );
+
     if (options.tasks) server.serveTasks({ runner: options.tasks, catalog }, caller, context.era);
+
     server.setRequestHandler("logging/setLevel", () => ({}));
     // Stateless 2025-era HTTP: the cancellation arrives in its own POST, on a Server that never saw the call.
     // (On 2026-07-28 a client cancels by closing the request, which aborts ctx.mcpReq.signal.)

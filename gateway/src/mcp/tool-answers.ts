@@ -4,7 +4,7 @@
  * so the list, the search view, the result's shape and the error envelope cannot differ between them.
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
-import { DomainError, ErrorCode, type ErrorBody } from "@bancada/contracts";
+import { DomainError, ErrorCode, type ContentBlock, type ErrorBody } from "@bancada/contracts";
 import type { CallOptions, CallRouter } from "../call-router.js";
 import type { Catalog } from "../catalog.js";
 import { ListedTools } from "./listed-tools.js";
@@ -59,7 +59,7 @@ export class ToolAnswers {
     const { router, catalog, outputSchemas } = this.#o;
     if (name.length > maxToolNameLength) return errorResult(nameTooLong(name), true);
     const reply = await router.callTool(caller.principal, name, args, options);
-    if (reply.ok) return okResult(reply.result as Record<string, unknown>);
+    if (reply.ok) return okResult(reply.result as Record<string, unknown>, reply.content);
     // The error object goes in both places, except where an output schema is advertised: MCP clients check
     // structuredContent against it even on errors (the TS SDK answers -32602 instead of the error), so there
     // the envelope travels as the text alone, which every client shows.
@@ -79,8 +79,10 @@ function nameTooLong(name: string): ErrorBody {
   ).toBody();
 }
 
-function okResult(result: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
+/** The JSON as text (what every client shows), then what the tool added for a person to see (an image it read). */
+function okResult(result: Record<string, unknown>, added?: ContentBlock[]): CallToolResult {
+  const text = { type: "text" as const, text: JSON.stringify(result) };
+  return { content: added?.length ? [text, ...added] : [text], structuredContent: result };
 }
 
 function errorResult(error: ErrorBody, structured: boolean): CallToolResult {

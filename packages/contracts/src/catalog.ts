@@ -37,7 +37,15 @@ export const promptDescriptor = z.object({
   scope: z.string().optional(),
   title: z.string().optional(),
   description: z.string(),
-  arguments: z.array(z.object({ name: z.string(), description: z.string().optional(), required: z.boolean().optional() })),
+  arguments: z.array(
+    z.object({
+      name: z.string(),
+      description: z.string().optional(),
+      required: z.boolean().optional(),
+      /** The service answers `completion/complete` for this argument. */
+      completes: z.boolean().optional(),
+    }),
+  ),
 });
 export type PromptDescriptor = z.infer<typeof promptDescriptor>;
 
@@ -51,20 +59,66 @@ export const vocabulary = z
   .refine((entries) => Object.keys(entries).length <= 64, "at most 64 concepts");
 export type Vocabulary = z.infer<typeof vocabulary>;
 
+/**
+ * A family of resources a service serves (MCP resources): every URI matching `uriTemplate` is read by that service.
+ * A template of one variable or more is advertised in `resources/templates/list`; `lists` says the service names
+ * concrete resources of the family for a caller in `resources/list`; `completes` names the template variables it
+ * completes (`completion/complete`). A variable matches one path segment, except one that ends the template, which
+ * takes the rest of the URI (a file path in a box).
+ */
+export const resourceDescriptor = z.object({
+  name: z.string(),
+  uriTemplate: z.string().min(1),
+  title: z.string().optional(),
+  description: z.string(),
+  mimeType: z.string().optional(),
+  /** Only keys with this scope list, read or complete the family. */
+  scope: z.string(),
+  lists: z.boolean(),
+  completes: z.array(z.string()),
+});
+export type ResourceDescriptor = z.infer<typeof resourceDescriptor>;
+
 export const serviceCatalog = z.object({
   service: z.string(),
   version: z.string(),
   instructions: z.string(),
   tools: z.array(toolDescriptor),
   prompts: z.array(promptDescriptor),
+  /** Absent from a service that serves no resources (and from one started before resources existed). */
+  resources: z.array(resourceDescriptor).optional(),
   vocabulary: vocabulary.optional(),
 });
 export type ServiceCatalog = z.infer<typeof serviceCatalog>;
+
+/** What `completion/complete` completes: a prompt's argument or a resource family's template variable. */
+export const completionTarget = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("prompt"), name: z.string() }),
+  z.object({ kind: z.literal("resource"), name: z.string() }),
+]);
+export type CompletionTarget = z.infer<typeof completionTarget>;
 
 /** The body of a `<root>.<service>.call` request; the principal travels in a header. */
 export const callRequest = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("tool"), tool: z.string(), args: z.unknown() }),
   z.object({ kind: z.literal("prompt"), prompt: z.string(), args: z.record(z.string(), z.string()).optional() }),
+  /** One page of a resource family's resources for the caller (`cursor` is the service's own, opaque). */
+  z.object({ kind: z.literal("resources"), resource: z.string(), cursor: z.string().optional() }),
+  /** One resource of a family, by URI, with the template's variables already matched by the gateway. */
+  z.object({
+    kind: z.literal("read"),
+    resource: z.string(),
+    uri: z.string(),
+    variables: z.record(z.string(), z.string()),
+  }),
+  z.object({
+    kind: z.literal("complete"),
+    target: completionTarget,
+    argument: z.string(),
+    value: z.string(),
+    /** The other arguments or variables already chosen (a task's board before its task). */
+    context: z.record(z.string(), z.string()),
+  }),
 ]);
 export type CallRequest = z.infer<typeof callRequest>;
 
@@ -75,5 +129,48 @@ export interface ProgressUpdate {
   message?: string;
 }
 
-/** Errors travel as data, never as transport failures. */
-export type CallReply = { ok: true; result: unknown } | { ok: false; error: ErrorBody };
+/**
+ * Errors travel as data, never as transport failures. A tool may add `content`: MCP content blocks a person would
+ * rather see than the JSON (an image it read), shown beside the structured result.
+ */
+export type CallReply = { ok: true; result: unknown; content?: ContentBlock[] } | { ok: false; error: ErrorBody };
+
+/** An MCP content block a tool adds to its result (the JSON text block is always there). */
+export const contentBlock = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("text"), text: z.string() }),
+  z.object({ type: z.literal("image"), data: z.string(), mimeType: z.string() }),
+  z.object({ type: z.literal("audio"), data: z.string(), mimeType: z.string() }),
+  z.object({
+    type: z.literal("resource_link"),
+    uri: z.string(),
+    name: z.string(),
+    mimeType: z.string().optional(),
+    description: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal("resource"),
+    resource: z.union([
+      z.object({ uri: z.string(), mimeType: z.string().optional(), text: z.string() }),
+      z.object({ uri: z.string(), mimeType: z.string().optional(), blob: z.string() }),
+    ]),
+  }),
+]);
+export type ContentBlock = z.infer<typeof contentBlock>;
+
+/** What a service answers for one resource read: MCP resource contents. */
+export const resourceContents = z.union([
+  z.object({ uri: z.string(), mimeType: z.string().optional(), text: z.string() }),
+  z.object({ uri: z.string(), mimeType: z.string().optional(), blob: z.string() }),
+]);
+export type ResourceContents = z.infer<typeof resourceContents>;
+
+/** One resource a family lists for a caller (MCP `Resource`). */
+export const listedResource = z.object({
+  uri: z.string(),
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  mimeType: z.string().optional(),
+  size: z.number().int().nonnegative().optional(),
+});
+export type ListedResource = z.infer<typeof listedResource>;

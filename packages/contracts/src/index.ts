@@ -19,12 +19,30 @@ export { authorize, permits, restAccess } from "./authorize.js";
 export type { Access, Authorization, RouteAccess, Surface, ToolAccess } from "./authorize.js";
 export { subjects, Header } from "./subjects.js";
 export type { Subjects } from "./subjects.js";
-export { toolAnnotations, toolDescriptor, promptDescriptor, serviceCatalog, callRequest, vocabulary } from "./catalog.js";
+export {
+  toolAnnotations,
+  toolDescriptor,
+  promptDescriptor,
+  resourceDescriptor,
+  serviceCatalog,
+  callRequest,
+  completionTarget,
+  contentBlock,
+  resourceContents,
+  listedResource,
+  vocabulary,
+} from "./catalog.js";
+export { matchUriTemplate, templateVariables } from "./uri-template.js";
 export type {
   ToolAnnotations,
   ToolDescriptor,
   PromptDescriptor,
+  ResourceDescriptor,
   ServiceCatalog,
+  CompletionTarget,
+  ContentBlock,
+  ResourceContents,
+  ListedResource,
   CallRequest,
   CallReply,
   ProgressUpdate,

@@ -6,6 +6,7 @@
  */
 import type { Router } from "express";
 import type { Vocabulary } from "@bancada/contracts";
+import type { ResourceDefinition } from "./define-resource.js";
 import type { Tool } from "./define-tool.js";
 import type { Logger } from "./logger.js";
 import { applyMigrations } from "./migrations.js";
@@ -63,6 +64,8 @@ export interface ServiceDeclaration<
   start?(context: Context, scope: ServiceScope<Db, Options>): Promise<void>;
   tools(context: Context, scope: ServiceScope<Db, Options>): Tool[];
   prompts?(context: Context, scope: ServiceScope<Db, Options>): PromptDefinition[];
+  /** The MCP resource families the service serves (define-resource.ts). */
+  resources?(context: Context, scope: ServiceScope<Db, Options>): ResourceDefinition[];
   routes(context: Context, scope: ServiceScope<Db, Options>): Router;
   /** The periodic upkeep; `false` leaves a job out of this start. They stop in this order. */
   jobs?(context: Context, scope: ServiceScope<Db, Options>): ReadonlyArray<JobDeclaration | false>;
@@ -149,6 +152,7 @@ function serve<Name extends string, Options extends ServiceOptions, Db extends S
     ...(declaration.vocabulary ? { vocabulary: declaration.vocabulary } : {}),
     tools: declaration.tools(context, scope),
     prompts: declaration.prompts?.(context, scope),
+    resources: declaration.resources?.(context, scope),
     log,
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(declaration.node ? { node: declaration.node(context) } : {}),

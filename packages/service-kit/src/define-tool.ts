@@ -3,7 +3,16 @@
  * catalog the gateway serves in `tools/list` (JSON Schema made from the zod schemas), and REST parsing.
  */
 import { z } from "zod";
-import type { Principal, Profile, ProgressUpdate, ToolAnnotations, ToolDescriptor, ToolScope, Transport } from "@bancada/contracts";
+import type {
+  ContentBlock,
+  Principal,
+  Profile,
+  ProgressUpdate,
+  ToolAnnotations,
+  ToolDescriptor,
+  ToolScope,
+  Transport,
+} from "@bancada/contracts";
 import type { Logger } from "./logger.js";
 
 export interface ToolContext {
@@ -48,6 +57,11 @@ export interface ToolDefinition<I extends z.ZodType, O extends z.ZodType> {
    */
   owner?: (principal: Principal, input: z.output<I>) => Promise<ToolOwner | null>;
   handler: (ctx: ToolContext, input: z.output<I>) => Promise<z.input<O>>;
+  /**
+   * What a person would rather see than the JSON (an image the tool read), as MCP content blocks shown beside the
+   * structured result; undefined or empty for nothing more.
+   */
+  present?: (result: z.output<O>, input: z.output<I>) => ContentBlock[] | undefined;
 }
 
 /** The node that must run a call, and what lives there, in words for an error message ("box bx_1"). */

@@ -26,6 +26,8 @@ export type { NatsBusLog, NatsBusOptions, NatsTlsFiles } from "./bus/nats-bus.js
 export { defineTool, describeTool } from "./define-tool.js";
 export type { Tool, ToolContext, ToolDefinition, ToolOwner } from "./define-tool.js";
 export { hostTools, maxReplyBytes } from "./tool-host.js";
+export { defineResource, describeResource, maxCompletionValues } from "./define-resource.js";
+export type { Completer, Completion, ResourceDefinition, ResourcePage } from "./define-resource.js";
 export { ownerUnreachable } from "./owner-route.js";
 export type { ToolHost, ToolHostOptions, PromptDefinition } from "./tool-host.js";
 export { toErrorBody } from "./error-body.js";

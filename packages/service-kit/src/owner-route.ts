@@ -17,19 +17,31 @@
  */
 import { DomainError, ErrorCode, Header, authorize, callRequest, principalSchema, type CallReply } from "@bancada/contracts";
 import { BusFailure, BusRequestError, decodeJson, type AdmitBody, type Bus, type BusMessage } from "./bus/bus.js";
+import type { ResourceDefinition } from "./define-resource.js";
 import type { Tool, ToolOwner } from "./define-tool.js";
 
 /**
  * The owner of a call whose tool declares one. Null for every other call, and for one its checks will refuse
  * anyway (bad arguments, a scope missing): the replica that received it answers that itself.
  */
-export async function ownerOfCall(tools: ReadonlyMap<string, Tool>, message: BusMessage): Promise<ToolOwner | null> {
+export async function ownerOfCall(
+  tools: ReadonlyMap<string, Tool>,
+  message: BusMessage,
+  resources: ReadonlyMap<string, ResourceDefinition> = new Map(),
+): Promise<ToolOwner | null> {
   const request = callRequest.safeParse(safeJson(message.data));
   const principal = principalSchema.safeParse(safeJson(message.headers[Header.principal]));
-  if (!request.success || !principal.success || request.data.kind !== "tool") return null;
+  if (!request.success || !principal.success) return null;
+  const transport = message.headers[Header.transport] === "stdio" ? "stdio" : "http";
+  // a resource read names its thing by URI (a box file): the family's owner lookup reads the template's variables
+  if (request.data.kind === "read") {
+    const resource = resources.get(request.data.resource);
+    if (!resource?.owner || !authorize({ scope: resource.scope, writes: false }, principal.data, transport).allowed) return null;
+    return resource.owner(principal.data, request.data.variables);
+  }
+  if (request.data.kind !== "tool") return null;
   const tool = tools.get(request.data.tool);
   if (!tool?.owner) return null;
-  const transport = message.headers[Header.transport] === "stdio" ? "stdio" : "http";
   if (!authorize(tool, principal.data, transport).allowed) return null;
   const input = tool.input.safeParse(request.data.args ?? {});
   return input.success ? tool.owner(principal.data, input.data) : null;

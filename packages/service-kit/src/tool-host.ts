@@ -20,6 +20,8 @@ import {
   callRequest,
   principalSchema,
   type CallReply,
+  type CallRequest,
+  type ContentBlock,
   type Principal,
   type Subjects,
   type Transport,
@@ -40,6 +42,7 @@ import {
   type SignatureProblem,
 } from "./bus/bus-signature.js";
 import { describeTool, type Tool, type ToolContext, type ToolOwner } from "./define-tool.js";
+import { describeResource, maxCompletionValues, type Completer, type ResourceDefinition } from "./define-resource.js";
 import { forwardCall, ownerOfCall } from "./owner-route.js";
 import { toErrorBody } from "./error-body.js";
 import type { Logger } from "./logger.js";
@@ -49,6 +52,8 @@ import { SpanKind, activeTraceparent, busSpanAttributes, setOutcome, withSpan, t
 export interface PromptDefinition extends PromptDescriptor {
   scope: string;
   render: (ctx: ToolContext, args: Record<string, string>) => Promise<unknown>;
+  /** Completers by argument name: `completion/complete` for this prompt's arguments. */
+  complete?: Record<string, Completer>;
 }
 
 export interface ToolHostOptions {
@@ -61,6 +66,7 @@ export interface ToolHostOptions {
   vocabulary?: Vocabulary;
   tools: Tool[];
   prompts?: PromptDefinition[];
+  resources?: ResourceDefinition[] | undefined;
   log: Logger;
   metrics?: ToolMetrics;
   /**
@@ -91,6 +97,7 @@ export function hostTools(options: ToolHostOptions): ToolHost {
   const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
   const longestCallMs = Math.max(0, ...options.tools.map((tool) => tool.maxDurationMs));
   const prompts = new Map((options.prompts ?? []).map((prompt) => [prompt.name, prompt]));
+  const resources = new Map((options.resources ?? []).map((resource) => [resource.name, resource]));
   const running = new Map<string, AbortController>();
   const catalog: ServiceCatalog = {
     service,
@@ -98,13 +105,14 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     instructions: options.instructions,
     ...(options.vocabulary ? { vocabulary: options.vocabulary } : {}),
     tools: options.tools.map(describeTool),
-    prompts: (options.prompts ?? []).map(({ name, title, description, arguments: args, scope }) => ({
+    prompts: (options.prompts ?? []).map(({ name, title, description, arguments: args, scope, complete }) => ({
       name,
       scope,
       ...(title ? { title } : {}),
       description,
-      arguments: args,
+      arguments: args.map((argument) => (complete?.[argument.name] ? { ...argument, completes: true } : argument)),
     })),
+    ...(options.resources?.length ? { resources: options.resources.map(describeResource) } : {}),
   };
 
   const principals = new PrincipalMemo();
@@ -138,10 +146,21 @@ export function hostTools(options: ToolHostOptions): ToolHost {
         progress: wantsProgress ? (update) => publishProgress(callId, update) : () => {},
         ...(owner ? { owner } : {}),
       };
-      label = request.kind === "tool" ? request.tool : `prompt:${request.prompt}`;
+      label = labelOf(request);
       span?.updateName(`${service} ${label}`).setAttribute("bancada.tool", label);
+      if (request.kind === "tool") {
+        const { result, content } = await runTool(ctx, request.tool, request.args);
+        options.metrics?.observe(label, "ok", performance.now() - started);
+        return content?.length ? { ok: true, result, content } : { ok: true, result };
+      }
       const result =
-        request.kind === "tool" ? await runTool(ctx, request.tool, request.args) : await runPrompt(ctx, request.prompt, request.args ?? {});
+        request.kind === "prompt"
+          ? await runPrompt(ctx, request.prompt, request.args ?? {})
+          : request.kind === "resources"
+            ? await resourceOf(ctx, request.resource, "list").list!(ctx, request.cursor)
+            : request.kind === "read"
+              ? { contents: await resourceOf(ctx, request.resource, "read").read(ctx, request.uri, request.variables) }
+              : await runCompletion(ctx, request);
       options.metrics?.observe(label, "ok", performance.now() - started);
       return { ok: true, result };
     } catch (error) {
@@ -154,15 +173,43 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     }
   }
 
-  async function runTool(ctx: ToolContext, name: string, args: unknown): Promise<unknown> {
+  async function runTool(ctx: ToolContext, name: string, args: unknown): Promise<{ result: unknown; content?: ContentBlock[] }> {
     const tool = tools.get(name);
     if (!tool) throw new DomainError(ErrorCode.notFound, `Unknown tool '${name}'.`);
     // checked again whatever the gateway did: a stale catalog or a bug there must not open the data
     const access = authorize(tool, ctx.principal, ctx.transport);
     if (!access.allowed) throw access.error;
     const input = tool.input.parse(args ?? {});
-    const result = await tool.handler(ctx, input);
-    return tool.output.parse(result);
+    const result: unknown = tool.output.parse(await tool.handler(ctx, input));
+    const content = tool.present?.(result, input);
+    return content ? { result, content } : { result };
+  }
+
+  /** A resource family of this service the caller may use (its scope; resources only read). */
+  function resourceOf(ctx: ToolContext, name: string, use: "list" | "read"): ResourceDefinition {
+    const resource = resources.get(name);
+    if (!resource || (use === "list" && !resource.list)) throw new DomainError(ErrorCode.notFound, `Unknown resource family '${name}'.`);
+    const access = authorize({ scope: resource.scope, writes: false }, ctx.principal, ctx.transport);
+    if (!access.allowed) throw access.error;
+    return resource;
+  }
+
+  async function runCompletion(ctx: ToolContext, request: Extract<CallRequest, { kind: "complete" }>): Promise<unknown> {
+    const { target, argument } = request;
+    let completer: Completer | undefined;
+    if (target.kind === "prompt") {
+      const prompt = prompts.get(target.name);
+      if (!prompt) throw new DomainError(ErrorCode.notFound, `Unknown prompt '${target.name}'.`);
+      const access = authorize({ scope: prompt.scope, writes: false }, ctx.principal, ctx.transport);
+      if (!access.allowed) throw access.error;
+      completer = prompt.complete?.[argument];
+    } else completer = resourceOf(ctx, target.name, "read").complete?.[argument];
+    // nothing to offer for an argument nobody completes: an empty completion, as MCP asks
+    if (!completer) return { values: [] };
+    const completion = await completer(ctx, request.value, request.context);
+    const values = completion.values.slice(0, maxCompletionValues);
+    const hasMore = completion.hasMore ?? completion.values.length > values.length;
+    return { values, ...(completion.total !== undefined ? { total: completion.total } : {}), ...(hasMore ? { hasMore } : {}) };
   }
 
   async function runPrompt(ctx: ToolContext, name: string, args: Record<string, string>): Promise<unknown> {
@@ -219,7 +266,7 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     if (node === undefined) return undefined;
     const callId = message.headers[Header.callId] ?? "";
     try {
-      const owner = await ownerOfCall(tools, message);
+      const owner = await ownerOfCall(tools, message, resources);
       if (!owner) return undefined;
       if (owner.node === node) return { owner };
       span.setAttribute("bancada.forwarded_to", owner.node);
@@ -257,7 +304,7 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     // an owner lookup that fails (the owner's node is down) answers as on the bus (forwarded), never runs here
     let owner: ToolOwner | null;
     try {
-      owner = node === undefined ? null : await ownerOfCall(tools, { data, headers });
+      owner = node === undefined ? null : await ownerOfCall(tools, { data, headers }, resources);
     } catch (error) {
       return { ok: false, error: toErrorBody(error, log, headers[Header.callId]!) };
     }
@@ -303,6 +350,22 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     },
     cancelRunning: () => running.forEach((controller) => controller.abort()),
   };
+}
+
+/** How a request is named in spans and metrics: the tool, or the prompt, resource family or completion it serves. */
+function labelOf(request: CallRequest): string {
+  switch (request.kind) {
+    case "tool":
+      return request.tool;
+    case "prompt":
+      return `prompt:${request.prompt}`;
+    case "resources":
+      return `resources:${request.resource}`;
+    case "read":
+      return `read:${request.resource}`;
+    case "complete":
+      return `complete:${request.target.name}`;
+  }
 }
 
 /**

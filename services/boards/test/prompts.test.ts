@@ -88,6 +88,23 @@ describe("prompts", () => {
     }
   });
 
+  it("when a client completes a prompt's boardId, then it is offered the boards it reaches, by id prefix or name, and no other", async () => {
+    const complete = (who: Person, value: string) =>
+      who.client.complete({ ref: { type: "ref/prompt", name: "triage_board" }, argument: { name: "boardId", value } });
+    expect((await complete(ana, "")).completion.values).toContain(board.id);
+    expect((await complete(ana, board.id.slice(0, 6))).completion.values).toContain(board.id);
+    expect((await complete(ana, "q4")).completion.values).toEqual([board.id]);
+    expect((await complete(ana, "no board has this")).completion.values).toEqual([]);
+    // carl is of the same account but no member of the board; another account's key reaches none of it
+    expect((await complete(carl, "")).completion.values).not.toContain(board.id);
+    const stranger = await person(stack, "zoe", { accountId: "acct-elsewhere" });
+    try {
+      expect((await complete(stranger, "")).completion.values).toEqual([]);
+    } finally {
+      await closeAll(stranger);
+    }
+  });
+
   it("when the board is not accessible or the id is malformed, then the prompt request fails with the usual message", async () => {
     await expect(carl.client.getPrompt({ name: "triage_board", arguments: { boardId: board.id } })).rejects.toThrow(notAccessible);
     await expect(ana.client.getPrompt({ name: "weekly_review", arguments: { boardId: randomUUID() } })).rejects.toThrow(notAccessible);

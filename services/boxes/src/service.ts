@@ -29,6 +29,7 @@ import { servePublishedPorts, unpublishDeletedBoxes } from "./domain/ports/publi
 import { boxesInstructions, boxesTools, boxesVocabulary } from "./tools/index.js";
 import { NodeDrivers } from "./node/node-drivers.js";
 import { agentNodeKey } from "./node/node-key.js";
+import { boxFilesResource } from "./resources/box-files-resource.js";
 
 export interface BoxesServiceOptions extends ServiceOptions, BoxesConfigOptions {
   /** Where local boxes keep their disks (default `.data/boxes`). */
@@ -184,6 +185,7 @@ export const boxesService = defineService<BoxesServiceOptions>()({
   // a box runs on one node: box-bound calls that reach another replica are forwarded there (domain/box-owner.ts)
   node: (runtime) => runtime.driver.node,
   tools: (runtime) => boxesTools(runtime),
+  resources: (runtime) => [boxFilesResource(runtime)],
   routes: (runtime, { options }) => {
     const relay = ownerRelay(runtime, options.bus, options.subjects);
     relays.set(runtime, relay);

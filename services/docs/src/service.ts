@@ -4,6 +4,7 @@ import { createDocsDb, postgresSchema, type DocsDb } from "./db/client.js";
 import { docsRoutes } from "./http/routes.js";
 import { loadDemoCorpus } from "./ingest/demo-corpus.js";
 import { migrationsDir } from "./migrations-dir.js";
+import { documentsResource } from "./resources/documents-resource.js";
 import { docsInstructions, docsTools, docsVocabulary } from "./tools/index.js";
 
 export interface DocsServiceOptions extends ServiceOptions {
@@ -33,6 +34,7 @@ export const docsService = defineService<DocsServiceOptions>()({
     }
   },
   tools: (db) => docsTools(db),
+  resources: (db) => [documentsResource(db)],
   routes: (db, { options }) => docsRoutes(db, options.ingestAccounts ?? []),
 });
 

@@ -4,6 +4,7 @@ import { defineService, type RunningService, type ServiceOptions } from "@bancad
 import { createScriptsDb, postgresSchema, type ScriptsDb } from "./db/client.js";
 import { expireCreateRequests } from "./domain/expire-requests.js";
 import { scriptsRoutes } from "./http/routes.js";
+import { scriptsResource } from "./resources/scripts-resource.js";
 import { scriptsInstructions, scriptsTools, scriptsVocabulary } from "./tools/index.js";
 
 export type ScriptsServiceOptions = ServiceOptions;
@@ -18,6 +19,7 @@ export const scriptsService = defineService<ScriptsServiceOptions>()({
   vocabulary: scriptsVocabulary,
   prisma: { schema: postgresSchema, migrationsDir, createClient: createScriptsDb },
   tools: (db) => scriptsTools(db),
+  resources: (db) => [scriptsResource(db)],
   routes: (db) => scriptsRoutes(db),
   jobs: (db) => [{ name: "expiring idempotency records", intervalMs: 3600_000, run: () => expireCreateRequests(db), runNow: true }],
 });

@@ -8,6 +8,7 @@ import { invalidArgument } from "@bancada/contracts";
 import type { BoardsDb } from "../db/client.js";
 import { boardsContext, session } from "../domain/context.js";
 import { readBoard } from "../domain/board-rows.js";
+import { listBoards } from "../domain/list-boards.js";
 import { whereBoardsAreMade } from "./where-boards-are-made.js";
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -55,6 +56,7 @@ export function boardPrompt(db: BoardsDb, consoleUrl: string | undefined, text: 
     description: text.description,
     arguments: [boardIdArgument],
     scope: "boards:read",
+    complete: { boardId: completeBoardId(db) },
     render: async (ctx, args) => {
       const board = await boardHint(db, ctx, args.boardId, consoleUrl);
       const steps = [...text.steps, canPropose(ctx) ? text.deliver.propose : text.deliver.present].map(
@@ -65,3 +67,16 @@ export function boardPrompt(db: BoardsDb, consoleUrl: string | undefined, text: 
     },
   };
 }
+
+/**
+ * The boards the caller reaches (list_boards' own rule: membership and the key's allowed boards), live ones first,
+ * whose id starts with what was typed or whose name holds it; the values are ids, what the argument takes.
+ */
+export const completeBoardId = (db: BoardsDb) => async (ctx: Pick<ToolContext, "principal">, value: string) => {
+  const { boards } = await listBoards(boardsContext(db, ctx.principal));
+  const typed = value.toLowerCase();
+  const matching = boards
+    .filter((board) => board.id.startsWith(typed) || board.name.toLowerCase().includes(typed))
+    .sort((a, b) => Number(a.archived_at !== null) - Number(b.archived_at !== null));
+  return { values: matching.map((board) => board.id), total: matching.length };
+};

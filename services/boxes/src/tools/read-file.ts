@@ -1,6 +1,7 @@
 import { defineTool } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
 import { readBoxFile } from "../domain/files.js";
+import { imageTypeOf } from "../domain/media-types.js";
 import { readFileInput, readFileResult } from "../domain/schemas/exec.js";
 import { boxOwner, boxesContext, readsOnly } from "./context.js";
 
@@ -19,4 +20,9 @@ export const readFileTool = (rt: BoxesRuntime) =>
     maxDurationMs: 70_000,
     owner: boxOwner(rt),
     handler: (ctx, input) => readBoxFile(boxesContext(rt, ctx), input),
+    // an image is shown to the person as an image, beside the same bytes in the structured result
+    present: (result) => {
+      const mimeType = result.encoding === "base64" ? imageTypeOf(result.path) : undefined;
+      return mimeType ? [{ type: "image", data: result.content, mimeType }] : undefined;
+    },
   });

@@ -1,0 +1,30 @@
+/**
+ * The conformance fixture service: the suite's diagnostic tools, prompts and resources declared through the
+ * ordinary `defineService`, so the suite exercises the gateway's real relaying over the bus (and NATS when the
+ * stack runs on it). Loaded by the conformance tests alone: no `bancada start` knows of it.
+ */
+import path from "node:path";
+import { Router } from "express";
+import type { ServiceFactory } from "@bancada/e2e";
+import { defineService } from "@bancada/service-kit";
+import { fixturePrompts, fixtureResources } from "./prompts-and-resources.js";
+import { fixtureTools } from "./tools.js";
+
+/** It keeps nothing: a client with nothing to close stands in for Prisma's. */
+const noDb = { $disconnect: async () => {} };
+
+export const conformanceService = defineService()({
+  name: "conformance",
+  version: "1.0.0",
+  instructions: "Conformance fixtures: the MCP conformance suite's diagnostic tools, prompts and resources.",
+  prisma: { schema: "conformance", migrationsDir: path.join(import.meta.dirname, "migrations"), createClient: () => noDb },
+  tools: () => fixtureTools(),
+  prompts: () => fixturePrompts(),
+  resources: () => fixtureResources(),
+  routes: () => Router(),
+});
+
+export const conformanceFactory: ServiceFactory = async (deps) => {
+  const service = await conformanceService.start(deps);
+  return { name: "conformance", routes: service.routes, stop: () => service.stop() };
+};
