@@ -158,6 +158,16 @@ export async function handDisk(paths: BoxPaths, hostname: string, uid: number): 
 }
 
 /**
+ * A disk handed to its uid ahead (a box started by the warm pool, before any box was chosen) gets the box's name and a
+ * fresh machine id. Only the pooled sandbox's idle pid 1 ever ran on it, so host root may write there.
+ */
+export async function nameDisk(paths: BoxPaths, hostname: string, uid: number): Promise<void> {
+  const etc = path.join(paths.disk, "etc");
+  await writeOwnEtc(etc, hostname);
+  await Promise.all(ownEtcFiles(hostname).map(([name]) => lchown(path.join(etc, name), uid, uid)));
+}
+
+/**
  * lchown of a folder and everything below it: a symbolic link is changed itself, never what it points to, and the walk
  * enters real folders only (readdir's own `recursive` follows links to folders: it would reach host files).
  */
