@@ -158,13 +158,13 @@ export async function handDisk(paths: BoxPaths, hostname: string, uid: number): 
 }
 
 /**
- * A disk handed to its uid ahead (a box started by the warm pool, before any box was chosen) gets the box's name and a
- * fresh machine id. Only the pooled sandbox's idle pid 1 ever ran on it, so host root may write there.
+ * A disk handed to its uid ahead (a box started by the warm pool, before any box was chosen, its machine id written
+ * then) gets the box's name: the two files that hold it, rewritten in place (their owner stays the box's uid). Only
+ * the pooled sandbox's idle pid 1 ever ran there, so host root may write into it.
  */
-export async function nameDisk(paths: BoxPaths, hostname: string, uid: number): Promise<void> {
-  const etc = path.join(paths.disk, "etc");
-  await writeOwnEtc(etc, hostname);
-  await Promise.all(ownEtcFiles(hostname).map(([name]) => lchown(path.join(etc, name), uid, uid)));
+export async function nameDisk(disk: string, hostname: string): Promise<void> {
+  const named = ownEtcFiles(hostname).filter(([name]) => name !== "machine-id");
+  await Promise.all(named.map(([name, content]) => writeFile(path.join(disk, "etc", name), content)));
 }
 
 /**

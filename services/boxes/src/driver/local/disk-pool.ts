@@ -52,10 +52,14 @@ export interface PoolSandboxes {
   end(name: string, runDir: string): Promise<void>;
 }
 
-/** A box started ahead, bound to a box by the driver: its sandbox's name (its groups', its box-id file's) and runtime. */
+/**
+ * A box started ahead, being bound to a box by the driver: its sandbox's name (its groups', its box-id file's), its
+ * runtime, and where its disk is mounted still (the driver moves the mount: `moveMount`).
+ */
 export interface WarmBox {
   name: string;
   runtime: LocalRuntime;
+  mountedAt: string;
 }
 
 interface Pooled {
@@ -114,7 +118,14 @@ export class DiskPool {
       await this.#remove(disk);
       return false;
     }
-    await this.#moveInto(disk, paths, true);
+    await rename(disk.disk.state, paths.state);
+    await makeOwnFolder(paths.disk, 0o700);
+    // The mount moves as it is; where a mount cannot move (a shared parent), it is mounted again from the image.
+    await run("mount", ["--move", disk.disk.disk, paths.disk]).catch(async () => {
+      await unmount(disk.disk.disk);
+      await mountDisk("image", paths);
+    });
+    await rmdir(disk.disk.disk).catch(() => {});
     return true;
   }
 
@@ -143,8 +154,9 @@ export class DiskPool {
   }
 
   /**
-   * The box reserved for `uid` moved to the box's paths: its state folder renamed, its disk's mount moved (never
-   * mounted a second time: the running sandbox holds the first). null when no box is reserved for that uid.
+   * The box reserved for `uid`, its state folder renamed to the box's and the box's mount point made; its disk is
+   * still mounted where it was made, and the driver moves it (with the box's name, in one program: `moveMount`). null
+   * when no box is reserved for that uid. From here the box is the caller's: its removal is the box's.
    */
   async bind(uid: number, paths: BoxPaths): Promise<WarmBox | null> {
     const reserved = this.#reserved.get(uid);
@@ -157,12 +169,13 @@ export class DiskPool {
       return null;
     }
     try {
-      await this.#moveInto(entry, paths, false);
+      await rename(entry.disk.state, paths.state);
+      await makeOwnFolder(paths.disk, 0o700);
     } catch (error) {
       await this.#remove(entry);
       throw error;
     }
-    return { name: entry.name, runtime: entry.sandbox!.runtime };
+    return { name: entry.name, runtime: entry.sandbox!.runtime, mountedAt: entry.disk.disk };
   }
 
   /** Makes the missing disks in the background, one at a time; a failure is logged and the pool waits for the next claim. */
@@ -212,26 +225,8 @@ export class DiskPool {
   async #start(entry: Pooled, sandboxes: PoolSandboxes): Promise<void> {
     const uid = await sandboxes.hostUid();
     await handDisk(entry.disk, pooledHostname, uid);
+    // The box's own files but its name (hostname, hosts) are written now: binding it rewrites two small files.
     entry.sandbox = { uid, runtime: await sandboxes.boot(entry.name, entry.disk, uid) };
-  }
-
-  /** The state folder renamed to the box's, the mount moved; a bare disk may be mounted again where it cannot move. */
-  async #moveInto(entry: Pooled, paths: BoxPaths, remountable: boolean): Promise<void> {
-    await rename(entry.disk.state, paths.state);
-    await makeOwnFolder(paths.disk, 0o700);
-    await run("mount", ["--move", entry.disk.disk, paths.disk]).catch(async (error: unknown) => {
-      // A mount under a shared parent cannot move. A bare disk is mounted again from its image; a started box's disk
-      // is bound at the new place and let go at the old one (a second mount of its image would corrupt it).
-      if (remountable) {
-        await unmount(entry.disk.disk);
-        return mountDisk("image", paths);
-      }
-      await run("mount", ["--bind", entry.disk.disk, paths.disk]).catch(() => {
-        throw error;
-      });
-      await unmount(entry.disk.disk);
-    });
-    await rmdir(entry.disk.disk).catch(() => {});
   }
 
   /** A pooled sandbox ended first (its processes, its groups), then the disk. */

@@ -86,7 +86,7 @@ import { WarmEntries, type EntryCommand } from "./warm-entries.js";
 import { prepareProcMasks, type ProcMasks } from "./proc-masks.js";
 import { probeSandbox, startSandbox, type LocalRuntime } from "./sandbox.js";
 import { boxSeccompFilter } from "./seccomp.js";
-import { endPooledSandbox, nameSandbox, pooledHostname, pooledMemBytes, pooledName } from "./warm-box.js";
+import { endPooledSandbox, moveAndName, pooledHostname, pooledLimits, pooledName } from "./warm-box.js";
 
 export interface LocalDriverOptions {
   /** Where box disks live (default `.data/boxes`). */
@@ -254,7 +254,10 @@ export class LocalDriver implements BoxDriver {
       ? {
           hostUid: hostUids,
           boot: (name, paths, uid) => this.#bootPooled(name, paths, uid),
-          end: (name, runDir) => endPooledSandbox(this.#support, name, runDir),
+          end: async (name, runDir) => {
+            await this.#warm?.drop(name);
+            await endPooledSandbox(this.#support, name, runDir);
+          },
         }
       : null;
     this.pool = pool.length > 0 ? new DiskPool(options.dataDir, pool, options.log, sandboxes) : null;
@@ -424,9 +427,9 @@ export class LocalDriver implements BoxDriver {
    * are set when it is bound), a placeholder hostname. Nothing in it names a box or an account yet.
    */
   async #bootPooled(name: string, paths: BoxPaths, uid: number): Promise<LocalRuntime> {
-    const groups = await cgroups.createBoxGroups(this.#support, name, { pidsMax: this.#pidsMax, memBytes: pooledMemBytes, vcpus: 1 });
+    const groups = await cgroups.createBoxGroups(this.#support, name, { pidsMax: this.#pidsMax, ...pooledLimits });
     try {
-      return await startSandbox({
+      const runtime = await startSandbox({
         boxId: name,
         paths,
         hostname: pooledHostname,
@@ -438,6 +441,9 @@ export class LocalDriver implements BoxDriver {
         seccomp: this.#setup.seccomp,
         masks: this.#setup.masks,
       });
+      // Its first command's way in is started now too (warm-entries.ts): the box's first exec finds it waiting.
+      this.#warm?.prepare(name, runtime);
+      return runtime;
     } catch (error) {
       await cgroups.removeBoxGroups(groups);
       throw error;
@@ -451,11 +457,17 @@ export class LocalDriver implements BoxDriver {
    */
   async #adoptWarm(spec: BoxSpec, paths: BoxPaths, warm: WarmBox): Promise<LocalRuntime> {
     const runtime: LocalRuntime = { ...warm.runtime, root: paths.state, hostname: spec.name, sandboxId: warm.name };
+    const limits = { memBytes: spec.memMiB * 1024 * 1024, vcpus: spec.vcpus };
+    this.#warm?.rename(warm.name, spec.id, runtime);
     try {
       await Promise.all([
-        nameDisk(paths, spec.name, runtime.uid),
-        nameSandbox(this.#nsenterPath, runtime.init.pid, spec.name),
-        cgroups.setBoxLimits(this.#support, warm.name, { pidsMax: this.#pidsMax, memBytes: spec.memMiB * 1024 * 1024, vcpus: spec.vcpus }),
+        (async () => {
+          await nameDisk(warm.mountedAt, spec.name);
+          await moveAndName(this.#nsenterPath, { from: warm.mountedAt, to: paths.disk }, runtime.init.pid, spec.name);
+        })(),
+        limits.memBytes === pooledLimits.memBytes && limits.vcpus === pooledLimits.vcpus
+          ? null
+          : cgroups.setBoxLimits(this.#support, warm.name, { pidsMax: this.#pidsMax, ...limits }),
         writeFile(path.join(paths.run, "runtime.json"), JSON.stringify(runtime)),
       ]);
     } catch (error) {

@@ -16,25 +16,31 @@ const run = promisify(execFile);
 
 /** The hostname of a pooled sandbox until it is bound. */
 export const pooledHostname = "box";
-/** A pooled sandbox's memory limit until it is bound: an idle pid 1 needs a few MiB. */
-export const pooledMemBytes = 256 * 1024 * 1024;
 
 /**
- * Sets the hostname in the box's UTS namespace. Host root enters that namespace alone (not the box's user, mount or
- * pid namespace) and writes the kernel's hostname there: nothing of the box runs, nothing it made is read.
+ * A bound box's disk mount moved to the box's mount point, and its hostname set in its UTS namespace, by one program
+ * (each program started costs a fork of the service). The mount is moved, never mounted a second time (the running
+ * sandbox holds the first); under a shared parent, where a mount cannot move, it is bound at the new place and let go
+ * at the old one. The hostname: host root enters the box's UTS namespace alone (not its user, mount or pid namespace)
+ * and writes the kernel's hostname there; nothing of the box runs, nothing it made is read.
  */
-export async function nameSandbox(nsenterPath: string, initPid: number, hostname: string): Promise<void> {
-  await run(nsenterPath, [
-    `--target=${initPid}`,
-    "--uts",
-    "--",
-    "/bin/sh",
-    "-c",
-    'printf %s "$1" > /proc/sys/kernel/hostname',
-    "sh",
-    hostname,
-  ]);
+export async function moveAndName(
+  nsenterPath: string,
+  move: { from: string; to: string },
+  initPid: number,
+  hostname: string,
+): Promise<void> {
+  const script =
+    'mount --move "$1" "$2" 2>/dev/null || { mount --bind "$1" "$2" && umount "$1"; } || exit 1; rmdir "$1"; ' +
+    'exec "$4" --target="$3" --uts -- /bin/sh -c \'printf %s "$1" > /proc/sys/kernel/hostname\' sh "$5"';
+  await run("/bin/sh", ["-c", script, "bancada-bind", move.from, move.to, String(initPid), nsenterPath, hostname]);
 }
+
+/**
+ * The limits of a pooled sandbox until it is bound: those of the smallest box create_box makes, so that binding one
+ * to a box of that size writes no limit at all.
+ */
+export const pooledLimits = { memBytes: 4096 * 1024 * 1024, vcpus: 2 };
 
 /** The pooled name a box's last run had (its run/runtime.json), or null: that run was started as the box itself. */
 export async function pooledName(runDir: string): Promise<string | null> {
