@@ -13,6 +13,7 @@ import { subjects } from "@bancada/contracts";
 import { MemoryBus, createLogger } from "@bancada/service-kit";
 import { freshDatabase } from "@bancada/testkit";
 import { createBoxesService, type BoxesService } from "../src/index.js";
+import type { LocalDriver } from "../src/driver/local/local-driver.js";
 import { benchPrincipal, loadAverage, stats, tableRow, timed, unmountAll } from "./bench-kit.js";
 
 const iterations = Number(process.argv[2] ?? 5);
@@ -110,7 +111,46 @@ try {
       console.log(row([name, p50.toFixed(0), p99.toFixed(0), (mib / (p50 / 1000)).toFixed(0)]));
     }
   }
+  await driverSteps(sides);
   console.log(`load average after: ${loadAverage().join(" ")}`);
 } finally {
   for (const current of sides) await current.drop();
+}
+
+/**
+ * Where a copy's time goes, at the driver alone: the copy of the disk (the box's processes and filesystem held still,
+ * the image copied, let go) and, for a fork, the new box's start from it (its disk mounted and handed to its uid,
+ * its sandbox started). What the tools add to these is the service's own work (PostgreSQL, the answer).
+ */
+async function driverSteps(all: Side[]): Promise<void> {
+  console.log(row(["driver alone (p50 / p99 ms)", ...all.map((current) => current.expected)], 18));
+  const steps = {
+    "copy (held still, copied, let go)": all.map(() => [] as number[]),
+    "fork's start from the copy": all.map(() => [] as number[]),
+  };
+  for (let i = 0; i < iterations; i++)
+    for (const [column, current] of all.entries()) {
+      const driver = current.service.driver as LocalDriver;
+      const source = await current.service.db.box.findUniqueOrThrow({ where: { id: current.source.id } });
+      const id = `bx_steps${i}`;
+      steps["copy (held still, copied, let go)"][column]!.push(
+        await timed(() => driver.copyDisk({ id: source.id, runtime: source.runtime }, [{ kind: "box", id }])),
+      );
+      let runtime: unknown = null;
+      const spec = {
+        id,
+        runtime: null,
+        name: `steps-${i}`,
+        vcpus: source.vcpus,
+        memMiB: source.memMiB,
+        dataGiB: source.dataGiB,
+        hostUid: 900_000 + i,
+      };
+      steps["fork's start from the copy"][column]!.push(await timed(async () => (runtime = await driver.createFromCopy(spec))));
+      await driver.destroy({ id, runtime });
+    }
+  for (const [name, columns] of Object.entries(steps)) {
+    const cell = (samples: number[]) => `${stats(samples).p50.toFixed(0)} / ${stats(samples).p99.toFixed(0)}`;
+    console.log(row([`  ${name}`, ...columns.map(cell)], 18));
+  }
 }

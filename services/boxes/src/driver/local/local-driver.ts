@@ -63,7 +63,9 @@ import * as cgroups from "./cgroups.js";
 import { launch, launchProgram, programOf, type LaunchOptions } from "./command.js";
 import { endLeftoverCommands, endLeftovers } from "./leftovers.js";
 import {
+  canFreeze,
   copyDiskFiles,
+  copyImageFrozen,
   detectCopyMethod,
   diskBytes,
   freezeFilesystem,
@@ -344,8 +346,16 @@ export class LocalDriver implements BoxDriver {
     if (holdProcesses) await this.suspend(source);
     let frozenFs = false;
     try {
-      if (kind === "image" && (await isMounted(paths.disk))) frozenFs = await freezeFilesystem(paths.disk);
-      for (const destination of destinations) await copyDiskFiles(kind, from, destination, signal);
+      const mounted = kind === "image" && (await isMounted(paths.disk));
+      if (mounted && (await canFreeze())) {
+        // freeze, copies and thaw in one program; should it fail half-way, the thaw below runs
+        frozenFs = true;
+        await copyImageFrozen(paths.disk, from, destinations, signal);
+        frozenFs = false;
+      } else {
+        if (mounted) frozenFs = await freezeFilesystem(paths.disk);
+        for (const destination of destinations) await copyDiskFiles(kind, from, destination, signal);
+      }
     } catch (error) {
       for (const destination of destinations) await rm(destination, { recursive: true, force: true });
       throw signal?.aborted ? new DriverError("gone", "the copy was cancelled") : error;
