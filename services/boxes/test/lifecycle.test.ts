@@ -43,8 +43,11 @@ describeBoxes("box lifecycle", () => {
     expect(box.sshCommand).toBeNull();
     expect(box.enforcement).toMatchObject({ processes: { max: 128 }, user: expect.stringContaining("unprivileged host user") });
     // A disk image on a loop device where the machine has them (quotas.test.ts fills one); a plain folder, unlimited, elsewhere.
+    // How fork_box and snapshots copy it follows (the XFS store: by reflink; warm-boxes.test.ts has the sparse copy).
     expect(box.enforcement.disk).toBe(
-      existsSync("/dev/loop-control") ? "20 GiB ext4 image on a loop device (writes past it fail with ENOSPC)" : null,
+      existsSync("/dev/loop-control")
+        ? "20 GiB ext4 image on a loop device (writes past it fail with ENOSPC); fork_box and snapshots copy it by reflink (copy-on-write)"
+        : null,
     );
     // The reapers (reapers.test.ts) say how they act on the policies.
     expect(String(box.enforcement.autoSuspend)).toContain("after 300 s");
