@@ -115,7 +115,8 @@ describeBoxes("box lifecycle", () => {
   });
 
   it("when another operation is in progress, then a second transition answers failed_precondition and get_box shows the operation", async () => {
-    const { box: creating } = await ok(client, "create_box", { name: "busy", wait: false });
+    // A setup keeps the create in progress for seconds: a box started ahead (the warm pool) is running within a few ms.
+    const { box: creating } = await ok(client, "create_box", { name: "busy", wait: false, setup: { cmd: "sleep 4" } });
     expect(creating).toMatchObject({ state: "creating", operation: { kind: "create" } });
     const error = await fails(client, "suspend_box", { boxId: creating.id }, "failed_precondition");
     expect(error.details).toMatchObject({ operation: { kind: "create" } });
