@@ -31,6 +31,9 @@ interface Side {
   dataDir: string;
   drop: () => Promise<void>;
   samples: number[];
+  /** The same, split: create_box answered (running), then the first exec answered. */
+  creates: number[];
+  execs: number[];
 }
 
 async function side(name: string, pool: number): Promise<Side> {
@@ -52,6 +55,8 @@ async function side(name: string, pool: number): Promise<Side> {
     service,
     dataDir,
     samples: [],
+    creates: [],
+    execs: [],
     drop: async () => {
       const left = await service.db.box.findMany({ where: { state: { not: "deleted" } } });
       for (const box of left) await service.driver.destroy({ id: box.id, runtime: box.runtime }).catch(() => {});
@@ -72,19 +77,19 @@ async function call<T>(service: BoxesService, tool: string, args: Record<string,
 
 /** create_box, then exec `true` until it answers; the box is deleted after (not timed). */
 async function createAndRun(side: Side, index: number): Promise<void> {
-  let boxId = "";
-  side.samples.push(
-    await timed(async () => {
-      const { box } = await call<{ box: { id: string; state: string; stateReason: string | null } }>(side.service, "create_box", {
-        name: `bench-${index}`,
-      });
-      if (box.state !== "running") throw new Error(`box ${box.id} is ${box.state}: ${box.stateReason}`);
-      boxId = box.id;
-      const ran = await call<{ exitCode: number }>(side.service, "exec", { boxId, cmd: "true" });
-      if (ran.exitCode !== 0) throw new Error(`exec answered exit code ${ran.exitCode}`);
-    }),
-  );
-  await call(side.service, "delete_box", { boxId, confirm: true });
+  const started = performance.now();
+  const { box } = await call<{ box: { id: string; state: string; stateReason: string | null } }>(side.service, "create_box", {
+    name: `bench-${index}`,
+  });
+  const created = performance.now();
+  if (box.state !== "running") throw new Error(`box ${box.id} is ${box.state}: ${box.stateReason}`);
+  const ran = await call<{ exitCode: number }>(side.service, "exec", { boxId: box.id, cmd: "true" });
+  if (ran.exitCode !== 0) throw new Error(`exec answered exit code ${ran.exitCode}`);
+  const answered = performance.now();
+  side.samples.push(answered - started);
+  side.creates.push(created - started);
+  side.execs.push(answered - created);
+  await call(side.service, "delete_box", { boxId: box.id, confirm: true });
 }
 
 const pooled = await side(`warm pool of ${poolSize}`, poolSize);
@@ -104,6 +109,11 @@ try {
     const { p50, p99 } = stats(current.samples);
     const total = current.samples.reduce((sum, ms) => sum + ms, 0);
     console.log(row([`  ${current.name}`, p50.toFixed(0), p99.toFixed(0), ((current.samples.length * 1000) / total).toFixed(1)]));
+    for (const [step, samples] of [
+      ["    create_box answered (running)", current.creates],
+      ["    then the first exec answered", current.execs],
+    ] as const)
+      console.log(row([step, stats(samples).p50.toFixed(0), stats(samples).p99.toFixed(0)]));
   }
   await driverSteps(pooled, cold);
   console.log(`load average after: ${loadAverage().join(" ")}`);
