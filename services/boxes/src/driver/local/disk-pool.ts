@@ -70,8 +70,12 @@ interface Pooled {
 }
 
 const poolPrefix = "pool-";
-/** A claim's refill waits this long: the new box's first commands come first, not the making of the next disk. */
-const refillDelayMs = 300;
+/**
+ * A claim's refill waits this long: the new box's first commands come first, not the making of the next box (a disk
+ * filled and a sandbox started: about a second of both cores on a loaded machine). At 0.3 s the refill ran into the
+ * first exec of a box started ahead, which then took longer than a cold box's (bench/create.ts).
+ */
+const refillDelayMs = 1_000;
 /** A reserved box not bound within this is dropped (the create that reserved it failed before reaching the driver). */
 const reservationMs = 120_000;
 
@@ -136,7 +140,7 @@ export class DiskPool {
   reserve(dataGiB: number): number | null {
     const entry = this.#sandboxes && !this.#closed ? this.#ready.get(dataGiB)?.shift() : undefined;
     if (!entry?.sandbox) return null;
-    this.#refillSoon();
+    // refilled once it is bound or released: the record of the box and its start come first
     const uid = entry.sandbox.uid;
     const expiry = setTimeout(() => void this.release(uid), reservationMs);
     expiry.unref();
@@ -150,6 +154,7 @@ export class DiskPool {
     if (!reserved) return;
     this.#reserved.delete(uid);
     clearTimeout(reserved.expiry);
+    this.#refillSoon();
     await this.#remove(reserved.entry);
   }
 
@@ -163,6 +168,7 @@ export class DiskPool {
     if (!reserved?.entry.sandbox) return null;
     this.#reserved.delete(uid);
     clearTimeout(reserved.expiry);
+    this.#refillSoon();
     const { entry } = reserved;
     if ((await exists(paths.state)) || (await exists(paths.disk))) {
       await this.#remove(entry);
