@@ -13,6 +13,8 @@ import { subjects } from "@bancada/contracts";
 import { MemoryBus, createLogger } from "@bancada/service-kit";
 import { freshDatabase } from "@bancada/testkit";
 import { createBoxesService, type BoxesService } from "../src/index.js";
+import type { LocalDriver } from "../src/driver/local/local-driver.js";
+import { copyDiskFiles, copyImageFrozen, freezeFilesystem, thawFilesystem } from "../src/driver/local/disk-copy.js";
 import { benchPrincipal, loadAverage, stats, tableRow, timed, unmountAll } from "./bench-kit.js";
 
 const iterations = Number(process.argv[2] ?? 5);
@@ -27,6 +29,7 @@ type Snapshot = { id: string; state: string; copyMethod: string | null };
 interface Side {
   name: string;
   expected: "reflink" | "copy";
+  dataDir: string;
   service: BoxesService;
   source: Box;
   forks: number[];
@@ -57,6 +60,7 @@ async function side(name: string, expected: Side["expected"]): Promise<Side> {
   return {
     name,
     expected,
+    dataDir,
     service,
     source,
     forks: [],
@@ -110,7 +114,60 @@ try {
       console.log(row([name, p50.toFixed(0), p99.toFixed(0), (mib / (p50 / 1000)).toFixed(0)]));
     }
   }
+  await driverSteps(sides);
   console.log(`load average after: ${loadAverage().join(" ")}`);
 } finally {
   for (const current of sides) await current.drop();
+}
+
+/**
+ * Where a copy's time goes, at the driver alone: the copy of the disk (the box's processes and filesystem held still,
+ * the image copied, let go) and, for a fork, the new box's start from it (its disk mounted and handed to its uid,
+ * its sandbox started). What the tools add to these is the service's own work (PostgreSQL, the answer).
+ */
+async function driverSteps(all: Side[]): Promise<void> {
+  console.log(tableRow(["driver alone (p50 / p99 ms)", ...all.map((current) => current.expected)], 40, 18));
+  const steps = {
+    "copy (held still, copied, let go)": all.map(() => [] as number[]),
+    "  its freeze+copy+thaw, 1 program": all.map(() => [] as number[]),
+    "  the same as 3 programs (before)": all.map(() => [] as number[]),
+    "fork's start from the copy": all.map(() => [] as number[]),
+  };
+  for (let i = 0; i < iterations; i++)
+    for (const [column, current] of all.entries()) {
+      const driver = current.service.driver as LocalDriver;
+      const source = await current.service.db.box.findUniqueOrThrow({ where: { id: current.source.id } });
+      const id = `bx_steps${i}`;
+      steps["copy (held still, copied, let go)"][column]!.push(
+        await timed(() => driver.copyDisk({ id: source.id, runtime: source.runtime }, [{ kind: "box", id }])),
+      );
+      // The filesystem part alone, both ways, on the source's mounted disk (its processes idle).
+      const disk = path.join(current.dataDir, "mnt", source.id);
+      const image = path.join(current.dataDir, "state", source.id, "disk.img");
+      const aside = path.join(current.dataDir, "state", `copy-${i}.img`);
+      steps["  its freeze+copy+thaw, 1 program"][column]!.push(await timed(() => copyImageFrozen(disk, image, [aside])));
+      steps["  the same as 3 programs (before)"][column]!.push(
+        await timed(async () => {
+          await freezeFilesystem(disk);
+          await copyDiskFiles("image", image, aside).finally(() => thawFilesystem(disk));
+        }),
+      );
+      await rm(aside, { force: true });
+      let runtime: unknown = null;
+      const spec = {
+        id,
+        runtime: null,
+        name: `steps-${i}`,
+        vcpus: source.vcpus,
+        memMiB: source.memMiB,
+        dataGiB: source.dataGiB,
+        hostUid: 900_000 + i,
+      };
+      steps["fork's start from the copy"][column]!.push(await timed(async () => (runtime = await driver.createFromCopy(spec))));
+      await driver.destroy({ id, runtime });
+    }
+  for (const [name, columns] of Object.entries(steps)) {
+    const cell = (samples: number[]) => `${stats(samples).p50.toFixed(0)} / ${stats(samples).p99.toFixed(0)}`;
+    console.log(tableRow([`  ${name}`, ...columns.map(cell)], 40, 18));
+  }
 }

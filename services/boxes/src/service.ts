@@ -11,6 +11,7 @@ import { unavailableDriver } from "./driver/unavailable-driver.js";
 import { AccountCalls } from "./domain/account-calls.js";
 import { Background } from "./domain/background.js";
 import { BoxSuspensions } from "./domain/suspensions.js";
+import { nextHostUid } from "./domain/capacity.js";
 import { RunningOperations } from "./domain/running-operations.js";
 import type { BoxesRuntime } from "./domain/context.js";
 import { expireKeys } from "./domain/idempotency.js";
@@ -96,7 +97,9 @@ export const boxesService = defineService<BoxesServiceOptions>()({
     const config = boxesConfig(options);
     const dataDir = path.resolve(options.dataDir ?? ".data/boxes");
     if (config.developmentSecretsKey) log.warn("workspace secrets are sealed with the public development key: set BOXES_SECRETS_KEY");
-    const driver = options.driver ?? (await localDriverOrUnavailable(options, log, config.uids.base, config.node, config));
+    // The warm pool's boxes take their host uids from the same sequence as create_box's.
+    const hostUids = () => nextHostUid(db, config);
+    const driver = options.driver ?? (await localDriverOrUnavailable(options, log, config.uids.base, config.node, { ...config, hostUids }));
     const background = new Background(log);
     const runtime: BoxesRuntime = {
       db,
@@ -230,7 +233,7 @@ async function localDriverOrUnavailable(
   log: Logger,
   probeUid: number,
   node: string | null,
-  disks: Pick<BoxesConfig, "warmPool" | "diskStore" | "enterHelper">,
+  disks: Pick<BoxesConfig, "warmPool" | "diskStore" | "enterHelper"> & { hostUids: () => Promise<number> },
 ): Promise<BoxDriver> {
   try {
     return await createLocalDriver({
@@ -244,6 +247,7 @@ async function localDriverOrUnavailable(
       ...(node ? { node } : {}),
       probeUid,
       pool: disks.warmPool,
+      hostUids: disks.hostUids,
       store: disks.diskStore,
       ...(disks.enterHelper ? { enterHelper: disks.enterHelper } : {}),
     });

@@ -43,8 +43,11 @@ describeBoxes("box lifecycle", () => {
     expect(box.sshCommand).toBeNull();
     expect(box.enforcement).toMatchObject({ processes: { max: 128 }, user: expect.stringContaining("unprivileged host user") });
     // A disk image on a loop device where the machine has them (quotas.test.ts fills one); a plain folder, unlimited, elsewhere.
+    // How fork_box and snapshots copy it follows (the XFS store: by reflink; warm-boxes.test.ts has the sparse copy).
     expect(box.enforcement.disk).toBe(
-      existsSync("/dev/loop-control") ? "20 GiB ext4 image on a loop device (writes past it fail with ENOSPC)" : null,
+      existsSync("/dev/loop-control")
+        ? "20 GiB ext4 image on a loop device (writes past it fail with ENOSPC); fork_box and snapshots copy it by reflink (copy-on-write)"
+        : null,
     );
     // The reapers (reapers.test.ts) say how they act on the policies.
     expect(String(box.enforcement.autoSuspend)).toContain("after 300 s");
@@ -112,7 +115,8 @@ describeBoxes("box lifecycle", () => {
   });
 
   it("when another operation is in progress, then a second transition answers failed_precondition and get_box shows the operation", async () => {
-    const { box: creating } = await ok(client, "create_box", { name: "busy", wait: false });
+    // A setup keeps the create in progress for seconds: a box started ahead (the warm pool) is running within a few ms.
+    const { box: creating } = await ok(client, "create_box", { name: "busy", wait: false, setup: { cmd: "sleep 4" } });
     expect(creating).toMatchObject({ state: "creating", operation: { kind: "create" } });
     const error = await fails(client, "suspend_box", { boxId: creating.id }, "failed_precondition");
     expect(error.details).toMatchObject({ operation: { kind: "create" } });

@@ -160,8 +160,11 @@ function checkHost(capacity: HostCapacity, node: string, used: Usage, demand: De
   }
 }
 
-/** The next box's host uid: never one given before (see the migration that made the sequence). */
-export async function nextHostUid(tx: BoxesTx, ctx: BoxesContext): Promise<number> {
+/**
+ * The next box's host uid: never one given before (see the migration that made the sequence). The driver's warm pool
+ * takes its boxes' uids here too (outside any transaction), so a box started ahead has a uid no other box had.
+ */
+export async function nextHostUid(tx: Pick<BoxesTx, "$queryRaw">, ctx: Pick<BoxesContext, "uids">): Promise<number> {
   const [row] = await tx.$queryRaw<{ n: number }[]>`SELECT nextval('boxes_host_uid_seq')::int AS n`;
   const n = row!.n;
   if (n > ctx.uids.count) {

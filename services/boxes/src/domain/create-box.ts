@@ -87,8 +87,14 @@ async function recordBox(
   snapshot: SnapshotRow | null,
 ): Promise<{ row: BoxRow; fresh: boolean }> {
   const { wait: _wait, idempotencyKey, ...args } = input;
+  // A box the driver started ahead (its warm pool) becomes this one: its host uid is recorded as the box's.
+  const resources = { vcpus: input.vcpus, memMiB: input.memMiB, dataGiB: input.dataGiB };
+  const warmUid = snapshot ? null : ((await ctx.driver.reserveWarmBox?.(resources)) ?? null);
+  const release = async () => {
+    if (warmUid !== null) await ctx.driver.releaseWarmBox?.(warmUid);
+  };
   try {
-    return await ctx.db.$transaction(async (tx) => {
+    const recorded = await ctx.db.$transaction(async (tx) => {
       if (idempotencyKey) {
         const claim = await claimKey(tx, ctx.accountId, "create_box", idempotencyKey, requestHash(args));
         if (claim.kind === "replay") return { row: await tx.box.findUniqueOrThrow({ where: { id: claim.resourceId } }), fresh: false };
@@ -96,11 +102,15 @@ async function recordBox(
       // After the replay check: repeating a create that succeeded is never refused for the capacity it holds.
       await admit(tx, ctx, plan, { vcpus: input.vcpus, memMiB: input.memMiB, dataGiB: input.dataGiB }, { host: true });
       if (snapshot) await holdReadySnapshot(tx, snapshot.id);
-      const row = await insertBox(tx, ctx, input, snapshot ? { snapshotId: snapshot.id, template: snapshot } : {});
+      const origin = snapshot ? { snapshotId: snapshot.id, template: snapshot } : warmUid !== null ? { hostUid: warmUid } : {};
+      const row = await insertBox(tx, ctx, input, origin);
       if (idempotencyKey) await recordKey(tx, ctx.accountId, "create_box", idempotencyKey, row.id);
       return { row, fresh: true };
     });
+    if (!recorded.fresh) await release();
+    return recorded;
   } catch (error) {
+    await release();
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002" && input.name)
       throw await nameTaken(ctx, input.name);
     throw error;
@@ -120,6 +130,8 @@ export interface BoxOrigin {
   forkedFrom?: string;
   /** The template of the disk it copies. */
   template?: { template: string; templateVersion: string };
+  /** The host uid of a box the driver started ahead for it (reserveWarmBox); otherwise the next one is taken. */
+  hostUid?: number;
 }
 
 /** Records a new box as `creating` with the `create` operation claimed, and its first interval. */
@@ -134,7 +146,7 @@ export async function insertBox(tx: BoxesTx, ctx: BoxesContext, input: BoxDraft,
     data: {
       id: newBoxId(),
       accountId: ctx.accountId,
-      hostUid: await nextHostUid(tx, ctx),
+      hostUid: origin.hostUid ?? (await nextHostUid(tx, ctx)),
       name,
       liveName: name,
       state: "creating",

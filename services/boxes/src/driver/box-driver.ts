@@ -215,6 +215,14 @@ export interface BoxDriver {
   /** Makes the disk and starts the box; returns the runtime handle to store. */
   create(spec: BoxSpec): Promise<unknown>;
   /**
+   * A box started ahead (a warm pool), reserved for the create_box about to be recorded: its host uid, which the box
+   * is recorded with; `create` with that uid binds it instead of starting one. null: none ready. Each one serves one
+   * box only; absent where the driver starts nothing ahead.
+   */
+  reserveWarmBox?(resources: BoxResources): Promise<number | null>;
+  /** A reservation the create will not use (the record failed, or was a replay): that box is ended, never offered again. */
+  releaseWarmBox?(hostUid: number): Promise<void>;
+  /**
    * Copies the box's disk to each target, consistently: the box's processes and its filesystem are held
    * still for the copy (no write is half in it), then let go. The signal cancels it (copies left are removed).
    */

@@ -158,6 +158,16 @@ export async function handDisk(paths: BoxPaths, hostname: string, uid: number): 
 }
 
 /**
+ * A disk handed to its uid ahead (a box started by the warm pool, before any box was chosen, its machine id written
+ * then) gets the box's name: the two files that hold it, rewritten in place (their owner stays the box's uid). Only
+ * the pooled sandbox's idle pid 1 ever ran there, so host root may write into it.
+ */
+export async function nameDisk(disk: string, hostname: string): Promise<void> {
+  const named = ownEtcFiles(hostname).filter(([name]) => name !== "machine-id");
+  await Promise.all(named.map(([name, content]) => writeFile(path.join(disk, "etc", name), content)));
+}
+
+/**
  * lchown of a folder and everything below it: a symbolic link is changed itself, never what it points to, and the walk
  * enters real folders only (readdir's own `recursive` follows links to folders: it would reach host files).
  */

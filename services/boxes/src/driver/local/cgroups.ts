@@ -54,12 +54,23 @@ export async function createBoxGroups(support: CgroupSupport, boxId: string, lim
   return { tree, limits: [...joined.values()] };
 }
 
+/**
+ * A started box's limits set again: a box started ahead (the warm pool, disk-pool.ts) gets the limits of the box it
+ * becomes when it is bound to it. Its groups are named by the pooled disk, not the box (`name`).
+ */
+export async function setBoxLimits(support: CgroupSupport, name: string, limits: BoxLimits): Promise<void> {
+  for (const [controller, hierarchy] of Object.entries(support.limits) as [Controller, { version: 1 | 2; base: string }][])
+    await applyLimit({ version: hierarchy.version, path: path.join(hierarchy.base, name) }, controller, limits);
+}
+
 async function applyLimit(group: Group, controller: Controller, limits: BoxLimits): Promise<void> {
   const file = (name: string) => path.join(group.path, name);
   if (controller === "pids") await writeFile(file("pids.max"), String(limits.pidsMax));
   if (controller === "memory" && group.version === 1) {
+    // Swap would let a box go past its memory; absent or unsupported on machines without swap accounting. The
+    // kernel keeps memsw at or above the limit: set first when a limit rises (a warm box bound), after when it falls.
+    await writeFile(file("memory.memsw.limit_in_bytes"), String(limits.memBytes)).catch(() => {});
     await writeFile(file("memory.limit_in_bytes"), String(limits.memBytes));
-    // Swap would let a box go past its memory; absent or unsupported on machines without swap accounting.
     await writeFile(file("memory.memsw.limit_in_bytes"), String(limits.memBytes)).catch(() => {});
   }
   if (controller === "memory" && group.version === 2) {

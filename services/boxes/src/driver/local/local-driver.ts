@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { access, constants, rm } from "node:fs/promises";
+import { access, constants, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
 import type { Duplex } from "node:stream";
@@ -45,6 +45,7 @@ import {
   adoptDisk,
   boxPaths,
   handDisk,
+  nameDisk,
   hostOsVersion,
   makeDisk,
   prepareDataDir,
@@ -62,7 +63,9 @@ import * as cgroups from "./cgroups.js";
 import { launch, launchProgram, programOf, type LaunchOptions } from "./command.js";
 import { endLeftoverCommands, endLeftovers } from "./leftovers.js";
 import {
+  canFreeze,
   copyDiskFiles,
+  copyImageFrozen,
   detectCopyMethod,
   diskBytes,
   freezeFilesystem,
@@ -73,7 +76,7 @@ import {
   type CopyMethod,
 } from "./disk-copy.js";
 import { createDisk, detectDiskKind, diskExists, isMounted, mountDisk, removeDisk, type DiskKind } from "./disk-image.js";
-import { DiskPool, removePoolLeftovers, type PoolSize } from "./disk-pool.js";
+import { DiskPool, removePoolLeftovers, type PoolSandboxes, type PoolSize, type WarmBox } from "./disk-pool.js";
 import { diskSpace } from "./disk-space.js";
 import { closeDiskStore, openDiskStore, type DiskStoreOptions } from "./disk-store.js";
 import { buildEnterHelper, saveSeccompFilter } from "./enter-helper.js";
@@ -85,6 +88,7 @@ import { WarmEntries, type EntryCommand } from "./warm-entries.js";
 import { prepareProcMasks, type ProcMasks } from "./proc-masks.js";
 import { probeSandbox, startSandbox, type LocalRuntime } from "./sandbox.js";
 import { boxSeccompFilter } from "./seccomp.js";
+import { endPooledSandbox, moveAndName, pooledHostname, pooledLimits, pooledName } from "./warm-box.js";
 
 export interface LocalDriverOptions {
   /** Where box disks live (default `.data/boxes`). */
@@ -115,6 +119,11 @@ export interface LocalDriverOptions {
   store?: DiskStoreOptions;
   /** Image disks kept ready for create_box, per size (disk-pool.ts; default none). */
   pool?: PoolSize[];
+  /**
+   * Where the warm pool gets host uids for the boxes it starts ahead (create_box's own sequence). Without it the pool
+   * holds disks only, and every create starts its sandbox.
+   */
+  hostUids?: () => Promise<number>;
   /** The enter helper built elsewhere (BOXES_ENTER_HELPER; enter-helper.ts), instead of building it here. */
   enterHelper?: string;
 }
@@ -125,8 +134,9 @@ interface HostSetup {
   version: string;
   links: { name: string; target: string | null }[];
   disks: DiskKind;
-  /** How disks are copied here (fork_box, snapshots). */
+  /** How disks are copied here (fork_box, snapshots), and why not by reflink when they are not. */
   copies: CopyMethod;
+  copiesReason: string | null;
   loader: HostLoader;
   /** The one-exec way into a box (enter-helper.ts), or null: the chain of command.ts. */
   helper: string | null;
@@ -161,24 +171,28 @@ export async function createLocalDriver(options: LocalDriverOptions): Promise<Lo
       ? { kind: "directory" as const, reason: "disk images turned off" }
       : await detectDiskKind(path.join(options.dataDir, "state"));
   if (disks.reason) options.log.warn({ reason: disks.reason }, "box disks are plain folders: dataGiB is not enforced");
+  let storeReason: string | null = null;
   if (disks.kind === "image") {
     const canClone = async (dir: string) => (await detectCopyMethod(dir)) === "reflink";
     const store = await openDiskStore(options.dataDir, options.store ?? { mode: "auto" }, canClone);
+    storeReason = store.reason;
     if (store.reason) options.log.warn({ reason: store.reason }, "fork_box and snapshots make sparse copies of box disks");
   }
+  const copies = await detectCopyMethod(path.join(options.dataDir, "state"));
   const setup: HostSetup = {
     support,
     version: await hostOsVersion(),
     links,
     disks: disks.kind,
-    copies: await detectCopyMethod(path.join(options.dataDir, "state")),
+    copies,
+    copiesReason: copies === "reflink" ? null : (storeReason ?? "the data folder's filesystem cannot reflink (BOXES_DISK_STORE=off)"),
     loader: await hostLoader("/usr/bin/setpriv"),
     helper: null,
     ...confinement,
     filter: null,
   };
   await endLeftoverCommands(options.dataDir, support, options.log);
-  const pooled = await removePoolLeftovers(options.dataDir);
+  const pooled = await removePoolLeftovers(options.dataDir, (name, runDir) => endPooledSandbox(support, name, runDir));
   if (pooled) options.log.info({ disks: pooled }, "removed the warm pool's disks a previous service left");
   if (options.enter !== "chain") {
     const built = await buildEnterHelper(undefined, options.enterHelper);
@@ -237,7 +251,18 @@ export class LocalDriver implements BoxDriver {
     this.#pidsMax = options.pidsMax ?? 1024;
     this.#bridges = new PortBridges(path.join(options.dataDir, "ports"), nsenterPath);
     const pool = setup.disks === "image" ? (options.pool ?? []).filter((size) => size.count > 0) : [];
-    this.pool = pool.length > 0 ? new DiskPool(options.dataDir, pool, options.log) : null;
+    const hostUids = options.hostUids;
+    const sandboxes: PoolSandboxes | null = hostUids
+      ? {
+          hostUid: hostUids,
+          boot: (name, paths, uid) => this.#bootPooled(name, paths, uid),
+          end: async (name, runDir) => {
+            await this.#warm?.drop(name);
+            await endPooledSandbox(this.#support, name, runDir);
+          },
+        }
+      : null;
+    this.pool = pool.length > 0 ? new DiskPool(options.dataDir, pool, options.log, sandboxes) : null;
     const helper = setup.helper;
     this.#warm =
       helper && options.warm !== false
@@ -254,7 +279,10 @@ export class LocalDriver implements BoxDriver {
     return {
       cpu: via("cpu") && `${resources.vcpus} vCPU quota (${via("cpu")})`,
       memory: via("memory") && `${resources.memMiB} MiB limit (${via("memory")})`,
-      disk: this.#setup.disks === "image" ? `${resources.dataGiB} GiB ext4 image on a loop device (writes past it fail with ENOSPC)` : null,
+      disk:
+        this.#setup.disks === "image"
+          ? `${resources.dataGiB} GiB ext4 image on a loop device (writes past it fail with ENOSPC); ${this.#copies()}`
+          : null,
       processes: via("pids") ? { max: this.#pidsMax, via: via("pids")! } : null,
       freeze: tree ? `cgroup v${tree.version} freezer` : "SIGSTOP/SIGCONT of the box's processes",
       network: "own network namespace with loopback only (no outside network)",
@@ -262,9 +290,27 @@ export class LocalDriver implements BoxDriver {
     };
   }
 
+  /** How fork_box and save_snapshot copy this disk, said in the box's enforcement. */
+  #copies(): string {
+    if (this.#setup.copies === "reflink") return "fork_box and snapshots copy it by reflink (copy-on-write)";
+    return `fork_box and snapshots copy every written block of it (sparse copy: ${this.#setup.copiesReason})`;
+  }
+
+  /** A box started ahead by the warm pool, reserved for the create_box about to record it: its host uid, or null. */
+  reserveWarmBox(resources: BoxResources): Promise<number | null> {
+    return Promise.resolve(this.pool?.reserve(resources.dataGiB) ?? null);
+  }
+
+  /** A reservation the create will not use: its box is ended and removed (never offered again). */
+  async releaseWarmBox(hostUid: number): Promise<void> {
+    await this.pool?.release(hostUid);
+  }
+
   async create(spec: BoxSpec): Promise<LocalRuntime> {
     const paths = this.#paths(spec.id);
     const uid = boxUid(spec);
+    const warm = await this.pool?.bind(uid, paths);
+    if (warm) return this.#adoptWarm(spec, paths, warm);
     if (await this.pool?.claim(paths, spec.dataGiB)) await handDisk(paths, spec.name, uid);
     else {
       await createDisk(this.#setup.disks, paths, spec.dataGiB);
@@ -300,8 +346,16 @@ export class LocalDriver implements BoxDriver {
     if (holdProcesses) await this.suspend(source);
     let frozenFs = false;
     try {
-      if (kind === "image" && (await isMounted(paths.disk))) frozenFs = await freezeFilesystem(paths.disk);
-      for (const destination of destinations) await copyDiskFiles(kind, from, destination, signal);
+      const mounted = kind === "image" && (await isMounted(paths.disk));
+      if (mounted && (await canFreeze())) {
+        // freeze, copies and thaw in one program; should it fail half-way, the thaw below runs
+        frozenFs = true;
+        await copyImageFrozen(paths.disk, from, destinations, signal);
+        frozenFs = false;
+      } else {
+        if (mounted) frozenFs = await freezeFilesystem(paths.disk);
+        for (const destination of destinations) await copyDiskFiles(kind, from, destination, signal);
+      }
     } catch (error) {
       for (const destination of destinations) await rm(destination, { recursive: true, force: true });
       throw signal?.aborted ? new DriverError("gone", "the copy was cancelled") : error;
@@ -376,6 +430,62 @@ export class LocalDriver implements BoxDriver {
       await cgroups.removeBoxGroups(groups);
       throw error;
     }
+  }
+
+  /**
+   * A pooled box's sandbox, started ahead: cgroups named by the pooled disk, limits of the smallest box (the box's own
+   * are set when it is bound), a placeholder hostname. Nothing in it names a box or an account yet.
+   */
+  async #bootPooled(name: string, paths: BoxPaths, uid: number): Promise<LocalRuntime> {
+    const groups = await cgroups.createBoxGroups(this.#support, name, { pidsMax: this.#pidsMax, ...pooledLimits });
+    try {
+      const runtime = await startSandbox({
+        boxId: name,
+        paths,
+        hostname: pooledHostname,
+        groups,
+        uid,
+        usrLinks: this.#links,
+        sharedEtc: this.#sharedEtc,
+        bwrapPath: this.#bwrapPath,
+        seccomp: this.#setup.seccomp,
+        masks: this.#setup.masks,
+      });
+      // Its first command's way in is started now too (warm-entries.ts): the box's first exec finds it waiting.
+      this.#warm?.prepare(name, runtime);
+      return runtime;
+    } catch (error) {
+      await cgroups.removeBoxGroups(groups);
+      throw error;
+    }
+  }
+
+  /**
+   * The pooled box becomes this one (its disk already at the box's paths, disk-pool.ts): its name on its disk and in
+   * its UTS namespace, the box's limits on its groups, a fresh machine id, and the runtime recorded. On any failure
+   * its sandbox is ended; the disk stays with the box (delete_box removes it, resume_box starts it the usual way).
+   */
+  async #adoptWarm(spec: BoxSpec, paths: BoxPaths, warm: WarmBox): Promise<LocalRuntime> {
+    const runtime: LocalRuntime = { ...warm.runtime, root: paths.state, hostname: spec.name, sandboxId: warm.name };
+    const limits = { memBytes: spec.memMiB * 1024 * 1024, vcpus: spec.vcpus };
+    this.#warm?.rename(warm.name, spec.id, runtime);
+    try {
+      await Promise.all([
+        (async () => {
+          await nameDisk(warm.mountedAt, spec.name);
+          await moveAndName(this.#nsenterPath, { from: warm.mountedAt, to: paths.disk }, runtime.init.pid, spec.name);
+        })(),
+        limits.memBytes === pooledLimits.memBytes && limits.vcpus === pooledLimits.vcpus
+          ? null
+          : cgroups.setBoxLimits(this.#support, warm.name, { pidsMax: this.#pidsMax, ...limits }),
+        writeFile(path.join(paths.run, "runtime.json"), JSON.stringify(runtime)),
+      ]);
+    } catch (error) {
+      await this.stop({ id: spec.id, runtime }).catch(() => {});
+      throw new DriverError("start_failed", `the warm box could not become this box: ${(error as Error).message}`);
+    }
+    this.#warm?.prepare(spec.id, runtime);
+    return runtime;
   }
 
   diskSpace(boxIds: string[]): Promise<DiskSpace> {
@@ -655,7 +765,8 @@ export class LocalDriver implements BoxDriver {
 
   #launchOptions(boxId: string, runtime: LocalRuntime, group: string | undefined): LaunchOptions {
     const { loader, helper, filter } = this.#setup;
-    return { boxId, runtime, group, nsenterPath: this.#nsenterPath, loader, helper, filter };
+    // A box started ahead by the warm pool keeps the pooled name in its read-only box-id file (command.ts checks it).
+    return { boxId: runtime.sandboxId ?? boxId, runtime, group, nsenterPath: this.#nsenterPath, loader, helper, filter };
   }
 
   async #alive(box: BoxHandle): Promise<LocalRuntime> {
@@ -664,8 +775,12 @@ export class LocalDriver implements BoxDriver {
     return runtime;
   }
 
-  #endLeftovers(boxId: string): Promise<void> {
-    return endLeftovers(this.#paths(boxId).run, cgroups.boxGroupsOf(this.#support, boxId));
+  /** Whatever the box's last run left, in its groups by its id and, when that run was a pooled box's, by that name. */
+  async #endLeftovers(boxId: string): Promise<void> {
+    const run = this.#paths(boxId).run;
+    await endLeftovers(run, cgroups.boxGroupsOf(this.#support, boxId));
+    const pooled = await pooledName(run);
+    if (pooled) await endPooledSandbox(this.#support, pooled, run);
   }
 
   #live(box: BoxHandle): LocalRuntime {

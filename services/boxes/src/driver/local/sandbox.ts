@@ -40,6 +40,8 @@ export interface LocalRuntime {
   groups: BoxGroups;
   /** The box's host uid (and gid): root inside the box. */
   uid: number;
+  /** A box started ahead by the warm pool: the pooled name its box-id file and groups carry (warm-box.ts). */
+  sandboxId?: string;
 }
 
 export interface SandboxOptions {

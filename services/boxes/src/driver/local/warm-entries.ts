@@ -61,7 +61,8 @@ export class WarmEntries {
 
   /** The box's warm entry, or a new one (it then pays the cgroup joins now), handed its command. */
   async enter(boxId: string, runtime: LocalRuntime, command: EntryCommand): Promise<WarmEntry> {
-    const request = warmRequest(command.cwd, command.program, command.env);
+    // The box's name as HOSTNAME: an entry started ahead by the warm pool began under a placeholder name.
+    const request = warmRequest(command.cwd, command.program, { HOSTNAME: runtime.hostname, ...command.env });
     const pending = this.#preparing.get(boxId);
     if (pending && !pending.claimed) {
       pending.claimed = true;
@@ -88,15 +89,37 @@ export class WarmEntries {
         this.#ready.set(boxId, entry);
         if (stale) void this.#discard(stale);
         // Ended while it waited (its box stopped, say): forgotten, with its group. A taken entry is the caller's.
+        // (Looked up by entry, not by box: a warm pool's entry is the box's it became, see rename.)
         entry.child.once("exit", () => {
-          if (this.#ready.get(boxId) !== entry) return;
-          this.#ready.delete(boxId);
+          const key = [...this.#ready].find(([, ready]) => ready === entry)?.[0];
+          if (key === undefined) return;
+          this.#ready.delete(key);
           void this.#removeGroup(entry);
         });
       })
       .catch(() => {})
       .finally(() => this.#preparing.delete(boxId));
     this.#preparing.set(boxId, { done, claimed: false });
+  }
+
+  /**
+   * A box started ahead (the warm pool) became box `to`: its waiting entry, started under the pooled name, is the
+   * box's now. The entry joined the same groups and checks the same pid 1 and box-id file; only the box's name is
+   * new, which each command's environment carries (enter).
+   */
+  rename(from: string, to: string, runtime: LocalRuntime): void {
+    const entry = this.#ready.get(from);
+    const pending = this.#preparing.get(from);
+    if (pending && !entry) {
+      // still starting: once started it is moved over (the box's first command waits for it, as for its own)
+      const done = pending.done.then(() => this.rename(from, to, runtime));
+      this.#preparing.set(to, { done, claimed: false });
+      void done.finally(() => this.#preparing.get(to)?.done === done && this.#preparing.delete(to));
+      return;
+    }
+    if (!entry || entry.key !== keyOf(runtime)) return;
+    this.#ready.delete(from);
+    this.#ready.set(to, entry);
   }
 
   /** The command groups entries hold now (the sweep leaves them alone). */
