@@ -43,6 +43,17 @@ export async function answerQuery(db: DocsDb, input: AnswerQueryInput): Promise<
  * Both queries run at once; neither needs the other.
  */
 export async function rankedPassages(db: DocsDb, terms: QueryTerm[], corpusSize: number): Promise<RankedPassage[]> {
+  // Names learned from the corpus (vocabulary/) are asked for only when no passage holds the whole
+  // question in its own words: they reach pages that name what the question describes, and would
+  // otherwise only crowd the sections that say it.
+  const own = terms.map((term) => ({ ...term, synonyms: term.synonyms.filter((synonym) => !synonym.learned) }));
+  const first = await candidatePassages(db, own, corpusSize);
+  const whole = first.some((passage) => passage.coverage >= 1 - 1e-9);
+  if (whole || !terms.some((term) => term.synonyms.some((synonym) => synonym.learned))) return first;
+  return candidatePassages(db, terms, corpusSize);
+}
+
+async function candidatePassages(db: DocsDb, terms: QueryTerm[], corpusSize: number): Promise<RankedPassage[]> {
   const [covering, headed] = await Promise.all([
     findPassages(db, terms, corpusSize, relevanceThreshold),
     terms.every((term) => term.documents > 0) ? headPassages(db, terms, headThreshold) : Promise.resolve([]),

@@ -136,7 +136,9 @@ export async function headPassages(db: DocsDb, terms: QueryTerm[], least: number
     -- unmaterialized the planner computed it twice, reading the vector again for every term.
     sections AS MATERIALIZED (
       SELECT c.id, c.document_name, c.ordinal,
-             (SELECT coalesce(sum(${heldWeight(Prisma.sql`(x.v || b.head)`, own)}), 0)
+             -- A learned name counts in the section's own title and headings, not in the page's other headings.
+             (SELECT coalesce(sum(CASE WHEN x.v @@ t.o OR b.head @@ t.o THEN t.w
+                                       WHEN x.v @@ t.q AND (x.v || b.head) @@ ${own}::tsquery THEN t.w * ${learnedShare} ELSE 0 END), 0)
                 FROM terms t WHERE x.v @@ t.q OR b.head @@ t.q)::float8 AS covered
         FROM best b JOIN chunks c ON c.document_name = b.name
        CROSS JOIN LATERAL (SELECT c.tsv || ''::tsvector AS v OFFSET 0) x

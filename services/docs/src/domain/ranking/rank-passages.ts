@@ -230,14 +230,18 @@ function compoundOf(word: string, byFirst: Map<string, WordMatch[]>): WordMatch[
   return [];
 }
 
-/** Each term's best strength in the field, and every place a term is found (learned names only where names are: `named`). */
+/**
+ * Each term's best strength in the field, and every place a term is found by its own words (learned names
+ * count only where names are: `named`).
+ */
 function matchField(words: string[], lookup: WordLookup, named: boolean, strengths: number[], positions: Position[]): void {
   words.forEach((word, at) => {
     for (const match of lookup(word)) {
       if (match.namedOnly && !named) continue;
       if (match.words && !match.words.every((part, offset) => words[at + offset] === part)) continue;
       if (match.strength > strengths[match.term]!) strengths[match.term] = match.strength;
-      positions.push({ at, term: match.term });
+      // A learned name is a hint for its word, not the word: it earns no closeness, phrase or title bonus.
+      if (!match.namedOnly) positions.push({ at, term: match.term });
     }
   });
 }

@@ -33,7 +33,8 @@ export interface LearnedName {
 
 /**
  * The SQL expression (a JSON array of LearnedRow) reading the names defined with each of `words`,
- * leaving out names that are already words of the question (`known`). `stemColumn` and `stemOf` say
+ * leaving out names that are words of the question (`known`) or inflections of them ("install" for
+ * "installing"): they would count the same word twice. `stemColumn` and `stemOf` say
  * how a word's inflections are found, as for the question's own words.
  */
 export function learnedNamesSql(words: string[], known: string[], stemColumn: Prisma.Sql, stemOf: Prisma.Sql): Prisma.Sql {
@@ -46,11 +47,11 @@ export function learnedNamesSql(words: string[], known: string[], stemColumn: Pr
             JOIN lexicon w ON w.word = k AND w.doc_count <= ${wordShareMax}::float8 * (SELECT count(*) FROM documents)
             JOIN lexicon l ON l.${stemColumn} = ${stemOf} AND l.doc_count <= ${wordShareMax}::float8 * (SELECT count(*) FROM documents)
             JOIN vocabulary v ON v.word = l.word
-           WHERE v.name <> ALL(${known}::text[])
            GROUP BY k, v.name
         ) x
         JOIN lexicon n ON n.word = x.name
        WHERE n.doc_count <= ${nameShareMax}::float8 * (SELECT count(*) FROM documents)
+         AND n.${stemColumn} <> ALL(ARRAY(SELECT ${stemOf} FROM unnest(${known}::text[]) AS k))
     ) y)`;
 }
 
