@@ -43,15 +43,17 @@ export async function answerQuery(db: DocsDb, input: AnswerQueryInput): Promise<
  * Both queries run at once; neither needs the other.
  */
 export async function rankedPassages(db: DocsDb, terms: QueryTerm[], corpusSize: number): Promise<RankedPassage[]> {
-  // Names learned from the corpus (vocabulary/) are asked for only when no passage holds the whole
-  // question in its own words, and only through pages' titles (one query more): they reach the page that
-  // names what the question describes, and would otherwise only crowd the sections that say it.
+  // Names learned from the corpus (vocabulary/) count only when no passage holds the whole question in
+  // its own words, and only through pages' titles: they reach the page that names what the question
+  // describes, and would otherwise only crowd the sections that say it. Both readings run at once.
   const own = terms.map((term) => ({ ...term, synonyms: term.synonyms.filter((synonym) => !synonym.learned) }));
-  const first = await candidatePassages(db, own, corpusSize);
-  const whole = first.some((passage) => passage.coverage >= 1 - 1e-9);
-  if (whole || !terms.some((term) => term.synonyms.some((synonym) => synonym.learned))) return rankPassages(first, own);
+  const learned = terms.some((term) => term.synonyms.some((synonym) => synonym.learned));
+  const [first, named] = await Promise.all([
+    candidatePassages(db, own, corpusSize),
+    learned && terms.every((term) => term.documents > 0) ? headPassages(db, terms, headThreshold) : Promise.resolve([]),
+  ]);
+  if (!learned || first.some((passage) => passage.coverage >= 1 - 1e-9)) return rankPassages(first, own);
   const seen = new Set(first.map((passage) => passage.id));
-  const named = terms.every((term) => term.documents > 0) ? await headPassages(db, terms, headThreshold) : [];
   return rankPassages([...first, ...named.filter((passage) => !seen.has(passage.id))], terms);
 }
 

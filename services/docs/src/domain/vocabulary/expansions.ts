@@ -3,9 +3,9 @@
  * finds the page named `npm-prune`, whose description says "This command removes extraneous packages".
  * The names are read in the round trip that already reads the words' counts (query-terms.ts) and join the
  * word's synonyms as learned ones. answer-query.ts asks for them only when no passage holds the whole
- * question in its own words, and only through pages' titles; they count only in titles and headings, for
- * less than the word in a body (`learnedShare`), never alone, both in the coverage that picks candidates
- * (ranking/passages.ts) and in the word ranking (ranking/rank-passages.ts).
+ * question in its own words, and only through pages' titles (asked beside the first reading); they count
+ * only in titles and headings, for less than the word in a body (`learnedShare`), never alone, both in
+ * the coverage that picks candidates (ranking/passages.ts) and in the word ranking (rank-passages.ts).
  * A word is matched by its inflections ("removes" in a definition for "remove" in a question).
  * Which names are kept is a rule on the corpus alone, never on questions:
  * - a name many pages hold (`npm`, `fs`) tells nothing about the word: only names at most
