@@ -1,6 +1,6 @@
 /**
  * Shows how answer_query reads one question on the evaluation database: its terms (weight, stems,
- * forms, synonyms), the ranked candidate passages, and the answer. Run: [CORPUS=npm|node] npx tsx services/docs/bench/debug-question.ts "question"
+ * forms, synonyms; a learned name marked ~), the ranked candidate passages, and the answer. Run: [CORPUS=npm|node] npx tsx services/docs/bench/debug-question.ts "question"
  */
 import { answerQuery, rankedPassages } from "../src/domain/answer-query.js";
 import { queryTerms } from "../src/domain/query-terms.js";
@@ -13,7 +13,7 @@ try {
   const { terms, corpusSize } = await queryTerms(db, question);
   for (const term of terms)
     console.log(
-      `${term.words.padEnd(16)} weight ${term.weight.toFixed(2)} docs ${term.documents} stems ${term.stems.join(",")} forms ${term.forms.join(",")} synonyms ${term.synonyms.map((s) => s.words).join(",")}`,
+      `${term.words.padEnd(16)} weight ${term.weight.toFixed(2)} docs ${term.documents} stems ${term.stems.join(",")} forms ${term.forms.join(",")} synonyms ${term.synonyms.map((s) => (s.learned ? `~${s.words}` : s.words)).join(",")}`,
     );
   const ranked = await rankedPassages(db, terms, corpusSize);
   for (const passage of ranked.slice(0, 12))

@@ -1,7 +1,7 @@
 /**
  * Ingestion from a folder (the CLI's engine): incremental runs that write nothing when nothing changed,
  * edits that rewrite only their page, --prune limited to the base URI, skipped files with reasons,
- * HTML conversion, derived titles and descriptions, progress, and lexicon counts that stay exact.
+ * HTML conversion, derived titles and descriptions, progress, and lexicon counts and learned vocabulary that stay exact.
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient } from "@bancada/testkit";
 import { ingestFolder, runDocsCommand, type DocsDb, type IngestProgress } from "../src/index.js";
+import { splitSections } from "../src/domain/markdown/sections.js";
+import { vocabularyOf } from "../src/domain/vocabulary/definitions.js";
 import { distinctWords } from "../src/domain/words.js";
 import { fixtureCorpus, writeCorpus } from "./fixtures/corpus.js";
 import { fails, ok, search, type Document } from "./helpers.js";
@@ -186,6 +188,18 @@ describe("ingesting a folder", () => {
       for (const word of distinctWords(`${row.title}\n${row.content}`)) expected.set(word, (expected.get(word) ?? 0) + 1);
     const lexicon = await db.lexiconWord.findMany();
     expect(new Map(lexicon.map((entry) => [entry.word, entry.docCount]))).toEqual(expected);
+  });
+
+  it("when documents were created, edited and deleted, then the vocabulary holds exactly the pairs the stored documents teach", async () => {
+    const rows = await db.document.findMany({ select: { name: true, title: true, description: true, content: true } });
+    const expected = rows
+      .flatMap((row) =>
+        vocabularyOf(row.title, row.description, splitSections(row.content)).map((pair) => `${row.name} ${pair.word} ${pair.name}`),
+      )
+      .sort();
+    const stored = (await db.vocabularyPair.findMany()).map((pair) => `${pair.documentName} ${pair.word} ${pair.name}`).sort();
+    expect(stored.length).toBeGreaterThan(0);
+    expect(stored).toEqual(expected);
   });
 
   it("when the docs command runs, then it ingests with progress and a summary, and explains wrong usage", async () => {

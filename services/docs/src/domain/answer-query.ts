@@ -6,7 +6,7 @@
 import type { DocsDb } from "../db/client.js";
 import { composeAnswer } from "./compose-answer.js";
 import { languageOf } from "./markdown/describe.js";
-import { findPassages, headPassages } from "./ranking/passages.js";
+import { findPassages, headPassages, type Passage } from "./ranking/passages.js";
 import { queryTerms, type QueryTerm } from "./query-terms.js";
 import { rankPassages, type RankedPassage } from "./ranking/rank-passages.js";
 import type { AnswerQueryInput, AnswerQueryResult } from "./schemas.js";
@@ -43,12 +43,27 @@ export async function answerQuery(db: DocsDb, input: AnswerQueryInput): Promise<
  * Both queries run at once; neither needs the other.
  */
 export async function rankedPassages(db: DocsDb, terms: QueryTerm[], corpusSize: number): Promise<RankedPassage[]> {
+  // Names learned from the corpus (vocabulary/) count only when no passage holds the whole question in
+  // its own words, and only through pages' titles: they reach the page that names what the question
+  // describes, and would otherwise only crowd the sections that say it. Both readings run at once.
+  const own = terms.map((term) => ({ ...term, synonyms: term.synonyms.filter((synonym) => !synonym.learned) }));
+  const learned = terms.some((term) => term.synonyms.some((synonym) => synonym.learned));
+  const [first, named] = await Promise.all([
+    candidatePassages(db, own, corpusSize),
+    learned && terms.every((term) => term.documents > 0) ? headPassages(db, terms, headThreshold) : Promise.resolve([]),
+  ]);
+  if (!learned || first.some((passage) => passage.coverage >= 1 - 1e-9)) return rankPassages(first, own);
+  const seen = new Set(first.map((passage) => passage.id));
+  return rankPassages([...first, ...named.filter((passage) => !seen.has(passage.id))], terms);
+}
+
+async function candidatePassages(db: DocsDb, terms: QueryTerm[], corpusSize: number): Promise<Passage[]> {
   const [covering, headed] = await Promise.all([
     findPassages(db, terms, corpusSize, relevanceThreshold),
     terms.every((term) => term.documents > 0) ? headPassages(db, terms, headThreshold) : Promise.resolve([]),
   ]);
   const seen = new Set(covering.map((passage) => passage.id));
-  return rankPassages([...covering, ...headed.filter((passage) => !seen.has(passage.id))], terms);
+  return [...covering, ...headed.filter((passage) => !seen.has(passage.id))];
 }
 
 /**

@@ -13,9 +13,10 @@ import { clip, inlineToPlain } from "./markdown/inline.js";
 import { splitSections, type ChunkDraft } from "./markdown/sections.js";
 import { nameUri } from "./names.js";
 import { limits } from "./schemas.js";
+import { vocabularyOf, type VocabularyPair } from "./vocabulary/definitions.js";
 import { distinctWords } from "./words.js";
 
-const indexVersion = "docs-index-3";
+const indexVersion = "docs-index-4";
 const derivedDescriptionMax = 300;
 
 export interface DocumentSource {
@@ -36,6 +37,8 @@ export interface PreparedDocument {
   contentHash: string;
   chunks: ChunkDraft[];
   words: string[];
+  /** The words that define its names (vocabulary/definitions.ts). */
+  vocabulary: VocabularyPair[];
 }
 
 /** The hash of a source as sent; cheap, so an unchanged file is recognised before it is parsed. */
@@ -65,6 +68,7 @@ export function prepareDocument(source: DocumentSource): PreparedDocument {
   );
   const lang = languageOf(textField(data, "lang", "language", "locale"), `${title}\n${content}`);
   const contentHash = sourceHashOf(source, uri);
+  const chunks = splitSections(content, { slugs: source.format === "markdown" });
   return {
     name,
     uri,
@@ -73,8 +77,9 @@ export function prepareDocument(source: DocumentSource): PreparedDocument {
     content,
     lang,
     contentHash,
-    chunks: splitSections(content, { slugs: source.format === "markdown" }),
+    chunks,
     words: [...distinctWords(`${title}\n${content}`)],
+    vocabulary: vocabularyOf(title, description, chunks),
   };
 }
 

@@ -10,9 +10,11 @@
  */
 import type { DocsDb } from "../db/client.js";
 import { Prisma } from "../db/generated/client.js";
+import { fields } from "./ranking/fields.js";
 import { correctQuery, type Correction } from "./corrections.js";
 import { languageOf } from "./markdown/describe.js";
 import { isFiller, joinPhrases, synonymsOf } from "./question-words.js";
+import { learnedNames, learnedNamesSql, type LearnedRow } from "./vocabulary/expansions.js";
 import { plainWords, wordsOf } from "./words.js";
 
 export interface QueryTerm {
@@ -26,8 +28,11 @@ export interface QueryTerm {
    * has its first word's.
    */
   forms: string[];
-  /** Synonyms a page may use instead (one word each), with their stems and forms. */
-  synonyms: { words: string; stems: string[]; forms: string[] }[];
+  /**
+   * Synonyms a page may use instead (one word each), with their stems and forms: the curated groups, and
+   * the names the corpus defines with the word (`learned`, vocabulary/expansions.ts).
+   */
+  synonyms: { words: string; stems: string[]; forms: string[]; learned?: boolean }[];
   documents: number;
   idf: number;
   /** What the term counts for in a passage's score: its idf, a fraction of it for filler. */
@@ -74,8 +79,17 @@ export async function queryTerms(db: DocsDb, question: string): Promise<QueryRea
   // evaluation corpora (docs/docs.md), with more forms to test per word.
   const stemColumn = languageOf(undefined, question) === "pt" ? Prisma.sql`pt_stem` : Prisma.sql`en_stem`;
   const stemOf = languageOf(undefined, question) === "pt" ? Prisma.sql`docs.stem_pt(k)` : Prisma.sql`docs.stem_en(k)`;
+  const learnable = [...content.keys()].filter((words) => !words.includes(" ") && !isFiller(words));
   const [counts] = await db.$queryRaw<
-    { words: string[]; counts: number[]; corpus: number; synonyms: string[]; stems: string[]; forms: [string, string[]][] }[]
+    {
+      words: string[];
+      counts: number[];
+      corpus: number;
+      synonyms: string[];
+      stems: string[];
+      forms: [string, string[]][];
+      learned: LearnedRow[];
+    }[]
   >`
     SELECT coalesce(array_agg(word), '{}') AS words, coalesce(array_agg(doc_count), '{}') AS counts, (SELECT count(*) FROM documents)::int AS corpus,
            ${synonyms}::text[] AS synonyms,
@@ -85,7 +99,8 @@ export async function queryTerms(db: DocsDb, question: string): Promise<QueryRea
                    FROM unnest(${synonyms}::text[]) WITH ORDINALITY AS u(s, i), replace(s, ' ', '-') AS h ORDER BY i) AS stems,
            (SELECT coalesce(json_agg(json_build_array(k, f)), '[]') FROM (
               SELECT k, array_agg(l.word) AS f FROM unnest(${all}::text[]) AS k JOIN lexicon l ON l.${stemColumn} = ${stemOf} GROUP BY k
-            ) x) AS forms
+            ) x) AS forms,
+           ${learnedNamesSql(learnable, all, stemColumn, stemOf)} AS learned
       FROM lexicon WHERE word = ANY(${all}::text[])`;
   const frequency = new Map((counts?.words ?? []).map((word, index) => [word, counts?.counts[index] ?? 0]));
   const formsOf = new Map(counts?.forms ?? []);
@@ -93,6 +108,7 @@ export async function queryTerms(db: DocsDb, question: string): Promise<QueryRea
   const formsOfTerm = (words: string) => formsOf.get(words.split(" ")[0]!) ?? [];
   const stemsOf = new Map(synonyms.map((words, index) => [words, (counts?.stems[index] ?? "").split(" ").filter(Boolean)]));
   const corpusSize = counts?.corpus ?? 0;
+  const learned = learnedNames(counts?.learned ?? [], corpusSize);
   // A token of several words (Pub/Sub) is as rare as its rarest word.
   const documentsOf = (words: string) => Math.min(...words.split(" ").map((word) => frequency.get(word) ?? 0));
   const terms = [...content.values()].map((term) => {
@@ -100,8 +116,12 @@ export async function queryTerms(db: DocsDb, question: string): Promise<QueryRea
       .filter((words) => !content.has(words))
       .map((words) => ({ words, stems: stemsOf.get(words) ?? [], forms: formsOfTerm(words) }))
       .filter((alternative) => alternative.stems.length);
-    // A concept is as common as its most common spelling: pages saying "login" answer "sign in" too.
+    // A concept is as common as its most common spelling: pages saying "login" answer "sign in" too. A
+    // learned name is not a spelling of the word, and leaves its rarity alone.
     const documents = Math.max(documentsOf(term.words), ...alternatives.map((alternative) => documentsOf(alternative.words)));
+    const named = (learned.get(term.words) ?? [])
+      .filter((name) => !content.has(name.words) && !alternatives.some((alternative) => alternative.words === name.words))
+      .map((name) => ({ ...name, forms: [], learned: true }));
     const idf = Math.max(0.1, Math.log((corpusSize + 1) / (documents + 0.5)));
     // A bare number ("the first 10 rows", "one 1 second") is a detail of the question, not its subject:
     // numbers are not in the lexicon, so its rarity is unknown and would otherwise weigh most of all.
@@ -116,7 +136,7 @@ export async function queryTerms(db: DocsDb, question: string): Promise<QueryRea
       ...term,
       stems,
       forms,
-      synonyms: absent ? [] : alternatives,
+      synonyms: absent ? [] : [...alternatives, ...named],
       documents,
       idf,
       weight: filler ? idf * fillerShare : idf,
@@ -135,12 +155,32 @@ function tokensOf(db: DocsDb, text: string) {
       JOIN ts_debug('docs.docs_pt', ${text}) WITH ORDINALITY AS pt(alias, description, token, dictionaries, dictionary, lexemes, i) USING (i)`;
 }
 
-/** A tsquery matching any stem of the terms (and of their synonyms); stems are single lexemes, quoted for tsquery syntax. */
-export function anyStem(terms: QueryTerm[], weights = ""): string {
-  const stems = terms.flatMap((term) => [...term.stems, ...term.synonyms.flatMap((synonym) => synonym.stems)]);
+/**
+ * A tsquery matching any stem of the terms (and of their synonyms); stems are single lexemes, quoted for
+ * tsquery syntax. A learned name counts only where it names something, in a title or a heading
+ * (`namedWeights`): a page merely mentioning `pack` says nothing about tarballs. A vector of titles alone
+ * (`titles`: documents.title_tsv, unweighted) is all names. `learned: false` leaves learned names out.
+ */
+export function anyStem(terms: QueryTerm[], weights = "", options: { titles?: boolean; learned?: boolean } = {}): string {
+  const { titles = false, learned = true } = options;
+  const named = titles ? weights : weights ? [...weights].filter((weight) => namedWeights.includes(weight)).join("") : namedWeights;
+  const stems = terms.flatMap((term) => [
+    ...[...term.stems, ...term.synonyms.filter((synonym) => !synonym.learned).flatMap((synonym) => synonym.stems)].map((stem) => ({
+      stem,
+      weights,
+    })),
+    ...(learned && (named || titles)
+      ? term.synonyms.filter((synonym) => synonym.learned).flatMap((synonym) => synonym.stems.map((stem) => ({ stem, weights: named })))
+      : []),
+  ]);
   // No stems (words the corpus lacks): a lexeme with spaces, which no parsed text ever holds.
   if (!stems.length) return `'${absentLexeme}'`;
-  return stems.map((stem) => `'${stem.replace(/\\/g, "\\\\").replace(/'/g, "''")}'${weights ? `:${weights}` : ""}`).join(" | ");
+  return stems
+    .map(({ stem, weights }) => `'${stem.replace(/\\/g, "\\\\").replace(/'/g, "''")}'${weights ? `:${weights}` : ""}`)
+    .join(" | ");
 }
+
+/** The letters of the fields that name things (ranking/fields.ts: title, heading). */
+const namedWeights = [fields.title.label, fields.heading.label].join("");
 
 const absentLexeme = "no such word";

@@ -50,6 +50,7 @@ async function replace(tx: DocsTx, changed: PreparedDocument[], existing: string
     >`SELECT title, content FROM documents WHERE name = ANY(${existing}::text[])`;
     for (const row of old) lexicon.removeStored(row);
     await tx.$executeRaw`DELETE FROM chunks WHERE document_name = ANY(${existing}::text[])`;
+    await tx.$executeRaw`DELETE FROM vocabulary WHERE document_name = ANY(${existing}::text[])`;
   }
   await tx.$executeRaw`
     INSERT INTO documents (name, uri, title, description, content, lang, content_hash, chunk_count, head, created_at, updated_at)
@@ -75,6 +76,11 @@ async function replace(tx: DocsTx, changed: PreparedDocument[], existing: string
                   ${chunks.map((c) => c.text)}::text[]) AS v(n, o, h, a, t)
       CROSS JOIN LATERAL (SELECT ARRAY(SELECT jsonb_array_elements_text(v.h::jsonb)) AS path) p
       JOIN documents d ON d.name = v.n`;
+  const pairs = changed.flatMap((document) => document.vocabulary.map((pair) => ({ page: document.name, ...pair })));
+  if (pairs.length)
+    await tx.$executeRaw`
+      INSERT INTO vocabulary (document_name, word, name)
+      SELECT * FROM unnest(${pairs.map((p) => p.page)}::text[], ${pairs.map((p) => p.word)}::text[], ${pairs.map((p) => p.name)}::text[])`;
   for (const document of changed) lexicon.add(document.words, 1);
   await lexicon.apply(tx);
 }

@@ -15,7 +15,9 @@
  */
 import type { DocsDb } from "../../db/client.js";
 import { candidateQuery, rankQuery } from "./candidate-query.js";
+import { Prisma } from "../../db/generated/client.js";
 import { rankWeights } from "./fields.js";
+import { learnedShare } from "./rank-passages.js";
 import { anyStem, type QueryTerm } from "../query-terms.js";
 
 export interface Passage {
@@ -35,6 +37,15 @@ export interface Passage {
 }
 
 const candidatesMax = 60;
+/**
+ * What a term found in `vector` counts for: its weight through its own words (or curated synonyms); through
+ * a learned name only `learnedShare` of it (the strength the word ranking gives it), so a section whose
+ * heading names `stat` does not crowd out one that says "time"; and nothing when the text holds none of
+ * the question's own words (`own`): a learned name alone never makes a candidate.
+ */
+function heldWeight(vector: Prisma.Sql, own: string): Prisma.Sql {
+  return Prisma.sql`CASE WHEN ${vector} @@ t.o THEN t.w WHEN ${vector} @@ ${own}::tsquery THEN t.w * ${learnedShare} ELSE 0 END`;
+}
 const wholeEnough = 5 * candidatesMax;
 
 export async function findPassages(db: DocsDb, terms: QueryTerm[], corpusSize: number, threshold: number): Promise<Passage[]> {
@@ -44,14 +55,16 @@ export async function findPassages(db: DocsDb, terms: QueryTerm[], corpusSize: n
   const rank = rankQuery(terms, threshold);
   // Chunks holding every term have the highest coverage there is: when there are many of them (far more
   // than the top: ranking on words may still prefer a chunk that lacks a light term), only they are scored.
-  const everyTerm = terms.map((term) => `( ${anyStem([term])} )`).join(" & ");
+  // (by their own words: a learned name counts for less, so holding it is not the highest coverage).
+  const everyTerm = terms.map((term) => `( ${anyStem([term], "", { learned: false })} )`).join(" & ");
   // Below this sum a chunk cannot qualify; the margin leaves the exact decision to `coverage` below.
   const least = threshold * total * (1 - 1e-9);
+  const held = heldWeight(Prisma.sql`x.v`, anyStem(terms, "", { learned: false }));
   const rows = await db.$queryRaw<PassageRow[]>`
     WITH terms AS MATERIALIZED (
-      SELECT q::tsquery AS q, h::tsquery AS h, w
-        FROM unnest(${terms.map((term) => anyStem([term]))}::text[], ${terms.map((term) => anyStem([term], "ABC"))}::text[],
-                    ${terms.map((term) => term.weight)}::float8[]) AS t(q, h, w)
+      SELECT q::tsquery AS q, o::tsquery AS o, h::tsquery AS h, w
+        FROM unnest(${terms.map((term) => anyStem([term]))}::text[], ${terms.map((term) => anyStem([term], "", { learned: false }))}::text[],
+                    ${terms.map((term) => anyStem([term], "ABC"))}::text[], ${terms.map((term) => term.weight)}::float8[]) AS t(q, o, h, w)
     ),
     whole AS MATERIALIZED (SELECT c.id FROM chunks c WHERE c.tsv @@ ${everyTerm}::tsquery),
     enough AS MATERIALIZED (SELECT count(*) >= ${wholeEnough} AS yes FROM (SELECT 1 FROM whole LIMIT ${wholeEnough}) w),
@@ -67,7 +80,7 @@ export async function findPassages(db: DocsDb, terms: QueryTerm[], corpusSize: n
         FROM picked p
        CROSS JOIN LATERAL (SELECT p.tsv || ''::tsvector AS v OFFSET 0) x
        CROSS JOIN LATERAL (
-         SELECT coalesce(sum(t.w), 0)::float8 AS covered, coalesce(sum(t.w) FILTER (WHERE x.v @@ t.h), 0)::float8 AS headed
+         SELECT coalesce(sum(${held}), 0)::float8 AS covered, coalesce(sum(${held}) FILTER (WHERE x.v @@ t.h), 0)::float8 AS headed
            FROM terms t WHERE x.v @@ t.q
        ) s
     ),
@@ -98,20 +111,22 @@ export async function headPassages(db: DocsDb, terms: QueryTerm[], least: number
   const content = terms.filter((term) => !term.filler);
   if (!content.length) return [];
   const total = terms.reduce((sum, term) => sum + term.weight, 0);
+  const own = anyStem(terms, "", { learned: false });
   const rows = await db.$queryRaw<PassageRow[]>`
     WITH terms AS MATERIALIZED (
-      SELECT q::tsquery AS q, a::tsquery AS a, w
-        FROM unnest(${terms.map((term) => anyStem([term]))}::text[], ${terms.map((term) => anyStem([term], "A"))}::text[],
-                    ${terms.map((term) => term.weight)}::float8[]) AS t(q, a, w)
+      SELECT q::tsquery AS q, o::tsquery AS o, a::tsquery AS a, w
+        FROM unnest(${terms.map((term) => anyStem([term]))}::text[], ${terms.map((term) => anyStem([term], "", { learned: false }))}::text[],
+                    ${terms.map((term) => anyStem([term], "A"))}::text[], ${terms.map((term) => term.weight)}::float8[]) AS t(q, o, a, w)
     ),
     -- Titles through their own index (title_tsv): the head's index cannot tell a title from a heading.
     pages AS MATERIALIZED (
-      SELECT d.name, d.head || ''::tsvector AS head FROM documents d WHERE d.title_tsv @@ ${anyStem(content)}::tsquery
+      SELECT d.name, d.head || ''::tsvector AS head FROM documents d WHERE d.title_tsv @@ ${anyStem(content, "", { titles: true })}::tsquery
     ),
     headed AS MATERIALIZED (
       SELECT p.name, p.head, s.covered, s.titled
         FROM pages p CROSS JOIN LATERAL (
-          SELECT coalesce(sum(t.w), 0)::float8 AS covered, coalesce(sum(t.w) FILTER (WHERE p.head @@ t.a), 0)::float8 AS titled
+          SELECT coalesce(sum(${heldWeight(Prisma.sql`p.head`, own)}), 0)::float8 AS covered,
+                 coalesce(sum(t.w) FILTER (WHERE p.head @@ t.a), 0)::float8 AS titled
             FROM terms t WHERE p.head @@ t.q
         ) s
     ),
@@ -121,7 +136,10 @@ export async function headPassages(db: DocsDb, terms: QueryTerm[], least: number
     -- unmaterialized the planner computed it twice, reading the vector again for every term.
     sections AS MATERIALIZED (
       SELECT c.id, c.document_name, c.ordinal,
-             (SELECT coalesce(sum(t.w), 0) FROM terms t WHERE x.v @@ t.q OR b.head @@ t.q)::float8 AS covered
+             -- A learned name counts in the section's own title and headings, not in the page's other headings.
+             (SELECT coalesce(sum(CASE WHEN x.v @@ t.o OR b.head @@ t.o THEN t.w
+                                       WHEN x.v @@ t.q AND (x.v || b.head) @@ ${own}::tsquery THEN t.w * ${learnedShare} ELSE 0 END), 0)
+                FROM terms t WHERE x.v @@ t.q OR b.head @@ t.q)::float8 AS covered
         FROM best b JOIN chunks c ON c.document_name = b.name
        CROSS JOIN LATERAL (SELECT c.tsv || ''::tsvector AS v OFFSET 0) x
     ),

@@ -2,8 +2,8 @@
  * Scores candidate passages on their words, the way a reader judges them:
  * - where a term is found: the page's title (a command's name is its title) counts most, then the
  *   section's headings, then the page's description, then the body;
- * - how: the word itself above one of its synonyms above another word of the same stem — a stem never
- *   outranks the exact word; the words of the same stem are the corpus's words Snowball stems alike in
+ * - how: the word itself above one of its synonyms above another word of the same stem above a name the
+ *   corpus defines with the word — a stem never outranks the exact word; the words of the same stem are the corpus's words Snowball stems alike in
  *   the question's language (QueryTerm.forms: "deprecated" for "deprecate", never "login" for "log");
  * - closeness: the question's words within a few words of each other in the text beat the same words
  *   scattered over the section;
@@ -32,6 +32,11 @@ const place = (field: Field): number => fields[field].weight;
 /** A term also found in the body of a passage whose head holds it: the section is about it and says something. */
 const bodyAlso = 0.15;
 const synonymShare = 0.85;
+/**
+ * A name the corpus defines with the question's word (vocabulary/): a hint, below a curated synonym and a
+ * stem, and low enough that the word itself in a body (0.35) outranks a learned name in a title (1 × 0.3).
+ */
+export const learnedShare = 0.3;
 const stemShare = 0.7;
 /** The most a passage gains for the question's words close together. */
 const closenessShare = 0.3;
@@ -65,7 +70,8 @@ export function rankPassages(passages: Passage[], terms: QueryTerm[]): RankedPas
         words[field] = plainWords(texts[field]).split(" ").filter(Boolean);
         positions[field] = [];
         strengths[field] = terms.map(() => 0);
-        matchField(words[field], namedFields.has(field) ? lookup.withCompounds : lookup, strengths[field], positions[field]);
+        const named = namedFields.has(field);
+        matchField(words[field], named ? lookup.withCompounds : lookup, named, strengths[field], positions[field]);
       }
       let held = 0;
       terms.forEach((term, index) => {
@@ -143,8 +149,10 @@ function titled(title: string[], positions: Position[], terms: QueryTerm[], tota
  */
 interface WordMatch {
   term: number;
-  /** 1 the word itself, `synonymShare` a synonym, `stemShare` a stem. */
+  /** 1 the word itself, `synonymShare` a synonym, `stemShare` a stem, `learnedShare` a learned name. */
   strength: number;
+  /** A learned name: it counts only in a title or a heading, where it names something. */
+  namedOnly?: boolean;
   words: string[] | null;
 }
 
@@ -160,10 +168,15 @@ function wordMatcherOf(terms: QueryTerm[]): WordLookup & { withCompounds: WordLo
   const inflections = terms.map((term, index) => {
     const single = new Set<string>();
     for (const form of [
-      { words: term.words.split(" "), forms: term.forms, strength: 1 },
-      ...term.synonyms.map((synonym) => ({ words: synonym.words.split(" "), forms: synonym.forms, strength: synonymShare })),
+      { words: term.words.split(" "), forms: term.forms, strength: 1, namedOnly: false },
+      ...term.synonyms.map((synonym) => ({
+        words: synonym.words.split(" "),
+        forms: synonym.forms,
+        strength: synonym.learned ? learnedShare : synonymShare,
+        namedOnly: synonym.learned === true,
+      })),
     ]) {
-      const match = { term: index, strength: form.strength, words: form.words.length > 1 ? form.words : null };
+      const match = { term: index, strength: form.strength, words: form.words.length > 1 ? form.words : null, namedOnly: form.namedOnly };
       byFirst.set(form.words[0]!, [...(byFirst.get(form.words[0]!) ?? []), match]);
       if (form.words.length > 1) phrases.push({ term: index, strength: form.strength, words: form.words, inflected: new Set(form.forms) });
       else for (const word of form.forms) single.add(word);
@@ -217,13 +230,18 @@ function compoundOf(word: string, byFirst: Map<string, WordMatch[]>): WordMatch[
   return [];
 }
 
-/** Each term's best strength in the field, and every place a term is found. */
-function matchField(words: string[], lookup: WordLookup, strengths: number[], positions: Position[]): void {
+/**
+ * Each term's best strength in the field, and every place a term is found by its own words (learned names
+ * count only where names are: `named`).
+ */
+function matchField(words: string[], lookup: WordLookup, named: boolean, strengths: number[], positions: Position[]): void {
   words.forEach((word, at) => {
     for (const match of lookup(word)) {
+      if (match.namedOnly && !named) continue;
       if (match.words && !match.words.every((part, offset) => words[at + offset] === part)) continue;
       if (match.strength > strengths[match.term]!) strengths[match.term] = match.strength;
-      positions.push({ at, term: match.term });
+      // A learned name is a hint for its word, not the word: it earns no closeness, phrase or title bonus.
+      if (!match.namedOnly) positions.push({ at, term: match.term });
     }
   });
 }
