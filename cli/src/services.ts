@@ -1,16 +1,24 @@
 /**
- * The services this build contains — the one list: how to start each, its REST port when it runs alone,
- * and from it the migration sets, the `<SERVICE>_DATABASE_URL` and `<SERVICE>_PORT` variables (env.ts)
- * and the services the gateway routes to. A new service is one more line here.
+ * The services this build contains — the one list of what the command starts: each service's declaration
+ * (`defineService`) and the `"bancada"` block of its package.json (its REST port when it runs alone, its REST
+ * prefixes: @bancada/service-registry reads the same block for the NATS permissions and the Kubernetes checks), and
+ * from them the migration sets, the `<SERVICE>_DATABASE_URL` and `<SERVICE>_PORT` variables (env.ts) and the
+ * services the gateway routes to. A new service is one more import and one more line here;
+ * `cli/test/service-registry.test.ts` checks this list is the registry's.
  */
 import path from "node:path";
 import type { Subjects } from "@bancada/contracts";
 import type { Bus, Logger, RunningService, ServiceDefinition, ServiceOptions, ToolMetrics } from "@bancada/service-kit";
 import { boardsService } from "@bancada/boards";
+import boardsPackage from "@bancada/boards/package.json" with { type: "json" };
 import { boxesService } from "@bancada/boxes";
+import boxesPackage from "@bancada/boxes/package.json" with { type: "json" };
 import { docsService } from "@bancada/docs";
+import docsPackage from "@bancada/docs/package.json" with { type: "json" };
 import { draftsService } from "@bancada/drafts";
+import draftsPackage from "@bancada/drafts/package.json" with { type: "json" };
 import { scriptsService } from "@bancada/scripts";
+import scriptsPackage from "@bancada/scripts/package.json" with { type: "json" };
 import { migrationsDir as gatewayMigrations } from "@bancada/gateway";
 
 export type { RunningService };
@@ -48,11 +56,15 @@ export interface ServedService<Name extends string = string> {
   start(deps: ServiceDeps): Promise<RunningService>;
 }
 
+/** The block of a service's package.json this command reads (@bancada/service-registry checks all of it). */
+interface ServicePackage {
+  bancada: { port: number; paths: readonly string[] };
+}
+
 /** `options` adds what this command gives a service beyond every service's options (read from the environment). */
 function served<const Name extends string, Options extends ServiceOptions>(
   service: ServiceDefinition<Name, Options, unknown, object>,
-  port: number,
-  paths: readonly string[],
+  { bancada: { port, paths } }: ServicePackage,
   options?: (deps: ServiceDeps) => Omit<Options, keyof ServiceOptions>,
 ): ServedService<Name> {
   const start = (deps: ServiceDeps) => {
@@ -68,19 +80,19 @@ const publicUrlOfBoxes = (env: ServiceEnv): string | undefined => env.BOXES_PUBL
 const dataDirOf = (deps: ServiceDeps, folder: string): string => path.join(path.resolve(deps.env.BANCADA_DATA_DIR), folder);
 
 export const services = [
-  served(scriptsService, 8788, ["/v1/scripts", "/v1/changes"]),
-  served(boardsService, 8789, ["/v1/boards", "/v1/inbox"], (deps) => ({ consoleUrl: deps.env.BANCADA_PUBLIC_URL })),
-  served(docsService, 8790, ["/v1/search", "/v1/answer", "/v1/documents"], (deps) => ({
+  served(scriptsService, scriptsPackage),
+  served(boardsService, boardsPackage, (deps) => ({ consoleUrl: deps.env.BANCADA_PUBLIC_URL })),
+  served(docsService, docsPackage, (deps) => ({
     ingestAccounts: deps.env.DOCS_INGEST_ACCOUNTS,
     // the demo corpus fills an empty corpus in the embedded mode, so a new user can try the tools at once
     demoCorpus: deps.env.DOCS_DEMO_CORPUS || deps.embedded,
   })),
-  served(draftsService, 8791, ["/v1/workspaces"], (deps) => ({
+  served(draftsService, draftsPackage, (deps) => ({
     dataDir: dataDirOf(deps, "drafts-assets"),
     // a local path is the caller's own file only when no separate deployment is in play
     localFileUploads: deps.embedded || !deps.env.NATS_URL,
   })),
-  served(boxesService, 8792, ["/v1/boxes", "/v1/usage", "/v1/snapshots", "/v1/ssh-keys", "/v1/secrets", "/boxes/transfers"], (deps) => ({
+  served(boxesService, boxesPackage, (deps) => ({
     dataDir: dataDirOf(deps, "boxes"),
     // transfer URLs name the one public entry (the gateway relays them); BOXES_PUBLIC_URL names one replica instead
     ...(publicUrlOfBoxes(deps.env) ? { publicUrl: publicUrlOfBoxes(deps.env) } : {}),
