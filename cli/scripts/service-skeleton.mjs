@@ -115,6 +115,7 @@ export const migrationsDir = path.join(import.meta.dirname, "../prisma/migration
 
 export const ${name}Service = defineService<${Name}ServiceOptions>()({
   name: "${name}",
+  scopes: ["${name}:read", "${name}:write"],
   version: "0.1.0",
   instructions: ${name}Instructions,
   vocabulary: ${name}Vocabulary,

@@ -50,6 +50,8 @@ export interface ServiceDeps {
 /** A service as this command runs it. */
 export interface ServedService<Name extends string = string> {
   name: Name;
+  /** The scopes the service owns (its declaration's). */
+  scopes: readonly string[];
   prisma: { schema: string; migrationsDir: string };
   /** The default of `<NAME>_PORT`, its REST port when it runs without the gateway (`--only <name>`). */
   port: number;
@@ -85,7 +87,7 @@ function served<const Name extends string, Options extends ServiceOptions>(
     // deps hold every service's options and `options` the rest of this one's: TypeScript cannot join the two
     return service.start(given as Options);
   };
-  return { name: service.name, prisma: service.prisma, port, paths, envFields, refusal, start };
+  return { name: service.name, scopes: service.scopes, prisma: service.prisma, port, paths, envFields, refusal, start };
 }
 
 const dataDirOf = (deps: ServiceDeps, folder: string): string => path.join(path.resolve(deps.env.BANCADA_DATA_DIR), folder);

@@ -2,6 +2,7 @@
 // (@bancada/service-registry: the NATS permissions, the Kubernetes checks): same services, same order, same port and
 // REST prefixes; and the registry refuses a declaration that would break a deployment, naming its file.
 import { describe, expect, it } from "vitest";
+import { scopes } from "@bancada/contracts";
 import { parseDeclaration, registeredServices } from "@bancada/service-registry";
 import { services } from "../src/services.js";
 
@@ -18,6 +19,19 @@ describe("the service registry", () => {
         paths: registered?.paths,
       });
     }
+  });
+
+  it("owns every scope but the gateway's own: each declared by exactly one service, none left undeclared", () => {
+    // audit and the caller's own keys are the gateway's (docs/gateway.md#scopes)
+    const gatewayOwn = ["audit:read", "keys:read", "keys:write"];
+    const declared = services.flatMap((service) => service.scopes.map((scope) => ({ scope, service: service.name })));
+    const twice = declared.filter((entry, index) => declared.findIndex((other) => other.scope === entry.scope) !== index);
+    expect(twice).toEqual([]);
+    expect([...declared.map((entry) => entry.scope), ...gatewayOwn].sort()).toEqual([...scopes].sort());
+    for (const { scope, service } of declared)
+      expect(scope.split(":")[0], `${service} declares ${scope}`).toMatch(
+        service === "boxes" ? /^(boxes|images)$/ : new RegExp(`^${service}$`),
+      );
   });
 
   it("keeps each service's Postgres schema under its own name", () => {
