@@ -3,7 +3,6 @@ import { accessSync, constants, statSync } from "node:fs";
 import { z } from "zod";
 import { BusKeys, natsServers } from "@bancada/service-kit";
 import { services, type ServiceName } from "./services.js";
-import { SecretsKey } from "@bancada/boxes";
 
 const flag = z
   .enum(["1", "0", "true", "false", ""])
@@ -51,6 +50,8 @@ function serviceFields(): ServiceFields {
     fields[databaseUrlVariable(service.name)] = postgresUrl.optional();
     fields[`${service.name.toUpperCase()}_PORT`] = port(service.port);
     fields[internalUrlVariable(service.name)] = internalUrl.optional();
+    // the variables a service declares for itself (cli/src/services.ts `envFields`), validated with the rest
+    Object.assign(fields, service.envFields);
   }
   // the names are made from the list, so TypeScript cannot see they are those of ServiceFields
   return fields as ServiceFields;
@@ -90,18 +91,6 @@ const sharedFields = z.object({
     .regex(/^[A-Za-z0-9_-]+$/)
     .default("bancada"),
   BANCADA_KEY_PEPPER: z.string().min(16).optional(),
-  /** The key sealing the boxes' workspace secrets (32 bytes, base64 or hex). */
-  BOXES_SECRETS_KEY: z
-    .string()
-    .refine((text) => {
-      try {
-        SecretsKey.from(text);
-        return true;
-      } catch {
-        return false;
-      }
-    }, "must be 32 random bytes as base64 (44 characters) or hex (64 digits), e.g. `openssl rand -base64 32`")
-    .optional(),
   /** The gateway's bus master secret (32 bytes as base64), from which every service's bus key is derived. */
   BANCADA_BUS_SIGNING_KEY: busKey.optional(),
   /** A service process's bus keys: `service:base64[,service:base64]`, one for each service it runs. */
@@ -113,8 +102,6 @@ const sharedFields = z.object({
   BANCADA_PROFILE: z.enum(["core", "full", "search"]).default("full"),
   /** Where people open the web console (the gateway's public address); the boards tools and prompts send people there to create boards. */
   BANCADA_PUBLIC_URL: z.url({ protocol: /^https?$/, error: "must be the http(s) URL people open the console at" }).optional(),
-  /** One boxes replica's own public URL, over BANCADA_PUBLIC_URL in its transfer URLs (several boxes nodes). */
-  BOXES_PUBLIC_URL: z.url({ protocol: /^https?$/, error: "must be the http(s) URL that reaches this boxes replica" }).optional(),
   BANCADA_ALLOWED_ORIGINS: list,
   BANCADA_ALLOWED_HOSTS: list,
   BANCADA_RATE_BURST: z.coerce.number().int().positive().default(200),
@@ -219,18 +206,4 @@ export function keyPepper(env: Env): string {
     );
   }
   return developmentPepper;
-}
-
-/**
- * The key sealing the boxes' workspace secrets. Without one the service uses its public development key, which
- * serves the embedded database only: secrets in a real database would otherwise open with a key anyone can read.
- */
-export function boxesSecretsKey(env: Env): string | undefined {
-  if (env.BOXES_SECRETS_KEY) return env.BOXES_SECRETS_KEY;
-  if (env.DATABASE_URL || env.BOXES_DATABASE_URL) {
-    throw new UsageError(
-      "Set BOXES_SECRETS_KEY (32 random bytes, e.g. `openssl rand -base64 32`; stable: changing it makes the stored secrets unreadable): with DATABASE_URL the development key is not used.",
-    );
-  }
-  return undefined;
 }

@@ -33,7 +33,7 @@ import { stdioLaunchFor } from "./instance.js";
 import { busKeysFor } from "./bus-keys.js";
 import { requireSecrets } from "./secrets.js";
 import { migrateBeforeStart } from "./migrate.js";
-import { UsageError, boxesSecretsKey, internalUrlVariable, keyPepper, servicePortVariable, type Env } from "./env.js";
+import { UsageError, internalUrlVariable, keyPepper, servicePortVariable, type Env } from "./env.js";
 import { serviceNamed, serviceNames, services, type RunningService } from "./services.js";
 
 /** How long a process waits at start for a NATS server that refuses connections (not one that refuses its credentials). */
@@ -73,7 +73,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   // configuration problems first: nothing is started for a process that would refuse to run
   requireSecrets(env, components);
   const pepper = components.includes("gateway") ? keyPepper(env) : undefined;
-  if (components.includes("boxes")) boxesSecretsKey(env);
+  for (const service of services.filter((served) => components.includes(served.name))) {
+    const refusal = service.refusal(env);
+    if (refusal) throw new UsageError(refusal);
+  }
   const keys = await busKeysFor(env, components, log);
   // every connection and spawned command holds descriptors: the most this process may have (see service-kit's descriptors.ts)
   raiseDescriptorLimit(log);

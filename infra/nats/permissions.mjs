@@ -1,6 +1,6 @@
 /**
  * The one source of the NATS users and their permissions: every component (the gateway and each service of
- * cli/src/services.ts) connects as its own user, allowed exactly the subjects its code publishes and
+ * @bancada/service-registry) connects as its own user, allowed exactly the subjects its code publishes and
  * subscribes to (packages/contracts/src/subjects.ts names them). Everything not listed is refused.
  *
  * - Only the gateway publishes calls and cancellations (`<root>.<service>.call|cancel`) and asks for catalogs.
@@ -25,40 +25,37 @@
  * `node infra/nats/render.mjs` writes infra/k8s/base/nats/auth.conf from this file; infra/local renders the
  * same users with generated passwords for the rehearsal.
  */
-import { readFileSync } from "node:fs";
+import { registeredServices } from "@bancada/service-registry";
 
-const servicesFile = new URL("../../cli/src/services.ts", import.meta.url);
-
-/** The services the CLI runs, in the order of its list (`served(scriptsService, …)` → scripts). */
-export function serviceNames(source = readFileSync(servicesFile, "utf8")) {
-  const list = source.slice(source.indexOf("export const services"));
-  const names = [...list.matchAll(/served\(\s*(\w+)Service\b/g)].map((match) => match[1]);
-  if (names.length === 0) throw new Error("no services found in cli/src/services.ts");
-  return names;
+/** The services the CLI runs, in the registry's order (@bancada/service-registry: each service's package.json). */
+export function serviceNames() {
+  return registeredServices().map((service) => service.name);
 }
 
 export const defaultRoot = "bancada";
 
-/** What a service publishes beyond every service's subjects. */
-const servicePublishes = {
-  // the submission pipeline's event relay: `<root>.drafts.events.<type>` (services/drafts/src/service.ts)
-  drafts: (root) => [`${root}.drafts.events.>`],
-};
-
 /**
- * Services whose replicas forward a call to the node that owns what it acts on (a box lives on one node:
- * packages/service-kit/src/owner-route.ts): each replica serves `<root>.<service>.node.<node>.call` in its queue
- * group and publishes there for the other nodes. A user is per service, not per node: every node's subject.
+ * A service as the permissions need it: its name and what its package.json's `bus` block adds (a name alone, as
+ * tests give, adds nothing). `publishes`: subjects under `<root>.<service>.` beyond every service's (the drafts
+ * submission pipeline's event relay, `events.>`). `nodeRouted`: its replicas forward a call to the node that owns
+ * what it acts on (a box lives on one node: packages/service-kit/src/owner-route.ts): each replica serves
+ * `<root>.<service>.node.<node>.call` in its queue group and publishes there for the other nodes. A user is per
+ * service, not per node: every node's subject.
  */
-const nodeRouted = new Set(["boxes"]);
+function busOf(service) {
+  if (typeof service !== "string") return service;
+  const registered = registeredServices().find((entry) => entry.name === service);
+  return registered ?? { name: service, bus: { publishes: [], nodeRouted: false } };
+}
 
 /** Every component and its permissions: `[{ component, publish, subscribe, allowResponses }]`. */
-export function permissionTable({ root = defaultRoot, services = serviceNames() } = {}) {
+export function permissionTable({ root = defaultRoot, services = registeredServices() } = {}) {
   if (!/^[A-Za-z0-9_-]+$/.test(root)) throw new Error(`bad subject root ${root}`);
+  const declared = services.map(busOf);
   const gateway = {
     component: "gateway",
     publish: [
-      ...services.flatMap((service) => [`${root}.${service}.call`, `${root}.${service}.cancel`, `${root}.${service}.catalog`]),
+      ...declared.flatMap(({ name: service }) => [`${root}.${service}.call`, `${root}.${service}.cancel`, `${root}.${service}.catalog`]),
       `${root}.gateway.cancel`,
       "_INBOX.>",
     ],
@@ -71,23 +68,21 @@ export function permissionTable({ root = defaultRoot, services = serviceNames() 
     ],
     allowResponses: true,
   };
-  const perService = services.map((service) => ({
+  const perService = declared.map(({ name: service, bus }) => ({
     component: service,
     publish: [
       `${root}.auth.resolve`,
       `${root}.catalog.changed`,
       `${root}.progress.${service}.*`,
-      ...(servicePublishes[service]?.(root) ?? []),
-      ...(nodeRouted.has(service)
-        ? [`${root}.${service}.node.*.call`, `${root}.${service}.node.*.rest`, `${root}.${service}.node.*.cancel`]
-        : []),
+      ...bus.publishes.map((subject) => `${root}.${service}.${subject}`),
+      ...(bus.nodeRouted ? [`${root}.${service}.node.*.call`, `${root}.${service}.node.*.rest`, `${root}.${service}.node.*.cancel`] : []),
       "_INBOX.>",
     ],
     subscribe: [
       `${root}.${service}.call ${root}.${service}`,
       `${root}.${service}.catalog ${root}.${service}`,
       `${root}.${service}.cancel`,
-      ...(nodeRouted.has(service)
+      ...(bus.nodeRouted
         ? [
             `${root}.${service}.node.*.call ${root}.${service}`,
             `${root}.${service}.node.*.rest ${root}.${service}`,
@@ -110,7 +105,7 @@ export function passwordVariable(component) {
  * The `authorization { users = [ … ] }` block of a nats-server configuration. `password(component)` gives a
  * literal password; without it each password is the nats-server environment reference `$BANCADA_NATS_<C>_PASSWORD`.
  */
-export function renderAuthorization({ root = defaultRoot, services = serviceNames(), password } = {}) {
+export function renderAuthorization({ root = defaultRoot, services = registeredServices(), password } = {}) {
   const quote = (value) => JSON.stringify(value);
   const list = (values) => `[${values.map(quote).join(", ")}]`;
   const users = permissionTable({ root, services }).map((entry) => {

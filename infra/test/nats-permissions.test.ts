@@ -86,7 +86,7 @@ async function violation(
 const encode = (text: string) => new TextEncoder().encode(text);
 
 describe("the NATS users and permissions", () => {
-  it("are one user per component: the gateway and every service of cli/src/services.ts", () => {
+  it("are one user per component: the gateway and every service of the registry (@bancada/service-registry)", () => {
     const services = serviceNames();
     for (const service of services) expect(existsSync(path.join(repo, "services", service))).toBe(true);
     const withService = readdirSync(path.join(repo, "services")).filter((name) =>

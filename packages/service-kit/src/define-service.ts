@@ -5,7 +5,7 @@
  * calls, the jobs' rounds finished, the service's own parts, the client last (nothing may query it after).
  */
 import type { Router } from "express";
-import type { Vocabulary } from "@bancada/contracts";
+import { noScope, type Scope, type Vocabulary } from "@bancada/contracts";
 import type { ResourceDefinition } from "./define-resource.js";
 import type { Tool } from "./define-tool.js";
 import type { Logger } from "./logger.js";
@@ -46,6 +46,11 @@ export interface ServiceDeclaration<
   name: Name;
   version: string;
   instructions: string;
+  /**
+   * The scopes this service's tools and routes require (`<domain>:<action>`): the service owns them, and a tool of
+   * its own may require only one of these (or `noScope`); a start with any other fails naming the tool.
+   */
+  scopes: readonly Scope[];
   /** The service's words for its domain: the gateway's tool search reads questions with them (contracts' `vocabulary`). */
   vocabulary?: Vocabulary;
   prisma: {
@@ -95,6 +100,8 @@ export interface ServiceDefinition<
   Exposed extends object = object,
 > {
   name: Name;
+  /** The scopes it owns (its declaration's `scopes`). */
+  scopes: readonly Scope[];
   prisma: { schema: string; migrationsDir: string };
   start(options: Options): Promise<RunningService<Name, Db, Exposed>>;
 }
@@ -108,6 +115,7 @@ export function defineService<Options extends ServiceOptions = ServiceOptions>()
     declaration: ServiceDeclaration<Name, Options, Db, Context, Exposed>,
   ): ServiceDefinition<Name, Options, Db, Exposed> => ({
     name: declaration.name,
+    scopes: declaration.scopes,
     prisma: { schema: declaration.prisma.schema, migrationsDir: declaration.prisma.migrationsDir },
     start: (options) => startService(declaration, options),
   });
@@ -143,6 +151,13 @@ function serve<Name extends string, Options extends ServiceOptions, Db extends S
   scope: ServiceScope<Db, Options>,
 ): RunningService<Name, Db, Exposed> {
   const { db, options, log } = scope;
+  const tools = declaration.tools(context, scope);
+  for (const tool of tools) {
+    if (tool.scope !== noScope && !declaration.scopes.includes(tool.scope))
+      throw new Error(
+        `${declaration.name}: the tool ${tool.name} requires ${tool.scope}, which the service does not declare in its scopes`,
+      );
+  }
   const host = hostTools({
     bus: options.bus,
     subjects: options.subjects,
@@ -150,7 +165,7 @@ function serve<Name extends string, Options extends ServiceOptions, Db extends S
     version: declaration.version,
     instructions: declaration.instructions,
     ...(declaration.vocabulary ? { vocabulary: declaration.vocabulary } : {}),
-    tools: declaration.tools(context, scope),
+    tools,
     prompts: declaration.prompts?.(context, scope),
     resources: declaration.resources?.(context, scope),
     log,

@@ -20,6 +20,7 @@ export const migrationsDir = path.join(import.meta.dirname, "../prisma/migration
 
 export const boardsService = defineService<BoardsServiceOptions>()({
   name: "boards",
+  scopes: ["boards:read", "boards:write"],
   version: "0.1.0",
   instructions: boardsInstructions,
   vocabulary: boardsVocabulary,

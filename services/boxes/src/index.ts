@@ -9,3 +9,5 @@ export { plans } from "./domain/plans.js";
 export { SecretsKey } from "./domain/secrets/sealing.js";
 export type { PlanName } from "./domain/plans.js";
 export { runBoxesCommand, boxesUsage, printNodeKey } from "./nodes-command.js";
+export { boxesCommandOptions, boxesEnvFields, boxesEnvRefusal } from "./command.js";
+export type { BoxesCommandEnv } from "./command.js";

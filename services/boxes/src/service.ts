@@ -89,6 +89,7 @@ const housekeepingPoolMax = 4;
 
 export const boxesService = defineService<BoxesServiceOptions>()({
   name: "boxes",
+  scopes: ["boxes:read", "boxes:write", "boxes:delete", "boxes:exec", "images:read", "images:write"],
   version: "0.1.0",
   instructions: boxesInstructions,
   vocabulary: boxesVocabulary,

@@ -18,6 +18,7 @@ export type DocsService = RunningService<"docs", DocsDb>;
 
 export const docsService = defineService<DocsServiceOptions>()({
   name: "docs",
+  scopes: ["docs:read"],
   version: "0.1.0",
   instructions: docsInstructions,
   vocabulary: docsVocabulary,

@@ -46,6 +46,7 @@ interface DraftsParts {
 
 export const draftsService = defineService<DraftsServiceOptions>()({
   name: "drafts",
+  scopes: ["drafts:read", "drafts:write"],
   version: "0.1.0",
   instructions: draftsInstructions,
   vocabulary: draftsVocabulary,

@@ -14,6 +14,7 @@ export const migrationsDir = path.join(import.meta.dirname, "../prisma/migration
 
 export const scriptsService = defineService<ScriptsServiceOptions>()({
   name: "scripts",
+  scopes: ["scripts:read", "scripts:write"],
   version: "0.1.0",
   instructions: scriptsInstructions,
   vocabulary: scriptsVocabulary,
