@@ -17,6 +17,8 @@ export const conformanceService = defineService()({
   name: "conformance",
   version: "1.0.0",
   instructions: "Conformance fixtures: the MCP conformance suite's diagnostic tools, prompts and resources.",
+  // the suite's fixtures are reads of no domain: they borrow docs:read, which every conformance key holds
+  scopes: ["docs:read"],
   prisma: { schema: "conformance", migrationsDir: path.join(import.meta.dirname, "migrations"), createClient: () => noDb },
   tools: () => fixtureTools(),
   prompts: () => fixturePrompts(),

@@ -17,10 +17,10 @@
  */
 import { Prisma } from "../../db/generated/client.js";
 
-export const namesPerWord = 2;
-export const nameShareMax = 0.1;
+const namesPerWord = 2;
+const nameShareMax = 0.1;
 /** A word on more than this share of the pages is in too many definitions to say which name it stands for. */
-export const wordShareMax = 0.3;
+const wordShareMax = 0.3;
 
 /**
  * One row of learnedNamesSql: the question's word, a name, the pages defining the name with the word, the
