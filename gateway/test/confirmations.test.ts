@@ -18,6 +18,8 @@ import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@mo
 import { createLogger } from "@bancada/service-kit";
 import { createGateway, type Gateway } from "@bancada/gateway";
 import { startStack, type Stack } from "@bancada/e2e";
+import { fastRequestOf } from "../src/http/mcp-fast-path.js";
+import { Confirmations } from "../src/mcp/confirmations.js";
 import { scriptsFactory } from "./fixtures.js";
 import { modernVersion } from "./mcp-clients.js";
 
@@ -202,6 +204,36 @@ describe("confirmations on 2026-07-28 (input_required)", () => {
     expect(result.isError).toBe(true);
     expect((result.structuredContent as { error: { code: string } }).error.code).toBe("not_found");
     expect((await readScript(script.id)).deletedAt).toBeNull();
+  });
+});
+
+describe("the fast path and confirmations", () => {
+  it("when a 2026-07-28 call may ask and the client can answer, then the SDK serves it; otherwise the fast path may", () => {
+    const mayAsk = (tool: string, args: Record<string, unknown> | undefined) => Confirmations.asksFor(second.catalog, tool, args);
+    const headers = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": modernVersion,
+      "mcp-method": "tools/call",
+    };
+    const call = (name: string, capabilities: Record<string, unknown>) => ({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name,
+        arguments: { id: "s1", revision: 1 },
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": modernVersion,
+          "io.modelcontextprotocol/clientCapabilities": capabilities,
+          "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+        },
+      },
+    });
+    const elicits = { elicitation: { form: {} } };
+    expect(fastRequestOf({ ...headers, "mcp-name": "trash_script" }, call("trash_script", elicits), undefined, mayAsk)).toBeUndefined();
+    expect(fastRequestOf({ ...headers, "mcp-name": "trash_script" }, call("trash_script", {}), undefined, mayAsk)).toBeDefined();
+    expect(fastRequestOf({ ...headers, "mcp-name": "get_script" }, call("get_script", elicits), undefined, mayAsk)).toBeDefined();
   });
 });
 
