@@ -124,7 +124,13 @@ async function rawCall(url: string, args: Record<string, unknown>, extra: Record
     }),
   });
   return (await response.json()) as {
-    result?: { resultType?: string; requestState?: string; inputRequests?: Record<string, { method: string; params: { message: string } }>; isError?: boolean; structuredContent?: Record<string, unknown> };
+    result?: {
+      resultType?: string;
+      requestState?: string;
+      inputRequests?: Record<string, { method: string; params: { message: string } }>;
+      isError?: boolean;
+      structuredContent?: Record<string, unknown>;
+    };
     error?: { code: number; message: string };
   };
 }
@@ -178,7 +184,11 @@ describe("confirmations on 2026-07-28 (input_required)", () => {
     expect(forged.error?.code).toBe(-32602);
     // a valid state given for another call (other arguments) is refused too
     const other = await newScript();
-    const replayed = await rawCall(stack.mcpUrl, { id: other.id, revision: other.revision }, { requestState: state, inputResponses: { confirm: accept } });
+    const replayed = await rawCall(
+      stack.mcpUrl,
+      { id: other.id, revision: other.revision },
+      { requestState: state, inputResponses: { confirm: accept } },
+    );
     expect(replayed.result?.isError).toBe(true);
     expect((replayed.result?.structuredContent as { error: { code: string } }).error.code).toBe("invalid_argument");
     expect((await readScript(script.id)).deletedAt).toBeNull();
@@ -257,7 +267,12 @@ describe("confirmations on 2025-11-25 (elicitation/create)", () => {
         command: process.execPath,
         args: ["--import", "tsx", path.join(import.meta.dirname, "fixtures/stdio-gateway.ts")],
         cwd: path.resolve(import.meta.dirname, "../.."),
-        env: { ...(process.env as Record<string, string>), STDIO_DATABASE_URL: stack.database.url, STDIO_API_KEY: key, BANCADA_PROFILE: "full" },
+        env: {
+          ...(process.env as Record<string, string>),
+          STDIO_DATABASE_URL: stack.database.url,
+          STDIO_API_KEY: key,
+          BANCADA_PROFILE: "full",
+        },
         stderr: "ignore",
       }),
       { timeout: 110_000 },

@@ -54,7 +54,9 @@ export function mcpRoute(options: McpRouteOptions): Router {
   const keepAliveMs = options.sseKeepAliveMs ?? defaultSseKeepAliveMs;
   const taskSupportOf = options.tasks ? (tool: string) => options.catalog.tool(tool)?.descriptor.taskSupport : undefined;
   const confirmations = options.confirmations;
-  const mayAsk = confirmations ? (tool: string, args: Record<string, unknown> | undefined) => Confirmations.asksFor(options.catalog, tool, args) : undefined;
+  const mayAsk = confirmations
+    ? (tool: string, args: Record<string, unknown> | undefined) => Confirmations.asksFor(options.catalog, tool, args)
+    : undefined;
   const handler = createMcpHandler(mcpServerFactory(options, undefined, answers), {
     legacy: "stateless",
     keepAliveMs,

@@ -45,7 +45,7 @@ const requestedSchema = {
   required: ["confirm"],
 };
 
-export type Asked = { ask: InputRequiredResult } | { run: Record<string, unknown> | undefined } | { refused: ErrorBody };
+type Asked = { ask: InputRequiredResult } | { run: Record<string, unknown> | undefined } | { refused: ErrorBody };
 
 export class Confirmations {
   readonly #codec: RequestStateCodec<AskedCall>;
@@ -128,7 +128,7 @@ function accepted(confirmation: ToolConfirmation, args: Record<string, unknown> 
 }
 
 /** The question, with `{name}` replaced by the call's argument (shown as given; an absent one stays as written). */
-export function questionFor(confirmation: ToolConfirmation, args: Record<string, unknown> | undefined): string {
+function questionFor(confirmation: ToolConfirmation, args: Record<string, unknown> | undefined): string {
   return confirmation.message.replace(/\{(\w+)\}/g, (whole, name: string) => {
     const value = args?.[name];
     return typeof value === "string" || typeof value === "number" ? String(value) : whole;
