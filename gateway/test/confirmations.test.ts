@@ -15,13 +15,37 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport as V1Http } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client";
-import { createLogger } from "@bancada/service-kit";
+import { Router } from "express";
+import { z } from "zod";
+import { DomainError, ErrorCode } from "@bancada/contracts";
+import { createLogger, defineTool, hostTools } from "@bancada/service-kit";
 import { createGateway, type Gateway } from "@bancada/gateway";
-import { startStack, type Stack } from "@bancada/e2e";
+import { startStack, type ServiceFactory, type Stack } from "@bancada/e2e";
 import { fastRequestOf } from "../src/http/mcp-fast-path.js";
 import { Confirmations } from "../src/mcp/confirmations.js";
 import { scriptsFactory } from "./fixtures.js";
 import { modernVersion } from "./mcp-clients.js";
+
+/** What the shelf service's drop_item removed: a tool whose confirmation sets its `confirm` argument, as delete_box's. */
+const dropped: string[] = [];
+const dropItem = defineTool({
+  name: "drop_item",
+  description: "Drops an item for good: requires confirm: true.",
+  input: z.strictObject({ item: z.string(), confirm: z.boolean().optional() }),
+  output: z.object({ dropped: z.string() }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  scope: "scripts:write",
+  confirmation: { message: "Drop item `{item}`? This cannot be undone.", argument: "confirm" },
+  handler: async (_ctx, input) => {
+    if (input.confirm !== true) throw new DomainError(ErrorCode.invalidArgument, "confirm must be true: the item is gone for good.");
+    dropped.push(input.item);
+    return { dropped: input.item };
+  },
+});
+const shelfFactory: ServiceFactory = async ({ bus, subjects, log }) => {
+  const host = hostTools({ bus, subjects, service: "shelf", version: "1", instructions: "Shelf: for tests.", tools: [dropItem], log });
+  return { name: "shelf", routes: Router(), stop: async () => host.stop() };
+};
 
 let stack: Stack;
 let second: Gateway;
@@ -31,7 +55,7 @@ let key: string;
 let otherAccountKey: string;
 
 beforeAll(async () => {
-  stack = await startStack({ services: { scripts: scriptsFactory } });
+  stack = await startStack({ services: { scripts: scriptsFactory, shelf: shelfFactory } });
   second = await createGateway({
     databaseUrl: stack.database.url,
     bus: stack.bus,
@@ -214,6 +238,28 @@ describe("confirmations on 2026-07-28 (input_required)", () => {
     expect(result.isError).toBe(true);
     expect((result.structuredContent as { error: { code: string } }).error.code).toBe("not_found");
     expect((await readScript(script.id)).deletedAt).toBeNull();
+  });
+});
+
+describe("a confirmation that sets the tool's own argument (delete_box's confirm: true)", () => {
+  it("when the person accepts, then the call runs with confirm: true; when the client cannot ask, then confirm is required", async () => {
+    const asked: string[] = [];
+    const asking = await modernClient(key, accept, asked);
+    const yes = await asking.callTool({ name: "drop_item", arguments: { item: "nc-work" } });
+    expect(yes.structuredContent, JSON.stringify(yes)).toEqual({ dropped: "nc-work" });
+    expect(asked).toEqual(["Drop item `nc-work`? This cannot be undone."]);
+    // an explicit confirm: true is not asked about again
+    const explicit = await asking.callTool({ name: "drop_item", arguments: { item: "nc-old", confirm: true } });
+    expect(explicit.isError, JSON.stringify(explicit)).toBeFalsy();
+    expect(asked).toHaveLength(1);
+    await asking.close();
+
+    const plain = await modernClient(key);
+    const refused = await plain.callTool({ name: "drop_item", arguments: { item: "nc-kept" } });
+    await plain.close();
+    expect(refused.isError).toBe(true);
+    expect((refused.structuredContent as { error: { code: string } }).error.code).toBe("invalid_argument");
+    expect(dropped).toEqual(["nc-work", "nc-old"]);
   });
 });
 
