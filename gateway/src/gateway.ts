@@ -23,6 +23,7 @@ import { KeyStore } from "./keys/api-keys.js";
 import { serveAuthResolve } from "./keys/serve-auth.js";
 import { OAuthServer } from "./oauth/server.js";
 import { ToolAnswers } from "./mcp/tool-answers.js";
+import { Confirmations } from "./mcp/confirmations.js";
 import { TaskRunner, type TaskRunnerOptions } from "./mcp/tasks/task-runner.js";
 import { TaskStore } from "./mcp/tasks/task-store.js";
 
@@ -82,6 +83,8 @@ export interface Gateway {
   router: CallRouter;
   /** Runs tools/call as MCP tasks, for every transport of this gateway. */
   tasks: TaskRunner;
+  /** Asks the person before a call that declares a confirmation, for every transport of this gateway. */
+  confirmations: Confirmations;
   outputSchemas: boolean;
   /** Every method and path the gateway's port answers, with each REST route's declaration (the OpenAPI document's source). */
   routeTable(): RouteEntry[];
@@ -137,8 +140,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     log,
     ...options.tasks,
   });
+  // sealed with the gateway secret, so an answer may come back to any replica
+  const confirmations = new Confirmations(options.keyPepper);
   const app = createGatewayApp({
     tasks,
+    confirmations,
     catalog,
     router,
     keys,
@@ -174,6 +180,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     catalog,
     router,
     tasks,
+    confirmations,
     outputSchemas,
     async stop() {
       stopSweeping();

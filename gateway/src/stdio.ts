@@ -38,6 +38,7 @@ export async function serveStdio(
       outputSchemas: gateway.outputSchemas,
       version: gatewayVersion,
       tasks: gateway.tasks,
+      confirmations: gateway.confirmations,
     },
     caller,
   );

@@ -9,7 +9,8 @@
  * the era and checks the envelope and the header/body agreement; the rest is checked here) and needing nothing but a
  * result. Anything else — a request the SDK would refuse, a progressToken (progress needs a stream), a task (asked
  * for in 2025 with `params.task`; in 2026-07-28 a call of a tool that takes tasks from a client that declared the
- * tasks extension; or a tool that runs only as a task), a batch, a notification, any other method, a header this module does not compare — goes to the SDK unchanged, and
+ * tasks extension; or a tool that runs only as a task), a call that may ask its person for a confirmation (from a
+ * 2026-07-28 client that declared elicitation), a batch, a notification, any other method, a header this module does not compare — goes to the SDK unchanged, and
  * the SDK answers it. gateway/test/fast-path.test.ts sends every case both ways and compares the answers.
  *
  * What it reproduces of the SDK (2.4.0), and so what an SDK upgrade must re-check (docs/gateway.md#speed has the
@@ -59,8 +60,16 @@ const listKeys = new Set(["cursor", "_meta"]);
 /** Whether a tool may run as a task, and so whether its calls may become tasks (tasks on): the catalog's word. */
 export type TaskSupportOf = (tool: string) => "optional" | "required" | undefined;
 
+/** Whether a call may have to ask the person first (it declares a confirmation and is not confirmed in its arguments). */
+export type MayAsk = (tool: string, args: Record<string, unknown> | undefined) => boolean;
+
 /** The request when the fast path may answer it exactly as the SDK would, else undefined (the SDK serves it). */
-export function fastRequestOf(headers: IncomingHttpHeaders, message: unknown, taskSupportOf?: TaskSupportOf): FastRequest | undefined {
+export function fastRequestOf(
+  headers: IncomingHttpHeaders,
+  message: unknown,
+  taskSupportOf?: TaskSupportOf,
+  mayAsk?: MayAsk,
+): FastRequest | undefined {
   if (!isObject(message) || (message.method !== "tools/call" && message.method !== "tools/list")) return undefined;
   const { method, params, id } = message;
   if (message.jsonrpc !== "2.0" || !(typeof id === "string" || Number.isSafeInteger(id))) return undefined;
@@ -76,6 +85,8 @@ export function fastRequestOf(headers: IncomingHttpHeaders, message: unknown, ta
   const taskSupport = method === "tools/call" ? taskSupportOf?.(name as string) : undefined;
   // a task, or the refusal of a call that must be one, is the SDK's to answer (tasks/task-protocol.ts)
   if (taskSupport === "required" || (taskSupport && declaresTasks(meta))) return undefined;
+  // a confirmation the client can put to its person is an input_required result: the SDK's (mcp/confirmations.ts)
+  if (method === "tools/call" && declaresElicitation(meta) && mayAsk?.(name as string, args as FastRequest["args"])) return undefined;
 
   const versionHeader = header(headers, "mcp-protocol-version");
   const methodHeader = header(headers, "mcp-method");
@@ -118,6 +129,12 @@ function declaresTasks(meta: Record<string, unknown> | undefined): boolean {
   return isObject(capabilities) && isObject(capabilities.extensions) && capabilities.extensions[tasksExtension] !== undefined;
 }
 
+/** A 2026-07-28 envelope whose client capabilities declare elicitation (a 2025-era request carries none). */
+function declaresElicitation(meta: Record<string, unknown> | undefined): boolean {
+  const capabilities = meta?.[CLIENT_CAPABILITIES_META_KEY];
+  return isObject(capabilities) && capabilities.elicitation !== undefined;
+}
+
 export interface FastAnswers {
   answers: ToolAnswers;
   /** The gateway's version, for the `_meta.serverInfo` of 2026-07-28 results. */
@@ -126,6 +143,8 @@ export interface FastAnswers {
   keepAliveMs: number;
   /** Set when tasks are served: which calls may become tasks, and so are left to the SDK. */
   taskSupportOf?: TaskSupportOf | undefined;
+  /** Set when confirmations are asked: which calls may ask, and so are left to the SDK when the client can answer. */
+  mayAsk?: MayAsk | undefined;
 }
 
 /** Answers a request `fastRequestOf` took. A client that leaves before its answer is written cancels its call. */

@@ -17,6 +17,7 @@ import { messageProblem, requestIdOf } from "../mcp/request-shape.js";
 import type { Caller, View } from "../mcp/caller.js";
 import { mcpServerFactory, type CallerAuthInfo, type McpServerOptions } from "../mcp/server.js";
 import { ToolAnswers } from "../mcp/tool-answers.js";
+import { Confirmations } from "../mcp/confirmations.js";
 import { fastRequestOf, serveFast, type FastAnswers } from "./mcp-fast-path.js";
 import { sendWebResponse, webRequestOf } from "./web-bridge.js";
 
@@ -52,6 +53,10 @@ export function mcpRoute(options: McpRouteOptions): Router {
   const fastPath = options.fastPath ?? true;
   const keepAliveMs = options.sseKeepAliveMs ?? defaultSseKeepAliveMs;
   const taskSupportOf = options.tasks ? (tool: string) => options.catalog.tool(tool)?.descriptor.taskSupport : undefined;
+  const confirmations = options.confirmations;
+  const mayAsk = confirmations
+    ? (tool: string, args: Record<string, unknown> | undefined) => Confirmations.asksFor(options.catalog, tool, args)
+    : undefined;
   const handler = createMcpHandler(mcpServerFactory(options, undefined, answers), {
     legacy: "stateless",
     keepAliveMs,
@@ -63,7 +68,7 @@ export function mcpRoute(options: McpRouteOptions): Router {
     express.raw({ type: () => true, limit: options.bodyLimit }),
     (req, res, next) => (lacksScope(options, req, res) ? undefined : next()),
     (req, res) =>
-      void serve(handler, fastPath ? { answers, version: options.version, keepAliveMs, taskSupportOf } : undefined, req, res, log),
+      void serve(handler, fastPath ? { answers, version: options.version, keepAliveMs, taskSupportOf, mayAsk } : undefined, req, res, log),
   );
   const notAllowed: RequestHandler = (_req, res) => {
     res.setHeader("Allow", "POST").status(405).json(jsonRpcError(-32000, "Method not allowed: this server is stateless; use POST /mcp."));
@@ -88,7 +93,7 @@ async function serve(handler: McpHttpHandler, fast: FastAnswers | undefined, req
       res.status(200).json(jsonRpcError(problem.code, problem.message, requestIdOf(parsed)));
       return;
     }
-    const request = fast && fastRequestOf(req.headers, parsed, fast.taskSupportOf);
+    const request = fast && fastRequestOf(req.headers, parsed, fast.taskSupportOf, fast.mayAsk);
     if (request) {
       await serveFast(fast, caller, request, req, res).catch((error: unknown) => failed(error, res, log, parsed));
       return;

@@ -17,6 +17,7 @@ import { CompletionAnswers } from "./completions.js";
 import { ResourceAnswers, resourcesCacheHint } from "./resources.js";
 import { ToolAnswers, toolsListCacheHint } from "./tool-answers.js";
 import { TaskingServer, tasksCapabilities } from "./tasks/task-protocol.js";
+import { clientCanAsk, type Confirmations } from "./confirmations.js";
 import type { TaskRunner } from "./tasks/task-runner.js";
 
 export interface McpServerOptions {
@@ -27,6 +28,8 @@ export interface McpServerOptions {
   version: string;
   /** Runs tools/call as MCP tasks (docs/gateway.md#tasks); without it no task is offered. */
   tasks?: TaskRunner;
+  /** Asks the person before a call that declares a confirmation (docs/gateway.md#confirmations); without it none is asked. */
+  confirmations?: Confirmations;
 }
 
 /** How the HTTP route hands the caller to the factory (the SDK passes `authInfo` through untouched). */
@@ -50,7 +53,7 @@ export type McpServerFactory = (context: McpRequestContext) => Server;
  * comes from the request's `authInfo`, set by the route after the key check.
  */
 export function mcpServerFactory(options: McpServerOptions, fixedCaller?: Caller, answers = new ToolAnswers(options)): McpServerFactory {
-  const { catalog, router } = options;
+  const { catalog, router, confirmations } = options;
   const info = serverInfo(options.version);
   const resources = new ResourceAnswers(catalog, router);
   const completions = new CompletionAnswers(catalog, router, resources);
@@ -77,12 +80,19 @@ export function mcpServerFactory(options: McpServerOptions, fixedCaller?: Caller
         "resources/read": { ttlMs: 0, cacheScope: "private" },
         "prompts/list": resourcesCacheHint,
       },
+      // a sealed state that does not verify is refused here, before any handler (-32602)
+      ...(confirmations ? { requestState: { verify: confirmations.verify } } : {}),
     });
 
     server.setRequestHandler("tools/list", () => ({ tools: answers.list(caller, context.era === "modern") }));
-    server.setRequestHandler("tools/call", (request, ctx) =>
-      answers.call(caller, request.params.name, request.params.arguments, callOptions(caller, ctx)),
-    );
+    server.setRequestHandler("tools/call", async (request, ctx) => {
+      const { name, arguments: args } = request.params;
+      if (!confirmations) return answers.call(caller, name, args, callOptions(caller, ctx));
+      const asked = await confirmations.decide(catalog, caller, name, args, ctx, clientCanAsk(ctx, server.getClientCapabilities()));
+      if ("ask" in asked) return asked.ask;
+      if ("refused" in asked) return answers.refused(name, asked.refused);
+      return answers.call(caller, name, asked.run, callOptions(caller, ctx));
+    });
 
     server.setRequestHandler("prompts/list", () => ({
       prompts: catalog

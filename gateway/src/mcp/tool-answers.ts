@@ -55,16 +55,24 @@ export class ToolAnswers {
     return this.#callTool(caller, name, args, options);
   }
 
+  /** A call refused before it reached the router (a declined confirmation), in the same shape as a tool's own error. */
+  refused(name: string, error: ErrorBody): CallToolResult {
+    return errorResult(error, !this.#schemaAdvertised(name));
+  }
+
+  #schemaAdvertised(name: string): boolean {
+    return this.#o.outputSchemas && this.#o.catalog.tool(name)?.descriptor.outputSchema !== undefined;
+  }
+
   async #callTool(caller: Caller, name: string, args: unknown, options: CallOptions): Promise<CallToolResult> {
-    const { router, catalog, outputSchemas } = this.#o;
+    const { router } = this.#o;
     if (name.length > maxToolNameLength) return errorResult(nameTooLong(name), true);
     const reply = await router.callTool(caller.principal, name, args, options);
     if (reply.ok) return okResult(reply.result as Record<string, unknown>, reply.content);
     // The error object goes in both places, except where an output schema is advertised: MCP clients check
     // structuredContent against it even on errors (the TS SDK answers -32602 instead of the error), so there
     // the envelope travels as the text alone, which every client shows.
-    const schemaAdvertised = outputSchemas && catalog.tool(name)?.descriptor.outputSchema !== undefined;
-    return errorResult(reply.error, !schemaAdvertised);
+    return errorResult(reply.error, !this.#schemaAdvertised(name));
   }
 }
 

@@ -28,8 +28,17 @@ export const toolDescriptor = z.object({
    * "optional" for work that may run long, "required" for work that only runs as a task. Absent: never a task.
    */
   taskSupport: z.enum(["optional", "required"]).optional(),
+  confirmation: z
+    .object({
+      /** The question put to the person; `{name}` stands for the call's argument `name` (docs/gateway.md#confirmations). */
+      message: z.string().min(1),
+      /** The boolean argument an acceptance sets to true (delete_box's `confirm`); absent when the tool has none. */
+      argument: z.string().optional(),
+    })
+    .optional(),
 });
 export type ToolDescriptor = z.infer<typeof toolDescriptor>;
+export type ToolConfirmation = NonNullable<ToolDescriptor["confirmation"]>;
 
 export const promptDescriptor = z.object({
   name: z.string(),

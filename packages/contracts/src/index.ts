@@ -36,6 +36,7 @@ export { matchUriTemplate, templateVariables } from "./uri-template.js";
 export type {
   ToolAnnotations,
   ToolDescriptor,
+  ToolConfirmation,
   PromptDescriptor,
   ResourceDescriptor,
   ServiceCatalog,

@@ -9,6 +9,7 @@ import type {
   Profile,
   ProgressUpdate,
   ToolAnnotations,
+  ToolConfirmation,
   ToolDescriptor,
   ToolScope,
   Transport,
@@ -45,6 +46,12 @@ export interface ToolDefinition<I extends z.ZodType, O extends z.ZodType> {
    * client choose, "required" accepts it only as a task. The gateway runs the task; the handler is the same.
    */
   task?: "optional" | "required";
+  /**
+   * The call changes something a person would want to approve first (a delete): a client that can ask its person
+   * (elicitation) is asked this before the call runs, and a refusal leaves everything as it was. A client that cannot
+   * ask gets the tool's own contract (an explicit argument such as `confirm: true`). docs/gateway.md#confirmations.
+   */
+  confirmation?: ToolConfirmation;
   /**
    * JSON Schemas to advertise verbatim instead of the ones generated from zod, when a contract gives
    * them exactly (the list tool of docs/drafts.md#tools). The zod schemas must accept and produce the same values; tests check both.
@@ -105,6 +112,7 @@ export function describeTool(tool: Tool): ToolDescriptor {
     transports: tool.transports,
     maxDurationMs: tool.maxDurationMs,
     ...(tool.task ? { taskSupport: tool.task } : {}),
+    ...(tool.confirmation ? { confirmation: tool.confirmation } : {}),
   };
 }
 

@@ -38,6 +38,13 @@ const schema2020 = {
   additionalProperties: false,
 };
 
+/** The suite's input-required tools that a confirmation answers, and the text each returns once confirmed. */
+const confirmationFixtures = [
+  ["test_input_required_result_elicitation", "Confirmed."],
+  ["test_input_required_result_request_state", "state-ok: the request state came back sealed and verified."],
+  ["test_input_required_result_tampered_state", "state-ok"],
+] as const;
+
 export function fixtureTools(): Tool[] {
   return [
     defineTool({
@@ -102,6 +109,18 @@ export function fixtureTools(): Tool[] {
         return { shown: "progress" };
       },
     }),
+    // The input-required fixtures the gateway's confirmations serve (docs/gateway.md#confirmations): the question, the
+    // sealed request state and its refusal when tampered with are the gateway's; the tool runs once the person answers.
+    ...confirmationFixtures.map(([name, shownText]) =>
+      defineTool({
+        ...common,
+        name,
+        description: "Asks the person to confirm (a confirmation through the client), then returns text.",
+        confirmation: { message: "Go ahead with this conformance check?" },
+        handler: async () => ({ shown: "text" }),
+        present: () => [{ type: "text", text: shownText }],
+      }),
+    ),
     defineTool({
       name: "json_schema_2020_12_tool",
       description: "Takes a contact whose input schema uses JSON Schema 2020-12 keywords.",

@@ -16,5 +16,6 @@ export const discardTaskTool = (db: BoardsDb) =>
     annotations: write,
     scope: "boards:write",
     profile: "full",
+    confirmation: { message: "Discard task `{taskId}`? reopen_task brings it back." },
     handler: (ctx, input) => discardTask(toolContext(db, ctx), input),
   });

@@ -17,6 +17,7 @@ export const deleteBoxTool = (rt: BoxesRuntime) =>
     scope: "boxes:delete",
     profile: "core",
     maxDurationMs: 70_000,
+    confirmation: { message: "Delete box `{boxId}` and all its files? This cannot be undone.", argument: "confirm" },
     owner: boxOwner(rt),
     handler: async (ctx, input) => ({ box: await deleteBox(boxesContext(rt, ctx), input, ctx.signal) }),
   });

@@ -14,5 +14,6 @@ export const trashScriptTool = (db: ScriptsDb) =>
     output: scriptResult,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, ...closedWorld },
     scope: "scripts:write",
+    confirmation: { message: "Move script `{id}` to the trash? restore_script brings it back." },
     handler: async (ctx, input) => ({ script: await trashScript(scriptsContext(db, ctx), input) }),
   });
