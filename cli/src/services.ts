@@ -25,7 +25,7 @@ import { migrationsDir as gatewayMigrations } from "@bancada/gateway";
 export type { RunningService };
 
 /** What the services read of the environment (env.ts parses it; it also builds its per-service variables from the list below). */
-export interface ServiceEnv {
+interface ServiceEnv {
   BANCADA_DATA_DIR: string;
   DOCS_INGEST_ACCOUNTS: string[];
   DOCS_DEMO_CORPUS: boolean;
