@@ -2130,7 +2130,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        boards: {
+                            id: string;
+                            name: string;
+                            description: string | null;
+                            archived_at: string | null;
+                            created_at: string;
+                            quadrants: {
+                                /** @enum {string} */
+                                id: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important";
+                                title: string;
+                                subtitle: string;
+                                color: string;
+                                customized: boolean;
+                            }[];
+                            /** @enum {string} */
+                            role: "owner" | "editor" | "viewer";
+                            version: number;
+                        }[];
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -2180,7 +2199,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        board: {
+                            id: string;
+                            name: string;
+                            description: string | null;
+                            archived_at: string | null;
+                            created_at: string;
+                            quadrants: {
+                                /** @enum {string} */
+                                id: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important";
+                                title: string;
+                                subtitle: string;
+                                color: string;
+                                customized: boolean;
+                            }[];
+                            /** @enum {string} */
+                            role: "owner" | "editor" | "viewer";
+                            version: number;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -2220,7 +2258,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        board: {
+                            id: string;
+                            name: string;
+                            description: string | null;
+                            archived_at: string | null;
+                            created_at: string;
+                            quadrants: {
+                                /** @enum {string} */
+                                id: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important";
+                                title: string;
+                                subtitle: string;
+                                color: string;
+                                customized: boolean;
+                            }[];
+                            /** @enum {string} */
+                            role: "owner" | "editor" | "viewer";
+                            version: number;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -2321,7 +2378,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        board: {
+                            id: string;
+                            name: string;
+                            description: string | null;
+                            archived_at: string | null;
+                            created_at: string;
+                            quadrants: {
+                                /** @enum {string} */
+                                id: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important";
+                                title: string;
+                                subtitle: string;
+                                color: string;
+                                customized: boolean;
+                            }[];
+                            /** @enum {string} */
+                            role: "owner" | "editor" | "viewer";
+                            version: number;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -2371,7 +2447,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        board: {
+                            id: string;
+                            name: string;
+                            description: string | null;
+                            archived_at: string | null;
+                            created_at: string;
+                            quadrants: {
+                                /** @enum {string} */
+                                id: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important";
+                                title: string;
+                                subtitle: string;
+                                color: string;
+                                customized: boolean;
+                            }[];
+                            /** @enum {string} */
+                            role: "owner" | "editor" | "viewer";
+                            version: number;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -2421,7 +2516,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        board: {
+                            id: string;
+                            name: string;
+                            description: string | null;
+                            archived_at: string | null;
+                            created_at: string;
+                            quadrants: {
+                                /** @enum {string} */
+                                id: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important";
+                                title: string;
+                                subtitle: string;
+                                color: string;
+                                customized: boolean;
+                            }[];
+                            /** @enum {string} */
+                            role: "owner" | "editor" | "viewer";
+                            version: number;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -2476,7 +2590,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        board: {
+                            id: string;
+                            name: string;
+                            description: string | null;
+                            archived_at: string | null;
+                            created_at: string;
+                            quadrants: {
+                                /** @enum {string} */
+                                id: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important";
+                                title: string;
+                                subtitle: string;
+                                color: string;
+                                customized: boolean;
+                            }[];
+                            /** @enum {string} */
+                            role: "owner" | "editor" | "viewer";
+                            version: number;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -2527,7 +2660,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        board: {
+                            id: string;
+                            name: string;
+                            description: string | null;
+                            archived_at: string | null;
+                            created_at: string;
+                            quadrants: {
+                                /** @enum {string} */
+                                id: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important";
+                                title: string;
+                                subtitle: string;
+                                color: string;
+                                customized: boolean;
+                            }[];
+                            /** @enum {string} */
+                            role: "owner" | "editor" | "viewer";
+                            version: number;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -2567,7 +2719,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        members: {
+                            person_id: string;
+                            /** @enum {string} */
+                            role: "owner" | "editor" | "viewer";
+                            created_at: string;
+                        }[];
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -2615,7 +2774,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        member: {
+                            person_id: string;
+                            /** @enum {string} */
+                            role: "owner" | "editor" | "viewer";
+                            created_at: string;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -2694,7 +2860,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        tags: {
+                            id: string;
+                            name: string;
+                            color: string;
+                            version: number;
+                        }[];
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -2747,7 +2920,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        tag: {
+                            id: string;
+                            name: string;
+                            color: string;
+                            version: number;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -2850,7 +3030,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        tag: {
+                            id: string;
+                            name: string;
+                            color: string;
+                            version: number;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -2897,7 +3084,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        tasks: {
+                            id: string;
+                            board_id: string;
+                            task_number: number;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            quadrant: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important" | "backlog";
+                            /** @enum {string} */
+                            status: "active" | "completed" | "discarded";
+                            assignee_id: string | null;
+                            due_date: string | null;
+                            tags: {
+                                id: string;
+                                name: string;
+                                color: string;
+                            }[];
+                            version: number;
+                            created_at: string;
+                            updated_at: string;
+                            archived_at: string | null;
+                        }[];
+                        nextCursor: string | null;
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -2965,7 +3176,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        task: {
+                            id: string;
+                            board_id: string;
+                            task_number: number;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            quadrant: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important" | "backlog";
+                            /** @enum {string} */
+                            status: "active" | "completed" | "discarded";
+                            assignee_id: string | null;
+                            due_date: string | null;
+                            tags: {
+                                id: string;
+                                name: string;
+                                color: string;
+                            }[];
+                            version: number;
+                            created_at: string;
+                            updated_at: string;
+                            archived_at: string | null;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -3006,7 +3240,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        task: {
+                            id: string;
+                            board_id: string;
+                            task_number: number;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            quadrant: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important" | "backlog";
+                            /** @enum {string} */
+                            status: "active" | "completed" | "discarded";
+                            assignee_id: string | null;
+                            due_date: string | null;
+                            tags: {
+                                id: string;
+                                name: string;
+                                color: string;
+                            }[];
+                            version: number;
+                            created_at: string;
+                            updated_at: string;
+                            archived_at: string | null;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -3068,7 +3325,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        task: {
+                            id: string;
+                            board_id: string;
+                            task_number: number;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            quadrant: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important" | "backlog";
+                            /** @enum {string} */
+                            status: "active" | "completed" | "discarded";
+                            assignee_id: string | null;
+                            due_date: string | null;
+                            tags: {
+                                id: string;
+                                name: string;
+                                color: string;
+                            }[];
+                            version: number;
+                            created_at: string;
+                            updated_at: string;
+                            archived_at: string | null;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -3131,7 +3411,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        task: {
+                            id: string;
+                            board_id: string;
+                            task_number: number;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            quadrant: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important" | "backlog";
+                            /** @enum {string} */
+                            status: "active" | "completed" | "discarded";
+                            assignee_id: string | null;
+                            due_date: string | null;
+                            tags: {
+                                id: string;
+                                name: string;
+                                color: string;
+                            }[];
+                            version: number;
+                            created_at: string;
+                            updated_at: string;
+                            archived_at: string | null;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -3189,7 +3492,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        task: {
+                            id: string;
+                            board_id: string;
+                            task_number: number;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            quadrant: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important" | "backlog";
+                            /** @enum {string} */
+                            status: "active" | "completed" | "discarded";
+                            assignee_id: string | null;
+                            due_date: string | null;
+                            tags: {
+                                id: string;
+                                name: string;
+                                color: string;
+                            }[];
+                            version: number;
+                            created_at: string;
+                            updated_at: string;
+                            archived_at: string | null;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -3242,7 +3568,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        task: {
+                            id: string;
+                            board_id: string;
+                            task_number: number;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            quadrant: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important" | "backlog";
+                            /** @enum {string} */
+                            status: "active" | "completed" | "discarded";
+                            assignee_id: string | null;
+                            due_date: string | null;
+                            tags: {
+                                id: string;
+                                name: string;
+                                color: string;
+                            }[];
+                            version: number;
+                            created_at: string;
+                            updated_at: string;
+                            archived_at: string | null;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -3295,7 +3644,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        task: {
+                            id: string;
+                            board_id: string;
+                            task_number: number;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            quadrant: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important" | "backlog";
+                            /** @enum {string} */
+                            status: "active" | "completed" | "discarded";
+                            assignee_id: string | null;
+                            due_date: string | null;
+                            tags: {
+                                id: string;
+                                name: string;
+                                color: string;
+                            }[];
+                            version: number;
+                            created_at: string;
+                            updated_at: string;
+                            archived_at: string | null;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -3348,7 +3720,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        task: {
+                            id: string;
+                            board_id: string;
+                            task_number: number;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            quadrant: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important" | "backlog";
+                            /** @enum {string} */
+                            status: "active" | "completed" | "discarded";
+                            assignee_id: string | null;
+                            due_date: string | null;
+                            tags: {
+                                id: string;
+                                name: string;
+                                color: string;
+                            }[];
+                            version: number;
+                            created_at: string;
+                            updated_at: string;
+                            archived_at: string | null;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -3401,7 +3796,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        task: {
+                            id: string;
+                            board_id: string;
+                            task_number: number;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            quadrant: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important" | "backlog";
+                            /** @enum {string} */
+                            status: "active" | "completed" | "discarded";
+                            assignee_id: string | null;
+                            due_date: string | null;
+                            tags: {
+                                id: string;
+                                name: string;
+                                color: string;
+                            }[];
+                            version: number;
+                            created_at: string;
+                            updated_at: string;
+                            archived_at: string | null;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -3444,7 +3862,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        events: {
+                            id: string;
+                            board_id: string;
+                            actor_id: string;
+                            event_type: string;
+                            entity_type: string;
+                            entity_id: string;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            created_at: string;
+                        }[];
+                        nextCursor: string | null;
+                        coverageStart: string;
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -3487,7 +3920,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        proposals: {
+                            id: string;
+                            board_id: string;
+                            summary: string | null;
+                            summary_closed: boolean;
+                            suggestions: {
+                                id: string;
+                                task_id: string;
+                                version: number;
+                                /** @enum {string} */
+                                quadrant: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important" | "backlog";
+                                reason: string;
+                                /** @enum {string} */
+                                state: "pending" | "applied" | "rejected" | "obsolete";
+                                from_quadrant: string | null;
+                                reproposed_as: string | null;
+                            }[];
+                            closed_at: string | null;
+                            created_at: string;
+                            created_by: string;
+                            agent_id: string;
+                        }[];
+                        nextCursor?: string;
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -3528,7 +3985,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        proposal: {
+                            id: string;
+                            board_id: string;
+                            summary: string | null;
+                            summary_closed: boolean;
+                            suggestions: {
+                                id: string;
+                                task_id: string;
+                                version: number;
+                                /** @enum {string} */
+                                quadrant: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important" | "backlog";
+                                reason: string;
+                                /** @enum {string} */
+                                state: "pending" | "applied" | "rejected" | "obsolete";
+                                from_quadrant: string | null;
+                                reproposed_as: string | null;
+                            }[];
+                            closed_at: string | null;
+                            created_at: string;
+                            created_by: string;
+                            agent_id: string;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -3570,7 +4050,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        proposal: {
+                            id: string;
+                            board_id: string;
+                            summary: string | null;
+                            summary_closed: boolean;
+                            suggestions: {
+                                id: string;
+                                task_id: string;
+                                version: number;
+                                /** @enum {string} */
+                                quadrant: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important" | "backlog";
+                                reason: string;
+                                /** @enum {string} */
+                                state: "pending" | "applied" | "rejected" | "obsolete";
+                                from_quadrant: string | null;
+                                reproposed_as: string | null;
+                            }[];
+                            closed_at: string | null;
+                            created_at: string;
+                            created_by: string;
+                            agent_id: string;
+                        };
+                        /** @enum {string} */
+                        outcome: "pending" | "applied" | "rejected" | "obsolete";
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -3612,7 +4117,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        proposal: {
+                            id: string;
+                            board_id: string;
+                            summary: string | null;
+                            summary_closed: boolean;
+                            suggestions: {
+                                id: string;
+                                task_id: string;
+                                version: number;
+                                /** @enum {string} */
+                                quadrant: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important" | "backlog";
+                                reason: string;
+                                /** @enum {string} */
+                                state: "pending" | "applied" | "rejected" | "obsolete";
+                                from_quadrant: string | null;
+                                reproposed_as: string | null;
+                            }[];
+                            closed_at: string | null;
+                            created_at: string;
+                            created_by: string;
+                            agent_id: string;
+                        };
+                        /** @enum {string} */
+                        outcome: "pending" | "applied" | "rejected" | "obsolete";
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -3653,7 +4183,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        proposal: {
+                            id: string;
+                            board_id: string;
+                            summary: string | null;
+                            summary_closed: boolean;
+                            suggestions: {
+                                id: string;
+                                task_id: string;
+                                version: number;
+                                /** @enum {string} */
+                                quadrant: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important" | "backlog";
+                                reason: string;
+                                /** @enum {string} */
+                                state: "pending" | "applied" | "rejected" | "obsolete";
+                                from_quadrant: string | null;
+                                reproposed_as: string | null;
+                            }[];
+                            closed_at: string | null;
+                            created_at: string;
+                            created_by: string;
+                            agent_id: string;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -3694,7 +4247,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        proposal: {
+                            id: string;
+                            board_id: string;
+                            summary: string | null;
+                            summary_closed: boolean;
+                            suggestions: {
+                                id: string;
+                                task_id: string;
+                                version: number;
+                                /** @enum {string} */
+                                quadrant: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important" | "backlog";
+                                reason: string;
+                                /** @enum {string} */
+                                state: "pending" | "applied" | "rejected" | "obsolete";
+                                from_quadrant: string | null;
+                                reproposed_as: string | null;
+                            }[];
+                            closed_at: string | null;
+                            created_at: string;
+                            created_by: string;
+                            agent_id: string;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -3735,7 +4311,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        proposal: {
+                            id: string;
+                            board_id: string;
+                            summary: string | null;
+                            summary_closed: boolean;
+                            suggestions: {
+                                id: string;
+                                task_id: string;
+                                version: number;
+                                /** @enum {string} */
+                                quadrant: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important" | "backlog";
+                                reason: string;
+                                /** @enum {string} */
+                                state: "pending" | "applied" | "rejected" | "obsolete";
+                                from_quadrant: string | null;
+                                reproposed_as: string | null;
+                            }[];
+                            closed_at: string | null;
+                            created_at: string;
+                            created_by: string;
+                            agent_id: string;
+                        };
+                        outcomes: {
+                            [key: string]: "pending" | "applied" | "rejected" | "obsolete";
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -3776,7 +4378,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        proposal: {
+                            id: string;
+                            board_id: string;
+                            summary: string | null;
+                            summary_closed: boolean;
+                            suggestions: {
+                                id: string;
+                                task_id: string;
+                                version: number;
+                                /** @enum {string} */
+                                quadrant: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important" | "backlog";
+                                reason: string;
+                                /** @enum {string} */
+                                state: "pending" | "applied" | "rejected" | "obsolete";
+                                from_quadrant: string | null;
+                                reproposed_as: string | null;
+                            }[];
+                            closed_at: string | null;
+                            created_at: string;
+                            created_by: string;
+                            agent_id: string;
+                        };
+                        outcomes: {
+                            [key: string]: "pending" | "applied" | "rejected" | "obsolete";
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -3828,7 +4456,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        proposal: {
+                            id: string;
+                            board_id: string;
+                            summary: string | null;
+                            summary_closed: boolean;
+                            suggestions: {
+                                id: string;
+                                task_id: string;
+                                version: number;
+                                /** @enum {string} */
+                                quadrant: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important" | "backlog";
+                                reason: string;
+                                /** @enum {string} */
+                                state: "pending" | "applied" | "rejected" | "obsolete";
+                                from_quadrant: string | null;
+                                reproposed_as: string | null;
+                            }[];
+                            closed_at: string | null;
+                            created_at: string;
+                            created_by: string;
+                            agent_id: string;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -3868,7 +4519,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        proposals: {
+                            id: string;
+                            board_id: string;
+                            summary: string | null;
+                            summary_closed: boolean;
+                            suggestions: {
+                                id: string;
+                                task_id: string;
+                                version: number;
+                                /** @enum {string} */
+                                quadrant: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important" | "backlog";
+                                reason: string;
+                                /** @enum {string} */
+                                state: "pending" | "applied" | "rejected" | "obsolete";
+                                from_quadrant: string | null;
+                                reproposed_as: string | null;
+                            }[];
+                            closed_at: string | null;
+                            created_at: string;
+                            created_by: string;
+                            agent_id: string;
+                        }[];
+                        tasks: {
+                            id: string;
+                            board_id: string;
+                            task_number: number;
+                            title: string;
+                            /** @enum {string} */
+                            quadrant: "urgent-important" | "not-urgent-important" | "urgent-not-important" | "not-urgent-not-important" | "backlog";
+                            /** @enum {string} */
+                            status: "active" | "completed" | "discarded";
+                            version: number;
+                        }[];
+                        nextCursor: string | null;
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -3906,7 +4592,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        total: number;
+                        boards: {
+                            board_id: string;
+                            pending: number;
+                        }[];
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
