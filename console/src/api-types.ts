@@ -1473,7 +1473,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        calls: {
+                            id: string;
+                            at: string;
+                            tool: string;
+                            outcome: string;
+                            durationMs: number;
+                            keyId: string;
+                            agentId: string;
+                            personId: string;
+                            accountId: string;
+                        }[];
+                        /** @description Pass as `cursor` for the next (older) page; null when this page is the last. */
+                        nextCursor: string | null;
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
