@@ -1728,7 +1728,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        grants: {
+                            id: string;
+                            clientId: string;
+                            clientName: string;
+                            scopes: string[];
+                            allowWrites: boolean;
+                            allowedBoardIds: string[] | null;
+                            createdAt: string;
+                            expiresAt: string;
+                            revokedAt: string | null;
+                            lastUsedAt: string | null;
+                        }[];
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -1768,7 +1781,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        revoked: string;
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
