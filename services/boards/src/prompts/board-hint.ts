@@ -72,7 +72,7 @@ export function boardPrompt(db: BoardsDb, consoleUrl: string | undefined, text: 
  * The boards the caller reaches (list_boards' own rule: membership and the key's allowed boards), live ones first,
  * whose id starts with what was typed or whose name holds it; the values are ids, what the argument takes.
  */
-export const completeBoardId = (db: BoardsDb) => async (ctx: Pick<ToolContext, "principal">, value: string) => {
+const completeBoardId = (db: BoardsDb) => async (ctx: Pick<ToolContext, "principal">, value: string) => {
   const { boards } = await listBoards(boardsContext(db, ctx.principal));
   const typed = value.toLowerCase();
   const matching = boards

@@ -10,7 +10,7 @@ import { getScript, scriptNotFound } from "../domain/get-script.js";
 import { listScripts } from "../domain/list-scripts.js";
 import { scriptsContext } from "../tools/context.js";
 
-export const scriptUriTemplate = "bancada://scripts/{id}";
+const scriptUriTemplate = "bancada://scripts/{id}";
 const pageSize = 100;
 const offsetCursor = z.coerce.number().int().min(0).max(100_000);
 const uuid = z.guid();
