@@ -1,104 +1,30 @@
-/** The boards REST shapes the console reads (snake_case, as the boards API answers). */
+/**
+ * The boards REST shapes the console reads, taken from the routes' declared answers (api-types.ts is generated from
+ * GET /v1/openapi.json): a field the boards service stops answering fails the console's typecheck.
+ */
+import type { JsonAnswer } from "./api-answers";
+
 export const matrix = ["urgent-important", "not-urgent-important", "urgent-not-important", "not-urgent-not-important"] as const;
 export const colors = ["gray", "red", "orange", "yellow", "green", "teal", "blue", "purple", "pink"] as const;
 
-export interface Quadrant {
-  id: string;
-  title: string;
-  subtitle: string;
-  color: string;
-  customized: boolean;
-}
+type OnBoard = "/v1/boards/{boardId}";
 
-export interface Board {
-  id: string;
-  name: string;
-  description: string | null;
-  archived_at: string | null;
-  created_at: string;
-  quadrants: Quadrant[];
-  role: "owner" | "editor" | "viewer";
-  version: number;
-}
-
-export interface Tag {
-  id: string;
-  name: string;
-  color: string;
-  version?: number;
-}
-
-export interface Task {
-  id: string;
-  board_id: string;
-  task_number: number;
-  title: string;
-  description: string | null;
-  quadrant: string;
-  status: "active" | "completed" | "discarded";
-  assignee_id: string | null;
-  due_date: string | null;
-  tags: Tag[];
-  version: number;
-  archived_at?: string | null;
-}
-
-export interface Suggestion {
-  id: string;
-  task_id: string;
-  version: number;
-  quadrant: string;
-  reason: string;
-  state: "pending" | "applied" | "rejected" | "obsolete";
-  /** Applied: the quadrant the task left (null otherwise). */
-  from_quadrant: string | null;
-  /** Obsolete and proposed again: the new proposal's id (null otherwise). */
-  reproposed_as: string | null;
-}
-
-export interface Proposal {
-  id: string;
-  board_id: string;
-  summary: string | null;
-  summary_closed: boolean;
-  suggestions: Suggestion[];
-  closed_at: string | null;
-  created_at: string;
-  /** The person whose key submitted it, and that key's agent. */
-  created_by: string;
-  agent_id: string;
-}
+export type Board = JsonAnswer<OnBoard, "get">["board"];
+export type Quadrant = Board["quadrants"][number];
+/** A board's tag, with the version a rename, recolour or delete sends back (a task's own tags carry none). */
+export type Tag = JsonAnswer<`${OnBoard}/tags`, "get">["tags"][number];
+export type Task = JsonAnswer<`${OnBoard}/tasks/{taskId}`, "get">["task"];
+export type Proposal = JsonAnswer<`${OnBoard}/proposals/{proposalId}`, "get">["proposal"];
+export type Suggestion = Proposal["suggestions"][number];
+export type Member = JsonAnswer<`${OnBoard}/members`, "get">["members"][number];
+export type ActivityEvent = JsonAnswer<`${OnBoard}/activity`, "get">["events"][number];
 
 /** A task as a proposal's suggestions need it: its title and where it is now. */
 export type TaskRef = Pick<Task, "id" | "title" | "quadrant" | "version">;
 
 /** GET /v1/inbox: open proposals across the boards the person reviews, and the tasks they name. */
-export interface InboxPage {
-  proposals: Proposal[];
-  tasks: (TaskRef & { board_id: string })[];
-  nextCursor: string | null;
-}
-
-export interface InboxCounts {
-  total: number;
-  boards: { board_id: string; pending: number }[];
-}
-
-export interface Member {
-  person_id: string;
-  role: "owner" | "editor" | "viewer";
-  created_at: string;
-}
-
-export interface ActivityEvent {
-  id: string;
-  actor_id: string;
-  event_type: string;
-  entity_type: string;
-  entity_id: string;
-  metadata: Record<string, unknown>;
-  created_at: string;
-}
+export type InboxPage = JsonAnswer<"/v1/inbox", "get">;
+export type InboxCounts = JsonAnswer<"/v1/inbox/counts", "get">;
 
 /** Everything the board page loads at once. */
 export interface BoardData {

@@ -10,23 +10,25 @@ export const auditPageMax = 500;
 const auditPageDefault = 50;
 
 /** What a reader may see of one call: never the arguments, the result or anything secret. */
-export interface AuditCall {
-  id: string;
-  at: string;
-  tool: string;
-  outcome: string;
-  durationMs: number;
-  keyId: string;
-  agentId: string;
-  personId: string;
-  accountId: string;
-}
+const auditCall = z.object({
+  id: z.string(),
+  at: z.string(),
+  tool: z.string(),
+  outcome: z.string(),
+  durationMs: z.number().int(),
+  keyId: z.string(),
+  agentId: z.string(),
+  personId: z.string(),
+  accountId: z.string(),
+});
+export type AuditCall = z.infer<typeof auditCall>;
 
-export interface AuditPage {
-  calls: AuditCall[];
-  /** Pass as `cursor` for the next (older) page; null when this page is the last. */
-  nextCursor: string | null;
-}
+/** One page of calls, as `GET /v1/audit` declares its answer. */
+export const auditPageSchema = z.object({
+  calls: z.array(auditCall),
+  nextCursor: z.string().nullable().describe("Pass as `cursor` for the next (older) page; null when this page is the last."),
+});
+export type AuditPage = z.infer<typeof auditPageSchema>;
 
 export interface AuditFilter {
   /** Required by the REST route (the caller's account); the admin CLI may read every account. */

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { callTool, connectClient, startStack, type ErrorData, type Stack } from "@bancada/e2e";
+import { z } from "zod";
+import { auditPageSchema } from "../src/audit-query.js";
 import { echoFactory } from "./fixtures.js";
 
-interface AuditPage {
-  calls: { id: string; at: string; tool: string; outcome: string; durationMs: number; keyId: string; agentId: string; accountId: string }[];
-  nextCursor: string | null;
-}
+// the page is read with the route's declared answer, strict: a field missing, mistyped or undeclared fails here
+const auditPage = auditPageSchema.extend({ calls: z.array(auditPageSchema.shape.calls.element.strict()) }).strict();
+type AuditPage = z.infer<typeof auditPage>;
 
 describe("GET /v1/audit", () => {
   let stack: Stack;
@@ -18,7 +19,7 @@ describe("GET /v1/audit", () => {
   const page = async (query: string, key: string) => {
     const response = await audit(query, key);
     expect(response.status).toBe(200);
-    return (await response.json()) as AuditPage;
+    return auditPage.parse(await response.json());
   };
 
   beforeAll(async () => {
@@ -42,7 +43,7 @@ describe("GET /v1/audit", () => {
     const response = await audit("", keyA);
     const text = await response.text();
     expect(text).not.toContain("secret-argument");
-    const { calls, nextCursor } = JSON.parse(text) as AuditPage;
+    const { calls, nextCursor } = auditPage.parse(JSON.parse(text));
     expect(nextCursor).toBeNull();
     expect(calls.map((c) => [c.tool, c.outcome])).toEqual([
       ["echo", "invalid_argument"],

@@ -5,23 +5,12 @@
  */
 import { useState, type FormEvent, type ReactNode } from "react";
 import { api, ApiError } from "../api";
+import type { JsonAnswer } from "../api-answers";
 import { formatDate, t } from "../i18n";
 import { Status, useLoad } from "../ui";
 
-interface AuditCall {
-  id: string;
-  at: string;
-  tool: string;
-  outcome: string;
-  durationMs: number;
-  agentId: string;
-  personId: string;
-}
-
-interface AuditPage {
-  calls: AuditCall[];
-  nextCursor: string | null;
-}
+/** GET /v1/audit's answer, as the gateway declares it (api-types.ts is generated). */
+type AuditPage = JsonAnswer<"/v1/audit", "get">;
 
 interface Filters {
   agent: string;
@@ -158,7 +147,7 @@ export function ActivityPage(): ReactNode {
   );
 }
 
-function AuditTable({ calls, filtered }: { calls: AuditCall[]; filtered: boolean }): ReactNode {
+function AuditTable({ calls, filtered }: { calls: AuditPage["calls"]; filtered: boolean }): ReactNode {
   if (calls.length === 0) return <p>{filtered ? t("audit.noMatch") : t("audit.empty")}</p>;
   const heads = [t("audit.at"), t("audit.tool"), t("audit.agent"), t("audit.outcome"), t("audit.duration")];
   return (

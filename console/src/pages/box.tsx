@@ -5,29 +5,16 @@
  */
 import { useCallback, useState, type FormEvent, type ReactNode } from "react";
 import { api, newRequestId } from "../api";
+import type { JsonAnswer } from "../api-answers";
 import { formatDate, t } from "../i18n";
 import { refusal, useSession } from "../session";
 import { ErrorNote, Reason, Status, useAction, useLoad } from "../ui";
 import { boxBusy, boxPath, brl, formatBytes, loadPorts, usePolling, type Box, type Snapshot } from "./box-common";
 import { BoxState, PortLinks, PowerButton } from "./boxes";
 
-interface Job {
-  id: string;
-  name: string | null;
-  cmd: string | null;
-  argv: string[] | null;
-  status: "running" | "succeeded" | "failed" | "killed";
-  exitCode: number | null;
-  startedAt: string;
-  endedAt: string | null;
-}
-interface FolderEntry {
-  name: string;
-  type: "file" | "folder" | "other";
-  link: boolean;
-  size: number;
-  modifiedAt: string;
-}
+/** What the boxes service declares for its jobs and folder listings (api-types.ts is generated). */
+type Job = JsonAnswer<"/v1/boxes/{boxId}/jobs", "get">["jobs"][number];
+type Folder = JsonAnswer<"/v1/boxes/{boxId}/folder", "get">;
 
 const loadBox = (boxId: string) => api<{ box: Box }>("GET", boxPath(boxId)).then((answer) => answer.box);
 
@@ -300,14 +287,7 @@ function JobLogs({ box, job }: { box: Box; job: Job }): ReactNode {
 function FileBrowser({ box }: { box: Box }): ReactNode {
   const [folder, setFolder] = useState("/data/home");
   const [typed, setTyped] = useState(folder);
-  const listing = useLoad(
-    () =>
-      api<{ path: string; entries: FolderEntry[]; truncated: boolean }>(
-        "GET",
-        boxPath(box.id, `/folder?path=${encodeURIComponent(folder)}`),
-      ),
-    [box.id, folder],
-  );
+  const listing = useLoad(() => api<Folder>("GET", boxPath(box.id, `/folder?path=${encodeURIComponent(folder)}`)), [box.id, folder]);
   const download = useAction();
   const open = (path: string) => {
     setFolder(path);

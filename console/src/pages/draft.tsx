@@ -5,31 +5,10 @@
  */
 import { useEffect, useState, type FormEvent, type ReactNode } from "react";
 import { ApiError, api, dataUrlOf, newRequestId } from "../api";
+import type { Asset, Draft, WorkspaceRole as Role } from "../drafts-types";
 import { formatDate, t } from "../i18n";
 import { refusal, useSession } from "../session";
 import { ErrorNote, Reason, Status, useAction, useLoad } from "../ui";
-
-type Role = "viewer" | "editor" | "admin" | "owner";
-interface Asset {
-  id: string;
-  filename: string;
-  mime: string;
-  bytes: number;
-  content_path: string;
-  created_at: string;
-}
-interface Draft {
-  id: string;
-  workspace_id: string;
-  revision: number;
-  state: "draft" | "submitting" | "submitted";
-  caption: string;
-  account_ids: string[];
-  assets: Asset[];
-  updated_at: string;
-  submitted_at: string | null;
-  submit_error: string | null;
-}
 
 /** The networks the publishing pipeline knows (services/drafts' networks.ts); an account id is '<network>:<handle>'. */
 const networks = ["instagram", "facebook", "threads", "x", "linkedin", "tiktok", "youtube"] as const;

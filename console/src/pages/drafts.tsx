@@ -1,38 +1,11 @@
 /** Drafts: the workspaces ("New workspace"), then one workspace's members and roles and its drafts with their state. */
 import { useState, type FormEvent, type ReactNode } from "react";
 import { api, newRequestId } from "../api";
+import type { Draft, DraftItem, WorkspaceMember as Member, Workspace } from "../drafts-types";
 import { formatDate, t } from "../i18n";
 import { refusal, useSession } from "../session";
 import { MembersPanel } from "../members";
 import { ErrorNote, Reason, Status, useAction, useLoad } from "../ui";
-
-type Role = "viewer" | "editor" | "admin" | "owner";
-interface Workspace {
-  id: string;
-  name: string;
-  role: Role;
-  created_at: string;
-}
-interface Member {
-  person_id: string;
-  role: Role;
-  created_at: string;
-}
-interface DraftItem {
-  id: string;
-  revision: number;
-  state: "draft" | "submitting" | "submitted";
-  caption_preview: string;
-  asset_count: number;
-  account_count: number;
-  updated_at: string;
-}
-interface Draft {
-  id: string;
-  state: DraftItem["state"];
-  submitted_at: string | null;
-  submit_error: string | null;
-}
 
 export function DraftsPage(): ReactNode {
   const session = useSession();

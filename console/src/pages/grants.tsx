@@ -1,21 +1,12 @@
 /** The OAuth clients the person approved (GET /v1/grants), beside their keys: client, scopes, last use, revoke. */
 import { useState, type ReactNode } from "react";
 import { api } from "../api";
+import type { JsonAnswer } from "../api-answers";
 import { formatDate, t } from "../i18n";
 import { ErrorNote, Status, useAction, useLoad } from "../ui";
 
-interface GrantView {
-  id: string;
-  clientId: string;
-  clientName: string;
-  scopes: string[];
-  allowWrites: boolean;
-  allowedBoardIds: string[] | null;
-  createdAt: string;
-  expiresAt: string;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-}
+/** One grant as GET /v1/grants declares it (api-types.ts is generated). */
+type GrantView = JsonAnswer<"/v1/grants", "get">["grants"][number];
 
 export function Grants({ closed }: { closed: string | null }): ReactNode {
   const grants = useLoad(() => api<{ grants: GrantView[] }>("GET", "/v1/grants"), []);

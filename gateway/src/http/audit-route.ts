@@ -6,7 +6,7 @@ import express, { type Router } from "express";
 import { restAccess } from "@bancada/contracts";
 import { authorizedPrincipal, restRoutes } from "@bancada/service-kit";
 import type { AuditTrail } from "../audit.js";
-import { auditQuerySchema, parseSince, readAudit } from "../audit-query.js";
+import { auditPageSchema, auditQuerySchema, parseSince, readAudit } from "../audit-query.js";
 import type { GatewayDb } from "../db/client.js";
 
 const auditAccess = restAccess({ scope: "audit:read", writes: false });
@@ -16,7 +16,7 @@ export function auditRoute(db: GatewayDb, audit: AuditTrail | undefined): Router
   const routes = restRoutes(router);
   routes.get(
     "/v1/audit",
-    { summary: "The account's tool calls, newest first", access: auditAccess, query: auditQuerySchema },
+    { summary: "The account's tool calls, newest first", access: auditAccess, query: auditQuerySchema, response: auditPageSchema },
     async (req, res) => {
       const principal = authorizedPrincipal(req, auditAccess);
       const query = auditQuerySchema.parse(req.query);

@@ -19,7 +19,7 @@ import {
   RateLimiter,
 } from "@bancada/service-kit";
 import type { KeyStore } from "../keys/api-keys.js";
-import { subjectOf } from "../oauth/grants.js";
+import { grantView, subjectOf } from "../oauth/grants.js";
 import { oauthScopes } from "../oauth/provider.js";
 import type { OAuthServer } from "../oauth/server.js";
 import { checkNotStronger, keysRead, keysWrite, ownerOf } from "./key-routes.js";
@@ -165,14 +165,23 @@ export function oauthRoutes({ oauth, keys, guards, limiter, consolePage }: OAuth
   router.use("/oauth", host, authorizationServer);
 
   router.use("/v1/grants", host, originGuard(guards), authenticate(keys, limiter), jsonBody("64kb"));
-  routes.get("/v1/grants", { summary: "The OAuth clients the caller approved", access: keysRead }, async (req, res) => {
-    const principal = authorizedPrincipal(req, keysRead);
-    res.setHeader("Cache-Control", "no-store");
-    res.json({ grants: await oauth.grants.list(ownerOf(principal)) });
-  });
+  routes.get(
+    "/v1/grants",
+    { summary: "The OAuth clients the caller approved", access: keysRead, response: z.object({ grants: z.array(grantView) }) },
+    async (req, res) => {
+      const principal = authorizedPrincipal(req, keysRead);
+      res.setHeader("Cache-Control", "no-store");
+      res.json({ grants: await oauth.grants.list(ownerOf(principal)) });
+    },
+  );
   routes.post(
     "/v1/grants/:id/revoke",
-    { summary: "Revoke one of the caller's OAuth grants and its tokens", access: keysWrite, params: grantIdParam },
+    {
+      summary: "Revoke one of the caller's OAuth grants and its tokens",
+      access: keysWrite,
+      params: grantIdParam,
+      response: z.object({ revoked: z.string() }),
+    },
     async (req, res) => {
       const principal = authorizedPrincipal(req, keysWrite);
       const { id } = grantIdParam.parse(req.params);

@@ -7,6 +7,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import type Provider from "oidc-provider";
+import { z } from "zod";
 import type { Principal, Profile } from "@bancada/contracts";
 import type { GatewayDb } from "../db/client.js";
 import type { OAuthGrant } from "../db/generated/client.js";
@@ -22,19 +23,20 @@ export interface ApprovedGrant extends KeyOwner {
   expiresAt: Date;
 }
 
-/** What the console shows of a grant. */
-export interface GrantView {
-  id: string;
-  clientId: string;
-  clientName: string;
-  scopes: string[];
-  allowWrites: boolean;
-  allowedBoardIds: string[] | null;
-  createdAt: string;
-  expiresAt: string;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-}
+/** What the console shows of a grant (GET /v1/grants declares it as its answer). */
+export const grantView = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  clientName: z.string(),
+  scopes: z.array(z.string()),
+  allowWrites: z.boolean(),
+  allowedBoardIds: z.array(z.string()).nullable(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  revokedAt: z.string().nullable(),
+  lastUsedAt: z.string().nullable(),
+});
+export type GrantView = z.infer<typeof grantView>;
 
 interface CacheEntry {
   grant: OAuthGrant | null;

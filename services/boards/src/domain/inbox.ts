@@ -13,24 +13,7 @@ import { limits } from "./limits.js";
 import { proposalAlive, proposalPage } from "./proposal-rows.js";
 import type { QuadrantId } from "./quadrants.js";
 import { insertProposal } from "./submit-proposal.js";
-import type { ProposalRecord, ProposalResult, TaskStatus } from "./views.js";
-
-/** A task a listed suggestion names, as it is now: enough to show "from → to" without reading each board. */
-interface InboxTask {
-  id: string;
-  board_id: string;
-  task_number: number;
-  title: string;
-  quadrant: QuadrantId;
-  status: TaskStatus;
-  version: number;
-}
-
-export interface InboxPage {
-  proposals: ProposalRecord[];
-  tasks: InboxTask[];
-  nextCursor: string | null;
-}
+import type { InboxCounts, InboxPage, InboxTask, ProposalResult } from "./views.js";
 
 export const inboxQuery = z.strictObject({
   cursor: z.string().min(1).max(limits.cursorMax).optional().describe("nextCursor of the previous page; omit for the first page."),
@@ -57,11 +40,6 @@ export function listInbox(ctx: BoardsContext, input: z.infer<typeof inboxQuery>)
               FROM tasks WHERE id = ANY(${taskIds}::uuid[])`;
     return { proposals, tasks, nextCursor };
   });
-}
-
-export interface InboxCounts {
-  total: number;
-  boards: { board_id: string; pending: number }[];
 }
 
 /** How many open proposals wait on each board the caller may review (boards with none are left out). */

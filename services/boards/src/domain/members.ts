@@ -10,22 +10,16 @@ import { recordEvent } from "./activity.js";
 import { session, type BoardsContext } from "./context.js";
 import type { MemberRef, SetMemberInput } from "./inputs.js";
 import { timestamp } from "./time.js";
-import type { BoardRole } from "./views.js";
+import type { BoardRole, MemberRecord } from "./views.js";
 
-export interface MemberView {
-  person_id: string;
-  role: BoardRole;
-  created_at: string;
-}
-
-export function listMembers(ctx: BoardsContext, boardId: string): Promise<{ members: MemberView[] }> {
+export function listMembers(ctx: BoardsContext, boardId: string): Promise<{ members: MemberRecord[] }> {
   return session(ctx, async (tx) => {
     await reachBoard(tx, boardId, "read");
     return { members: await readMembers(tx, boardId) };
   });
 }
 
-export function setMember(ctx: BoardsContext, input: SetMemberInput): Promise<{ member: MemberView }> {
+export function setMember(ctx: BoardsContext, input: SetMemberInput): Promise<{ member: MemberRecord }> {
   return session(ctx, async (tx) => {
     await reachBoard(tx, input.boardId, "own");
     const before = await memberRole(tx, input.boardId, input.personId);
@@ -66,7 +60,7 @@ export function removeMember(ctx: BoardsContext, input: MemberRef): Promise<void
   });
 }
 
-async function readMembers(tx: BoardsTx, boardId: string, onlyPerson?: string): Promise<MemberView[]> {
+async function readMembers(tx: BoardsTx, boardId: string, onlyPerson?: string): Promise<MemberRecord[]> {
   const rows = await tx.$queryRaw<{ person_id: string; role: BoardRole; created_at: Date }[]>`
     SELECT m.person_id, m.role::text AS role, m.created_at FROM board_members m
      WHERE m.board_id = ${boardId}::uuid AND (${onlyPerson ?? null}::text IS NULL OR m.person_id = ${onlyPerson ?? null})

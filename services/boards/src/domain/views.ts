@@ -16,7 +16,8 @@ export type SuggestionState = z.infer<typeof suggestionState>;
 const tagView = z.object({ id: z.string(), name: z.string(), color: z.string() });
 export type TagView = z.infer<typeof tagView>;
 /** A tag as the app's REST API shows it: with the version a rename, recolour or delete must send back. */
-export type TagRecord = TagView & { version: number };
+const tagRecord = tagView.extend({ version: z.number().int() });
+export type TagRecord = z.infer<typeof tagRecord>;
 
 const taskView = z.object({
   id: z.string(),
@@ -34,7 +35,8 @@ const taskView = z.object({
   updated_at: z.string(),
 });
 /** The task as the domain and the REST API see it. */
-export type TaskRecord = z.infer<typeof taskView> & { archived_at: string | null };
+const taskRecord = taskView.extend({ archived_at: z.string().nullable() });
+export type TaskRecord = z.infer<typeof taskRecord>;
 
 const quadrantView = z.object({
   id: z.enum(matrixQuadrants as [string, ...string[]]),
@@ -53,7 +55,9 @@ const boardView = z.object({
   created_at: z.string(),
   quadrants: z.array(quadrantView),
 });
-export type BoardRecord = z.infer<typeof boardView> & { role: BoardRole; version: number };
+/** The board as the REST API shows it: the caller's role on it and the version a change must send back. */
+const boardRecord = boardView.extend({ role: boardRole, version: z.number().int() });
+export type BoardRecord = z.infer<typeof boardRecord>;
 
 const eventView = z.object({
   id: z.string(),
@@ -75,7 +79,6 @@ const suggestionView = z.object({
   reason: z.string(),
   state: suggestionState,
 });
-type SuggestionView = z.infer<typeof suggestionView>;
 
 const proposalView = z.object({
   id: z.string(),
@@ -90,12 +93,21 @@ const proposalView = z.object({
  * suggestion the quadrant its task left, for an obsolete one the proposal that proposed it again (null otherwise,
  * or once that activity has expired).
  */
-export type ProposalRecord = Omit<z.infer<typeof proposalView>, "suggestions"> & {
-  suggestions: (SuggestionView & { from_quadrant: string | null; reproposed_as: string | null })[];
-  created_at: string;
-  created_by: string;
-  agent_id: string;
-};
+const proposalRecord = proposalView.extend({
+  suggestions: z.array(suggestionView.extend({ from_quadrant: z.string().nullable(), reproposed_as: z.string().nullable() })),
+  created_at: z.string(),
+  created_by: z.string(),
+  agent_id: z.string(),
+});
+export type ProposalRecord = z.infer<typeof proposalRecord>;
+
+/** A board member as the REST API lists them. */
+const memberRecord = z.object({ person_id: z.string(), role: boardRole, created_at: z.string() });
+export type MemberRecord = z.infer<typeof memberRecord>;
+
+/** A task a listed inbox suggestion names, as it is now: enough to show "from → to" without reading each board. */
+const inboxTask = taskView.pick({ id: true, board_id: true, task_number: true, title: true, quadrant: true, status: true, version: true });
+export type InboxTask = z.infer<typeof inboxTask>;
 
 export const taskResult = z.object({ task: taskView });
 export type TaskResult = { task: TaskRecord };
@@ -109,3 +121,27 @@ export const proposalResult = z.object({ proposal: proposalView });
 export type ProposalResult = { proposal: ProposalRecord };
 export const listProposalsResult = z.object({ proposals: z.array(proposalView), nextCursor: z.string().optional() });
 export type ListProposalsResult = { proposals: ProposalRecord[]; nextCursor?: string };
+
+/**
+ * What the REST routes answer (their declared `response`, which the OpenAPI document and the console's generated
+ * types are read from): the records above, with what only the app sees.
+ */
+export const restAnswers = {
+  board: z.object({ board: boardRecord }),
+  boards: z.object({ boards: z.array(boardRecord) }),
+  task: z.object({ task: taskRecord }),
+  tasks: z.object({ tasks: z.array(taskRecord), nextCursor: z.string().nullable() }),
+  tag: z.object({ tag: tagRecord }),
+  tags: z.object({ tags: z.array(tagRecord) }),
+  member: z.object({ member: memberRecord }),
+  members: z.object({ members: z.array(memberRecord) }),
+  activity: activityResult,
+  proposal: z.object({ proposal: proposalRecord }),
+  proposals: z.object({ proposals: z.array(proposalRecord), nextCursor: z.string().optional() }),
+  review: z.object({ proposal: proposalRecord, outcome: suggestionState }),
+  reviewAll: z.object({ proposal: proposalRecord, outcomes: z.record(z.string(), suggestionState) }),
+  inbox: z.object({ proposals: z.array(proposalRecord), tasks: z.array(inboxTask), nextCursor: z.string().nullable() }),
+  inboxCounts: z.object({ total: z.number().int(), boards: z.array(z.object({ board_id: z.string(), pending: z.number().int() })) }),
+};
+export type InboxPage = z.infer<typeof restAnswers.inbox>;
+export type InboxCounts = z.infer<typeof restAnswers.inboxCounts>;

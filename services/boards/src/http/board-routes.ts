@@ -20,6 +20,7 @@ import {
 import { listBoards } from "../domain/list-boards.js";
 import { archiveBoard, createBoard, customizeQuadrant, deleteBoard, getBoard, resetQuadrant, updateBoard } from "../domain/manage-board.js";
 import { listMembers, removeMember, setMember } from "../domain/members.js";
+import { restAnswers } from "../domain/views.js";
 import { listBoardsTool } from "../tools/list-boards.js";
 import { body, restContext, routeReads, routeWrites, versionedBody } from "./context.js";
 
@@ -31,20 +32,34 @@ export function boardRoutes(db: BoardsDb): Router {
   const list = listBoardsTool(db);
   const ifMatch = { "If-Match": 'the version you read, as "<version>" (or expectedVersion in the body)' };
 
-  routes.get("/v1/boards", { summary: "List the boards the key reaches", access: list }, async (req, res) => {
+  routes.get("/v1/boards", { summary: "List the boards the key reaches", access: list, response: restAnswers.boards }, async (req, res) => {
     res.json(await listBoards(restContext(db, req, list)));
   });
-  routes.post("/v1/boards", { summary: "Create a board", access: routeWrites, body: createBoardInput, status: 201 }, async (req, res) => {
-    const ctx = write(req);
-    res.status(201).json(await createBoard(ctx, createBoardInput.parse(body(req))));
-  });
-  routes.get("/v1/boards/:boardId", { summary: "Read one board", access: routeReads, params: boardRef }, async (req, res) => {
-    const ctx = read(req);
-    res.json(await getBoard(ctx, boardRef.parse({ boardId: req.params.boardId }).boardId));
-  });
+  routes.post(
+    "/v1/boards",
+    { summary: "Create a board", access: routeWrites, body: createBoardInput, status: 201, response: restAnswers.board },
+    async (req, res) => {
+      const ctx = write(req);
+      res.status(201).json(await createBoard(ctx, createBoardInput.parse(body(req))));
+    },
+  );
+  routes.get(
+    "/v1/boards/:boardId",
+    { summary: "Read one board", access: routeReads, params: boardRef, response: restAnswers.board },
+    async (req, res) => {
+      const ctx = read(req);
+      res.json(await getBoard(ctx, boardRef.parse({ boardId: req.params.boardId }).boardId));
+    },
+  );
   routes.patch(
     "/v1/boards/:boardId",
-    { summary: "Rename a board (version in expectedVersion or If-Match)", access: routeWrites, body: updateBoardInput, headers: ifMatch },
+    {
+      summary: "Rename a board (version in expectedVersion or If-Match)",
+      access: routeWrites,
+      body: updateBoardInput,
+      headers: ifMatch,
+      response: restAnswers.board,
+    },
     async (req, res) => {
       const ctx = write(req);
       res.json(await updateBoard(ctx, updateBoardInput.parse({ ...versionedBody(req), boardId: req.params.boardId })));
@@ -56,7 +71,13 @@ export function boardRoutes(db: BoardsDb): Router {
   ] as const) {
     routes.post(
       `/v1/boards/:boardId/${action}`,
-      { summary: `${archive ? "Archive" : "Restore"} a board`, access: routeWrites, body: boardVersionInput, headers: ifMatch },
+      {
+        summary: `${archive ? "Archive" : "Restore"} a board`,
+        access: routeWrites,
+        body: boardVersionInput,
+        headers: ifMatch,
+        response: restAnswers.board,
+      },
       async (req, res) => {
         const ctx = write(req);
         res.json(await archiveBoard(ctx, boardVersionInput.parse({ ...versionedBody(req), boardId: req.params.boardId }), archive));
@@ -78,11 +99,11 @@ export function boardRoutes(db: BoardsDb): Router {
     method: "put" | "delete",
     summary: string,
     input: z.ZodType<Input>,
-    change: (ctx: BoardsContext, input: Input) => Promise<unknown>,
+    change: (ctx: BoardsContext, input: Input) => Promise<z.infer<typeof restAnswers.board>>,
   ) =>
     routes[method](
       "/v1/boards/:boardId/quadrants/:quadrant",
-      { summary, access: routeWrites, body: input, headers: ifMatch },
+      { summary, access: routeWrites, body: input, headers: ifMatch, response: restAnswers.board },
       async (req, res) => {
         res.json(
           await change(write(req), input.parse({ ...versionedBody(req), boardId: req.params.boardId, quadrant: req.params.quadrant })),
@@ -94,7 +115,7 @@ export function boardRoutes(db: BoardsDb): Router {
 
   routes.get(
     "/v1/boards/:boardId/members",
-    { summary: "List a board's members", access: routeReads, params: boardRef },
+    { summary: "List a board's members", access: routeReads, params: boardRef, response: restAnswers.members },
     async (req, res) => {
       const ctx = read(req);
       res.json(await listMembers(ctx, boardRef.parse({ boardId: req.params.boardId }).boardId));
@@ -102,7 +123,7 @@ export function boardRoutes(db: BoardsDb): Router {
   );
   routes.put(
     "/v1/boards/:boardId/members/:personId",
-    { summary: "Add a member or change their role", access: routeWrites, body: setMemberInput },
+    { summary: "Add a member or change their role", access: routeWrites, body: setMemberInput, response: restAnswers.member },
     async (req, res) => {
       const ctx = write(req);
       res.json(await setMember(ctx, setMemberInput.parse({ ...body(req), boardId: req.params.boardId, personId: req.params.personId })));

@@ -6,6 +6,7 @@ import { Router } from "express";
 import { restRoutes } from "@bancada/service-kit";
 import type { BoardsDb } from "../db/client.js";
 import { countInbox, inboxQuery, listInbox } from "../domain/inbox.js";
+import { restAnswers } from "../domain/views.js";
 import { restContext, routeReads } from "./context.js";
 
 export function inboxRoutes(db: BoardsDb): Router {
@@ -13,7 +14,12 @@ export function inboxRoutes(db: BoardsDb): Router {
   const routes = restRoutes(router);
   routes.get(
     "/v1/inbox",
-    { summary: "Open proposals of every board the caller reviews, newest first", access: routeReads, query: inboxQuery },
+    {
+      summary: "Open proposals of every board the caller reviews, newest first",
+      access: routeReads,
+      query: inboxQuery,
+      response: restAnswers.inbox,
+    },
     async (req, res) => {
       const ctx = restContext(db, req, routeReads);
       res.json(await listInbox(ctx, inboxQuery.parse(req.query)));
@@ -21,7 +27,7 @@ export function inboxRoutes(db: BoardsDb): Router {
   );
   routes.get(
     "/v1/inbox/counts",
-    { summary: "How many open proposals wait on each board the caller reviews", access: routeReads },
+    { summary: "How many open proposals wait on each board the caller reviews", access: routeReads, response: restAnswers.inboxCounts },
     async (req, res) => {
       res.json(await countInbox(restContext(db, req, routeReads)));
     },

@@ -17,6 +17,7 @@ import { applySuggestion, closeProposal, rejectSuggestion, reviewAll } from "../
 import { getTaskActivityTool } from "../tools/get-task-activity.js";
 import { listBoardProposalsTool } from "../tools/list-board-proposals.js";
 import type { BoardsContext } from "../domain/context.js";
+import { restAnswers } from "../domain/views.js";
 import { body, restContext, routeReads, routeWrites } from "./context.js";
 
 const proposalRef = z.strictObject({ boardId: z.guid(), proposalId: z.guid() });
@@ -32,7 +33,7 @@ export function reviewRoutes(db: BoardsDb): Router {
 
   routes.get(
     "/v1/boards/:boardId/activity",
-    { summary: "A board's task activity, newest first", access: tools.activity, query: pagedBoardRef },
+    { summary: "A board's task activity, newest first", access: tools.activity, query: pagedBoardRef, response: restAnswers.activity },
     async (req, res) => {
       const ctx = restContext(db, req, tools.activity);
       res.json(await getTaskActivity(ctx, paged(req)));
@@ -40,7 +41,7 @@ export function reviewRoutes(db: BoardsDb): Router {
   );
   routes.get(
     "/v1/boards/:boardId/proposals",
-    { summary: "A board's proposals", access: tools.proposals, query: pagedBoardRef },
+    { summary: "A board's proposals", access: tools.proposals, query: pagedBoardRef, response: restAnswers.proposals },
     async (req, res) => {
       const ctx = restContext(db, req, tools.proposals);
       res.json(await listBoardProposals(ctx, paged(req)));
@@ -48,7 +49,7 @@ export function reviewRoutes(db: BoardsDb): Router {
   );
   routes.get(
     "/v1/boards/:boardId/proposals/:proposalId",
-    { summary: "Read one proposal", access: routeReads, params: proposalRef },
+    { summary: "Read one proposal", access: routeReads, params: proposalRef, response: restAnswers.proposal },
     async (req, res) => {
       const ctx = read(req);
       const ref = proposalRef.parse(req.params);
@@ -56,21 +57,31 @@ export function reviewRoutes(db: BoardsDb): Router {
     },
   );
   // a person's four review decisions: one POST each, all under routeWrites, the address parsed as the use case needs it
-  const decision = <Ref>(
+  const decision = <Ref, Answer>(
     action: string,
     summary: string,
     params: z.ZodType<Ref>,
-    decide: (ctx: BoardsContext, ref: Ref) => Promise<unknown>,
+    response: z.ZodType<Answer>,
+    decide: (ctx: BoardsContext, ref: Ref) => Promise<Answer>,
   ) =>
-    routes.post(`/v1/boards/:boardId/proposals/:proposalId/${action}`, { summary, access: routeWrites, params }, async (req, res) => {
-      res.json(await decide(write(req), params.parse(req.params)));
-    });
-  decision("suggestions/:suggestionId/apply", "Apply one suggestion of a proposal", suggestionRef, applySuggestion);
-  decision("suggestions/:suggestionId/reject", "Reject one suggestion of a proposal", suggestionRef, rejectSuggestion);
-  decision("close-summary", "Close a proposal's summary", proposalRef, (ctx, ref) => closeProposal(ctx, ref, false));
-  decision("dismiss", "Dismiss a proposal", proposalRef, (ctx, ref) => closeProposal(ctx, ref, true));
-  decision("apply-all", "Apply every pending suggestion of a proposal", proposalRef, (ctx, ref) => reviewAll(ctx, ref, "apply"));
-  decision("reject-all", "Reject every pending suggestion of a proposal", proposalRef, (ctx, ref) => reviewAll(ctx, ref, "reject"));
+    routes.post(
+      `/v1/boards/:boardId/proposals/:proposalId/${action}`,
+      { summary, access: routeWrites, params, response },
+      async (req, res) => {
+        res.json(await decide(write(req), params.parse(req.params)));
+      },
+    );
+  const { proposal, review, reviewAll: reviewedAll } = restAnswers;
+  decision("suggestions/:suggestionId/apply", "Apply one suggestion of a proposal", suggestionRef, review, applySuggestion);
+  decision("suggestions/:suggestionId/reject", "Reject one suggestion of a proposal", suggestionRef, review, rejectSuggestion);
+  decision("close-summary", "Close a proposal's summary", proposalRef, proposal, (ctx, ref) => closeProposal(ctx, ref, false));
+  decision("dismiss", "Dismiss a proposal", proposalRef, proposal, (ctx, ref) => closeProposal(ctx, ref, true));
+  decision("apply-all", "Apply every pending suggestion of a proposal", proposalRef, reviewedAll, (ctx, ref) =>
+    reviewAll(ctx, ref, "apply"),
+  );
+  decision("reject-all", "Reject every pending suggestion of a proposal", proposalRef, reviewedAll, (ctx, ref) =>
+    reviewAll(ctx, ref, "reject"),
+  );
   routes.post(
     "/v1/boards/:boardId/proposals/:proposalId/suggestions/:suggestionId/repropose",
     {
@@ -79,6 +90,7 @@ export function reviewRoutes(db: BoardsDb): Router {
       params: suggestionRef,
       body: reproposeInput,
       status: 201,
+      response: restAnswers.proposal,
     },
     async (req, res) => {
       const ctx = write(req);

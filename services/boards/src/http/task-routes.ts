@@ -28,6 +28,7 @@ import { getTask } from "../domain/read-one.js";
 import { createTag, deleteTag, updateTag } from "../domain/tags.js";
 import { archiveTask, completeTask, discardTask, reopenTask, restoreTask } from "../domain/task-status.js";
 import { updateTask } from "../domain/update-task.js";
+import { restAnswers } from "../domain/views.js";
 import { completeTaskTool } from "../tools/complete-task.js";
 import { createTaskTool } from "../tools/create-task.js";
 import { discardTaskTool } from "../tools/discard-task.js";
@@ -56,13 +57,17 @@ export function taskRoutes(db: BoardsDb): Router {
   const ifMatch = { "If-Match": 'the version you read, as "<version>" (or expectedVersion in the body)' };
   const onTask = (req: Request) => ({ ...body(req), boardId: req.params.boardId, taskId: req.params.taskId });
 
-  routes.get("/v1/boards/:boardId/tags", { summary: "List a board's tags", access: tools.listTags, params: boardRef }, async (req, res) => {
-    const ctx = restContext(db, req, tools.listTags);
-    res.json(await listBoardTags(ctx, boardRef.parse({ boardId: req.params.boardId }).boardId));
-  });
+  routes.get(
+    "/v1/boards/:boardId/tags",
+    { summary: "List a board's tags", access: tools.listTags, params: boardRef, response: restAnswers.tags },
+    async (req, res) => {
+      const ctx = restContext(db, req, tools.listTags);
+      res.json(await listBoardTags(ctx, boardRef.parse({ boardId: req.params.boardId }).boardId));
+    },
+  );
   routes.post(
     "/v1/boards/:boardId/tags",
-    { summary: "Create a tag", access: routeWrites, body: createTagInput, status: 201 },
+    { summary: "Create a tag", access: routeWrites, body: createTagInput, status: 201, response: restAnswers.tag },
     async (req, res) => {
       const ctx = write(req);
       res.status(201).json(await createTag(ctx, createTagInput.parse({ ...body(req), boardId: req.params.boardId })));
@@ -70,7 +75,7 @@ export function taskRoutes(db: BoardsDb): Router {
   );
   routes.patch(
     "/v1/boards/:boardId/tags/:tagId",
-    { summary: "Change a tag", access: routeWrites, body: updateTagInput, headers: ifMatch },
+    { summary: "Change a tag", access: routeWrites, body: updateTagInput, headers: ifMatch, response: restAnswers.tag },
     async (req, res) => {
       const ctx = write(req);
       res.json(await updateTag(ctx, updateTagInput.parse({ ...versionedBody(req), boardId: req.params.boardId, tagId: req.params.tagId })));
@@ -88,7 +93,7 @@ export function taskRoutes(db: BoardsDb): Router {
 
   routes.get(
     "/v1/boards/:boardId/tasks",
-    { summary: "List a board's tasks (tagIds=a,b)", access: tools.list, query: restListTasksInput },
+    { summary: "List a board's tasks (tagIds=a,b)", access: tools.list, query: restListTasksInput, response: restAnswers.tasks },
     async (req, res) => {
       const ctx = restContext(db, req, tools.list);
       res.json(await listTasks(ctx, restListTasksInput.parse({ ...listQuery(req.query), boardId: req.params.boardId })));
@@ -96,7 +101,7 @@ export function taskRoutes(db: BoardsDb): Router {
   );
   routes.post(
     "/v1/boards/:boardId/tasks",
-    { summary: "Create a task", access: tools.create, body: restCreateTaskInput, status: 201 },
+    { summary: "Create a task", access: tools.create, body: restCreateTaskInput, status: 201, response: restAnswers.task },
     async (req, res) => {
       const ctx = restContext(db, req, tools.create);
       res.status(201).json(await createTask(ctx, restCreateTaskInput.parse({ ...body(req), boardId: req.params.boardId })));
@@ -104,7 +109,7 @@ export function taskRoutes(db: BoardsDb): Router {
   );
   routes.get(
     "/v1/boards/:boardId/tasks/:taskId",
-    { summary: "Read one task", access: routeReads, params: taskTransitionInput },
+    { summary: "Read one task", access: routeReads, params: taskTransitionInput, response: restAnswers.task },
     async (req, res) => {
       const ctx = read(req);
       const { boardId, taskId } = taskTransitionInput.pick({ boardId: true, taskId: true }).parse(req.params);
@@ -113,7 +118,12 @@ export function taskRoutes(db: BoardsDb): Router {
   );
   routes.patch(
     "/v1/boards/:boardId/tasks/:taskId",
-    { summary: "Change a task (assignee and due date may be removed with null)", access: tools.update, body: restUpdateTaskInput },
+    {
+      summary: "Change a task (assignee and due date may be removed with null)",
+      access: tools.update,
+      body: restUpdateTaskInput,
+      response: restAnswers.task,
+    },
     async (req, res) => {
       const ctx = restContext(db, req, tools.update);
       res.json(await updateTask(ctx, restUpdateTaskInput.parse(onTask(req))));
@@ -125,11 +135,15 @@ export function taskRoutes(db: BoardsDb): Router {
     summary: string,
     access: Access,
     input: z.ZodType<Input>,
-    run: (ctx: BoardsContext, input: Input) => Promise<unknown>,
+    run: (ctx: BoardsContext, input: Input) => Promise<z.infer<typeof restAnswers.task>>,
   ) =>
-    routes.post(`/v1/boards/:boardId/tasks/:taskId/${name}`, { summary, access, body: input }, async (req, res) => {
-      res.json(await run(restContext(db, req, access), input.parse(onTask(req))));
-    });
+    routes.post(
+      `/v1/boards/:boardId/tasks/:taskId/${name}`,
+      { summary, access, body: input, response: restAnswers.task },
+      async (req, res) => {
+        res.json(await run(restContext(db, req, access), input.parse(onTask(req))));
+      },
+    );
   action("move", "Move a task to another quadrant", tools.move, moveTaskInput, moveTask);
   action("reopen", "Reopen a done or discarded task", tools.reopen, reopenTaskInput, reopenTask);
   action("complete", "Complete a task", tools.complete, taskTransitionInput, completeTask);

@@ -36,8 +36,17 @@ export type WorkspaceView = z.infer<typeof workspaceView>;
 export const listWorkspacesInput = z.strictObject({});
 export const listWorkspacesResult = z.strictObject({ workspaces: z.array(workspaceView) });
 
-export interface MemberView {
-  person_id: string;
-  role: z.infer<typeof workspaceRole>;
-  created_at: string;
-}
+const memberView = z.strictObject({
+  person_id: z.string(),
+  role: workspaceRole,
+  created_at: dateTime("When they joined the workspace (RFC 3339, UTC)."),
+});
+export type MemberView = z.infer<typeof memberView>;
+
+/** What the workspace routes answer (their declared `response`). */
+export const workspaceAnswers = {
+  workspace: z.strictObject({ workspace: workspaceView }),
+  workspaces: listWorkspacesResult,
+  member: z.strictObject({ member: memberView }),
+  members: z.strictObject({ members: z.array(memberView) }),
+};

@@ -13,7 +13,7 @@ import { missingBlob } from "../assets/blob-store.js";
 import { addAsset } from "../domain/add-asset.js";
 import type { DraftsDeps } from "../domain/context.js";
 import { assetRef, getAsset } from "../domain/get-asset.js";
-import { addAssetFields } from "../domain/schemas.js";
+import { addAssetFields, assetResult } from "../domain/schemas.js";
 import { addContentDraftAssetTool } from "../tools/add-content-draft-asset.js";
 import { ifMatch, restContext, routeReads } from "./context.js";
 
@@ -41,6 +41,7 @@ export function assetRoutes(deps: DraftsDeps): Router {
       body: "bytes",
       headers: { "If-Match": "the draft revision you read", "Idempotency-Key": "a retry with the same key answers the first result" },
       status: 201,
+      response: assetResult,
     },
     async (req, res) => {
       const ctx = restContext(deps, req, upload);

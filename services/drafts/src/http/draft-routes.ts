@@ -5,7 +5,15 @@ import { createDraft } from "../domain/create-draft.js";
 import type { DraftsDeps } from "../domain/context.js";
 import { getDraft } from "../domain/get-draft.js";
 import { listDrafts } from "../domain/list-drafts.js";
-import { createDraftInput, getDraftInput, listDraftsInput, submitDraftInput, updateDraftInput } from "../domain/schemas.js";
+import {
+  createDraftInput,
+  draftResult,
+  getDraftInput,
+  listDraftsInput,
+  listDraftsResult,
+  submitDraftInput,
+  updateDraftInput,
+} from "../domain/schemas.js";
 import { submitDraft } from "../domain/submit-draft.js";
 import { updateDraft } from "../domain/update-draft.js";
 import { createContentDraftTool } from "../tools/create-content-draft.js";
@@ -30,10 +38,14 @@ export function draftRoutes(deps: DraftsDeps): Router {
     submit: submitContentDraftTool(deps),
   };
 
-  routes.get(base, { summary: "List a workspace's drafts (limit, cursor_updated_at, cursor_id)", access: tools.list }, async (req, res) => {
-    const ctx = restContext(deps, req, tools.list);
-    res.json(await listDrafts(ctx, listDraftsInput.parse(listQuery(req))));
-  });
+  routes.get(
+    base,
+    { summary: "List a workspace's drafts (limit, cursor_updated_at, cursor_id)", access: tools.list, response: listDraftsResult },
+    async (req, res) => {
+      const ctx = restContext(deps, req, tools.list);
+      res.json(await listDrafts(ctx, listDraftsInput.parse(listQuery(req))));
+    },
+  );
   routes.post(
     base,
     {
@@ -43,6 +55,7 @@ export function draftRoutes(deps: DraftsDeps): Router {
       notInBody: ["workspace_id"],
       headers: idempotency,
       status: 201,
+      response: draftResult,
     },
     async (req, res) => {
       const ctx = restContext(deps, req, tools.create);
@@ -54,11 +67,15 @@ export function draftRoutes(deps: DraftsDeps): Router {
       res.status(201).setHeader("ETag", `"${draft.revision}"`).json({ draft });
     },
   );
-  routes.get(`${base}/:draftId`, { summary: "Read one draft (ETag: its revision)", access: tools.get }, async (req, res) => {
-    const ctx = restContext(deps, req, tools.get);
-    const draft = await getDraft(ctx, getDraftInput.parse({ workspace_id: req.params.workspaceId, draft_id: req.params.draftId }));
-    res.setHeader("ETag", `"${draft.revision}"`).json({ draft });
-  });
+  routes.get(
+    `${base}/:draftId`,
+    { summary: "Read one draft (ETag: its revision)", access: tools.get, response: draftResult },
+    async (req, res) => {
+      const ctx = restContext(deps, req, tools.get);
+      const draft = await getDraft(ctx, getDraftInput.parse({ workspace_id: req.params.workspaceId, draft_id: req.params.draftId }));
+      res.setHeader("ETag", `"${draft.revision}"`).json({ draft });
+    },
+  );
   routes.patch(
     `${base}/:draftId`,
     {
@@ -67,6 +84,7 @@ export function draftRoutes(deps: DraftsDeps): Router {
       body: updateDraftInput,
       notInBody: pathIds,
       headers: revisionHeaders,
+      response: draftResult,
     },
     async (req, res) => {
       const ctx = restContext(deps, req, tools.update);
@@ -83,6 +101,7 @@ export function draftRoutes(deps: DraftsDeps): Router {
       notInBody: pathIds,
       headers: revisionHeaders,
       status: 202,
+      response: draftResult,
     },
     async (req, res) => {
       const ctx = restContext(deps, req, tools.submit);

@@ -3,7 +3,14 @@ import { Router } from "express";
 import { restRoutes } from "@bancada/service-kit";
 import type { DraftsDeps } from "../domain/context.js";
 import { listMembers, removeMember, setMember } from "../domain/members.js";
-import { createWorkspaceInput, memberRef, renameWorkspaceInput, setMemberInput, workspaceRef } from "../domain/workspace-inputs.js";
+import {
+  createWorkspaceInput,
+  memberRef,
+  renameWorkspaceInput,
+  setMemberInput,
+  workspaceAnswers,
+  workspaceRef,
+} from "../domain/workspace-inputs.js";
 import { createWorkspace, getWorkspace, listWorkspaces, renameWorkspace } from "../domain/workspaces.js";
 import { body, requestIdOf, restContext, routeReads, routeWrites } from "./context.js";
 
@@ -14,9 +21,13 @@ export function workspaceRoutes(deps: DraftsDeps): Router {
   const idempotency = { "Idempotency-Key": "a retry with the same key answers the first result" };
   const write = (req: Parameters<typeof restContext>[1]) => restContext(deps, req, routeWrites);
 
-  routes.get("/v1/workspaces", { summary: "List the workspaces the person belongs to", access: routeReads }, async (req, res) => {
-    res.json(await listWorkspaces(read(req)));
-  });
+  routes.get(
+    "/v1/workspaces",
+    { summary: "List the workspaces the person belongs to", access: routeReads, response: workspaceAnswers.workspaces },
+    async (req, res) => {
+      res.json(await listWorkspaces(read(req)));
+    },
+  );
   routes.post(
     "/v1/workspaces",
     {
@@ -25,6 +36,7 @@ export function workspaceRoutes(deps: DraftsDeps): Router {
       body: createWorkspaceInput,
       headers: idempotency,
       status: 201,
+      response: workspaceAnswers.workspace,
     },
     async (req, res) => {
       const ctx = write(req);
@@ -37,26 +49,46 @@ export function workspaceRoutes(deps: DraftsDeps): Router {
       res.status(created ? 201 : 200).json({ workspace });
     },
   );
-  routes.get("/v1/workspaces/:workspaceId", { summary: "Read one workspace", access: routeReads }, async (req, res) => {
-    const ctx = read(req);
-    res.json(await getWorkspace(ctx, workspaceRef.parse({ workspace_id: req.params.workspaceId }).workspace_id));
-  });
+  routes.get(
+    "/v1/workspaces/:workspaceId",
+    { summary: "Read one workspace", access: routeReads, response: workspaceAnswers.workspace },
+    async (req, res) => {
+      const ctx = read(req);
+      res.json(await getWorkspace(ctx, workspaceRef.parse({ workspace_id: req.params.workspaceId }).workspace_id));
+    },
+  );
   routes.patch(
     "/v1/workspaces/:workspaceId",
-    { summary: "Rename a workspace", access: routeWrites, body: renameWorkspaceInput, notInBody: ["workspace_id"] },
+    {
+      summary: "Rename a workspace",
+      access: routeWrites,
+      body: renameWorkspaceInput,
+      notInBody: ["workspace_id"],
+      response: workspaceAnswers.workspace,
+    },
     async (req, res) => {
       const ctx = write(req);
       res.json(await renameWorkspace(ctx, renameWorkspaceInput.parse({ ...body(req), workspace_id: req.params.workspaceId })));
     },
   );
 
-  routes.get("/v1/workspaces/:workspaceId/members", { summary: "List a workspace's members", access: routeReads }, async (req, res) => {
-    const ctx = read(req);
-    res.json(await listMembers(ctx, workspaceRef.parse({ workspace_id: req.params.workspaceId }).workspace_id));
-  });
+  routes.get(
+    "/v1/workspaces/:workspaceId/members",
+    { summary: "List a workspace's members", access: routeReads, response: workspaceAnswers.members },
+    async (req, res) => {
+      const ctx = read(req);
+      res.json(await listMembers(ctx, workspaceRef.parse({ workspace_id: req.params.workspaceId }).workspace_id));
+    },
+  );
   routes.put(
     "/v1/workspaces/:workspaceId/members/:personId",
-    { summary: "Add a member or change their role", access: routeWrites, body: setMemberInput, notInBody: ["workspace_id", "person_id"] },
+    {
+      summary: "Add a member or change their role (201 when added)",
+      access: routeWrites,
+      body: setMemberInput,
+      notInBody: ["workspace_id", "person_id"],
+      response: workspaceAnswers.member,
+    },
     async (req, res) => {
       const ctx = write(req);
       const input = setMemberInput.parse({ ...body(req), workspace_id: req.params.workspaceId, person_id: req.params.personId });
