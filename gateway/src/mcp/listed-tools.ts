@@ -40,7 +40,7 @@ export class ListedTools {
   }
 }
 
-export function mcpTool(descriptor: CatalogTool["descriptor"], outputSchemas: boolean, taskSupport = false): Tool {
+function mcpTool(descriptor: CatalogTool["descriptor"], outputSchemas: boolean, taskSupport = false): Tool {
   return {
     name: descriptor.name,
     ...(descriptor.title ? { title: descriptor.title } : {}),

@@ -4,7 +4,6 @@
  * stdio alike. Only the params the gateway reads are checked; the rest stays the SDK's business.
  */
 export const invalidParams = -32602;
-export const invalidRequest = -32600;
 
 export interface ShapeProblem {
   code: number;
@@ -16,7 +15,7 @@ const kind = (value: unknown) =>
   value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "string" ? "a string" : typeof value;
 
 /** A problem with one request message, or undefined when the SDK may take it. */
-export function requestShapeProblem(message: unknown): ShapeProblem | undefined {
+function requestShapeProblem(message: unknown): ShapeProblem | undefined {
   if (!isObject(message) || typeof message.method !== "string") return undefined;
   const { method, params } = message;
   if (method !== "tools/call" && method !== "prompts/get") return undefined;
@@ -62,7 +61,7 @@ export function requestIdOf(parsed: unknown): string | number | null {
  * The first key that appears twice in one object of a JSON text, or undefined. JSON.parse keeps the last
  * silently; a request with `"name"` twice would otherwise run a tool other than the one a reviewer reads.
  */
-export function duplicateKey(text: string): string | undefined {
+function duplicateKey(text: string): string | undefined {
   const stack: Set<string>[] = [];
   let i = 0;
   const n = text.length;

@@ -77,7 +77,7 @@ export class ToolAnswers {
 }
 
 /** No tool of ours has a longer name; a longer one is refused before it reaches the router, the audit or a log line. */
-export const maxToolNameLength = 64;
+const maxToolNameLength = 64;
 
 function nameTooLong(name: string): ErrorBody {
   return new DomainError(

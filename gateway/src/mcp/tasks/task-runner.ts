@@ -37,14 +37,14 @@ export const defaultTtlMs = 60 * 60_000;
 /** How often a client should poll, as the tasks say (pollInterval / pollIntervalMs). */
 export const pollIntervalMs = 1_000;
 /** Tasks one key may have working at once, by default. */
-export const defaultMaxWorkingPerKey = 100;
+const defaultMaxWorkingPerKey = 100;
 /** Progress is written to the task at most this often. */
 const reportEveryMs = 500;
 
 /** JSON-RPC's internal error: a failed task's code, as a protocol-level failure (not the tool's own error result). */
 const internalErrorCode = -32603;
 
-export const orphanedError: TaskError = {
+const orphanedError: TaskError = {
   code: internalErrorCode,
   message:
     "The gateway replica that was waiting for this task's answer stopped, so its outcome is unknown; check the result (get_box, job_logs…) or call the tool again, with the same idempotency key for a write.",

@@ -57,7 +57,7 @@ export function toBoxView(row: BoxRow): Omit<BoxView, "costCentavos"> {
 }
 
 /** How the reapers (reaper.ts) act on the box's policies, in words. */
-export function policyEnforcement(row: Pick<BoxRow, "autoSuspendSeconds" | "maxRunMinutes" | "deleteAfterSeconds">) {
+function policyEnforcement(row: Pick<BoxRow, "autoSuspendSeconds" | "maxRunMinutes" | "deleteAfterSeconds">) {
   return {
     autoSuspend:
       row.autoSuspendSeconds === 0

@@ -95,7 +95,7 @@ async function runExec(
   return execResult(outcome, ctx.replyBudgetBytes, { memMiB: box.memMiB, timeoutSeconds: input.timeoutSeconds });
 }
 
-export function execResult(outcome: ExecOutcome, replyBudgetBytes: number, box: { memMiB: number; timeoutSeconds: number }): ExecResult {
+function execResult(outcome: ExecOutcome, replyBudgetBytes: number, box: { memMiB: number; timeoutSeconds: number }): ExecResult {
   const stdoutCut = outcome.stdoutBytes > outcome.stdout.length;
   const stderrCut = outcome.stderrBytes > outcome.stderr.length;
   const texts = [

@@ -2,7 +2,7 @@
  * The limits of docs/boxes.md#limits, and the ones this service chose where the product contract is
  * silent (marked "ours"). "1 MB" is taken as 1 MiB (1,048,576 bytes).
  */
-export const MiB = 1024 * 1024;
+const MiB = 1024 * 1024;
 
 export const limits = {
   nameMax: 40,

@@ -76,7 +76,7 @@ export async function placeBox(rt: BoxesRuntime, accountId: string, demand: Plac
 type NodeState = BoxNode & { up: boolean; silentMs: number | null };
 
 /** The nodes of this driver, each with whether it heartbeat within nodeDownAfterMs (by the database's clock). */
-export async function registeredNodes(rt: BoxesRuntime): Promise<NodeState[]> {
+async function registeredNodes(rt: BoxesRuntime): Promise<NodeState[]> {
   const rows = await rt.db.$queryRaw<(BoxNode & { silentMs: number | null })[]>`
     SELECT node, ssh_host AS "sshHost", ssh_port AS "sshPort", updated_at AS "updatedAt", driver, cores, vcpus,
            mem_mib AS "memMiB", share_percent AS "sharePercent", disk_room_gib AS "diskRoomGiB", labels, draining,

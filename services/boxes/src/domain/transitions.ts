@@ -96,7 +96,7 @@ export async function releaseOperation(db: BoxesTx, boxId: string, owned: Operat
        AND operation->>'instance' = ${owned.instance}`;
 }
 
-export const sameOperation = (a: Operation | null, b: Operation) =>
+const sameOperation = (a: Operation | null, b: Operation) =>
   a !== null && a.kind === b.kind && a.startedAt === b.startedAt && a.instance === b.instance;
 
 async function applyChange(tx: BoxesTx, row: BoxRow, change: StateChange, now: Date): Promise<BoxRow> {
@@ -167,7 +167,7 @@ export function preconditionError(box: BoxRow, action: string): DomainError {
   return new DomainError(ErrorCode.failedPrecondition, `${stateSentence(box)} (${action} is not possible now).`, details);
 }
 
-export function stateSentence(box: Pick<BoxRow, "state" | "stateReason">): string {
+function stateSentence(box: Pick<BoxRow, "state" | "stateReason">): string {
   switch (box.state) {
     case "suspended":
       // Paused with suspend_box, or by the run limit (reaper.ts): the reason says which.

@@ -116,7 +116,7 @@ async function send(res: Response, download: Awaited<ReturnType<typeof streamDow
 }
 
 /** One `bytes=` range (a suffix range included) within `size`; several ranges or a malformed header: the whole file. */
-export function byteRange(header: string | undefined, size: number): { start: number; end: number } | "unsatisfiable" | null {
+function byteRange(header: string | undefined, size: number): { start: number; end: number } | "unsatisfiable" | null {
   const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
   if (!match) return null;
   const [, first = "", last = ""] = match;

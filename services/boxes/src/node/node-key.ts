@@ -12,7 +12,7 @@ import { BusKey, BusKeyError, type BusKeys } from "@bancada/service-kit";
 const keyBytes = 32;
 
 /** The scope a node key carries: what logs and errors name. */
-export const nodeKeyScope = (node: string): string => `boxes.node.${node}`;
+const nodeKeyScope = (node: string): string => `boxes.node.${node}`;
 
 /** The key of `node`'s agent, derived from the boxes service's key. */
 export function deriveNodeKey(boxesKey: BusKey, node: string): BusKey {

@@ -7,7 +7,7 @@
 import type { BoxDriver, BoxResources, Enforcement } from "../driver/box-driver.js";
 import type { WireError } from "./wire.js";
 
-export const nodeOperations = [
+const nodeOperations = [
   "create",
   "createFromCopy",
   "copyDisk",

@@ -98,7 +98,7 @@ async function allocate(ctx: BoxesContext, fields: Omit<BoxPortRow, "hostPort" |
   );
 }
 
-export function portView(rt: BoxesRuntime, row: BoxPortRow): PortView {
+function portView(rt: BoxesRuntime, row: BoxPortRow): PortView {
   const host = rt.portSettings.publicHost;
   return {
     id: row.id,

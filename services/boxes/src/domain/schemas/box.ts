@@ -3,8 +3,8 @@ import { z } from "zod";
 import { limits } from "../limits.js";
 import { argv, boxNamePattern, boxRef, cmd, cwd, env, idempotencyKey, isoDate, noNul, oneCommand, waitFlag } from "./common.js";
 
-export const boxStates = ["creating", "running", "sleeping", "suspended", "stopped", "deleting", "deleted"] as const;
-export const boxState = z.enum(boxStates);
+const boxStates = ["creating", "running", "sleeping", "suspended", "stopped", "deleting", "deleted"] as const;
+const boxState = z.enum(boxStates);
 export type BoxState = z.infer<typeof boxState>;
 
 export const metadata = z
@@ -151,7 +151,7 @@ export const deleteBoxInput = z.strictObject({
 export const powerInput = z.strictObject({ boxId: boxRef, wait: waitFlag("the operation to finish") });
 export type PowerInput = z.infer<typeof powerInput>;
 
-export const operationView = z.object({ kind: z.string(), startedAt: isoDate });
+const operationView = z.object({ kind: z.string(), startedAt: isoDate });
 
 export const boxView = z.object({
   id: z.string(),

@@ -42,7 +42,7 @@ export const forkBoxResult = z.object({
 });
 export type ForkBoxResult = z.infer<typeof forkBoxResult>;
 
-export const snapshotStates = ["creating", "ready", "failed", "deleted"] as const;
+const snapshotStates = ["creating", "ready", "failed", "deleted"] as const;
 
 export const saveSnapshotInput = z.strictObject({
   name: noNul(z.string().min(1).max(limits.snapshotNameMax)).optional().describe("Name of the snapshot (optional, up to 100 characters)."),
@@ -52,11 +52,6 @@ export const saveSnapshotInput = z.strictObject({
 });
 export type SaveSnapshotInput = z.infer<typeof saveSnapshotInput>;
 
-export const snapshotRef = z
-  .string()
-  .regex(/^snap_[a-z0-9]{1,40}$/, "must be a snapshot id (snap_…)")
-  .describe("Snapshot id (snap_…).");
-
 export const listSnapshotsInput = z.strictObject({
   boxId: boxRef.optional().describe("Only the snapshots of this box (id or name)."),
   limit: z.number().int().min(1).max(limits.pageMax).default(limits.pageDefault).describe("Items per page (1–100, default 20)."),
@@ -64,7 +59,7 @@ export const listSnapshotsInput = z.strictObject({
 });
 export type ListSnapshotsInput = z.infer<typeof listSnapshotsInput>;
 
-export const snapshotView = z.object({
+const snapshotView = z.object({
   id: z.string(),
   name: z.string().nullable(),
   boxId: z.string().describe("The box whose disk was saved."),

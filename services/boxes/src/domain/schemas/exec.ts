@@ -56,7 +56,7 @@ export const startJobInput = z
   .superRefine(oneCommand);
 export type StartJobInput = z.infer<typeof startJobInput>;
 
-export const jobStatus = z.enum(["running", "succeeded", "failed", "killed"]);
+const jobStatus = z.enum(["running", "succeeded", "failed", "killed"]);
 
 export const jobView = z.object({
   id: z.string(),

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { boxRef, isoDate } from "./common.js";
 
-export const portNumber = z.number().int().min(1).max(65_535);
+const portNumber = z.number().int().min(1).max(65_535);
 
 export const publishPortInput = z.strictObject({
   boxId: boxRef,
@@ -15,7 +15,7 @@ export const publishPortInput = z.strictObject({
 });
 export type PublishPortInput = z.infer<typeof publishPortInput>;
 
-export const portView = z.object({
+const portView = z.object({
   id: z.string().describe("Id of the published port (pt_…)."),
   boxId: z.string(),
   port: z.number().int(),

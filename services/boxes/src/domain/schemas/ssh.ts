@@ -8,7 +8,7 @@ export const registerSshKeyInput = z.strictObject({
 });
 export type RegisterSshKeyInput = z.infer<typeof registerSshKeyInput>;
 
-export const sshKeyView = z.object({
+const sshKeyView = z.object({
   id: z.string().describe("Id of the key (sk_…)."),
   name: z.string(),
   algorithm: z.string(),

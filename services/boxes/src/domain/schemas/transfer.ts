@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { boxPath, boxRef, isoDate } from "./common.js";
 
-export const octalMode = z
+const octalMode = z
   .string()
   .regex(/^[0-7]{3,4}$/, "octal permissions such as 0644 or 755")
   .default("0644")

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { limits } from "../limits.js";
 import { noNul } from "../schemas/common.js";
 
-export const secretName = z
+const secretName = z
   .string()
   .regex(
     /^[A-Za-z_][A-Za-z0-9_]{0,63}$/,
@@ -19,5 +19,5 @@ export type SetSecretInput = z.infer<typeof setSecretInput>;
 
 export const secretNameInput = z.strictObject({ name: secretName });
 
-export const secretView = z.object({ name: z.string(), createdAt: z.string(), updatedAt: z.string(), updatedBy: z.string() });
+const secretView = z.object({ name: z.string(), createdAt: z.string(), updatedAt: z.string(), updatedBy: z.string() });
 export type SecretView = z.infer<typeof secretView>;

@@ -9,7 +9,7 @@ import type { BoxesContext, BoxesRuntime } from "../context.js";
 import type { SecretView, SetSecretInput } from "./schemas.js";
 
 /** ours: how many secrets one workspace may hold. */
-export const secretsPerAccountMax = 100;
+const secretsPerAccountMax = 100;
 
 export async function setSecret(ctx: BoxesContext, input: SetSecretInput): Promise<SecretView> {
   const now = new Date();

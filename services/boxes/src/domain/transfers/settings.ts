@@ -14,6 +14,6 @@ export interface TransferSettings {
   maxArchiveBytes: number;
 }
 
-export const GiB = 1024 ** 3;
+const GiB = 1024 ** 3;
 /** "5 GB" and "2 GB" of the product, taken as GiB like its "1 MB" is taken as MiB. */
 export const transferLimits = { uploadBytes: 5 * GiB, archiveBytes: 2 * GiB, urlLifetimeSeconds: 3600 } as const;

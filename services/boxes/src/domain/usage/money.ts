@@ -7,7 +7,7 @@
 import { z } from "zod";
 
 /** 1 centavo = 10¹⁶ attoreais. */
-export const attoPerCentavo = 10n ** 16n;
+const attoPerCentavo = 10n ** 16n;
 /** 1 real = 10¹⁵ femtoreais. */
 const femtoPerReal = 10n ** 15n;
 

@@ -18,14 +18,14 @@ export interface PriceTable {
 export type PriceText = Record<keyof PriceTable, string>;
 
 /** Ours, where the product names no figures: about R$ 0,09 a vCPU-hour, R$ 0,036 a GiB-hour of memory. */
-export const defaultPrices: PriceText = {
+const defaultPrices: PriceText = {
   vcpuSecond: "0.000025",
   mibSecond: "0.00000001",
   diskGiBMonth: "0.50",
   snapshotGiBMonth: "0.25",
 };
 
-export const priceVariables: Record<keyof PriceTable, string> = {
+const priceVariables: Record<keyof PriceTable, string> = {
   vcpuSecond: "BOXES_PRICE_VCPU_SECOND",
   mibSecond: "BOXES_PRICE_MIB_SECOND",
   diskGiBMonth: "BOXES_PRICE_DISK_GIB_MONTH",

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { money } from "./money.js";
 
 /** A month from 2000-01 on (a year below 100 was read as 19xx: `0000-01` reported January 1900). */
-export const periodPattern = /^2\d{3}-(0[1-9]|1[0-2])$/;
+const periodPattern = /^2\d{3}-(0[1-9]|1[0-2])$/;
 
 export const getUsageInput = z.strictObject({
   period: z

@@ -7,13 +7,13 @@
  */
 import type { FileRead, FileWrite, FileWriteOutcome, FolderEntry, FolderList } from "../box-driver.js";
 
-export const readScript =
+const readScript =
   'p=$1; if [ -d "$p" ]; then echo DIRECTORY >&2; exit 0; fi; if [ ! -e "$p" ]; then echo MISSING >&2; exit 0; fi; ' +
   'if [ ! -f "$p" ]; then echo SPECIAL >&2; exit 0; fi; ' +
   // /proc and /sys hold the kernel's interfaces, not files: /proc/self/mem fails, /proc/kmsg blocks
   'case "$(readlink -f -- "$p")" in /proc/*|/sys/*) echo KERNEL >&2; exit 0;; esac; exec head -c "$2" -- "$p"';
 
-export const writeScript =
+const writeScript =
   'p=$1; d=${p%/*}; [ -n "$d" ] || d=/; if [ -d "$p" ]; then echo DIRECTORY >&2; exit 0; fi; ' +
   'if [ ! -d "$d" ]; then if [ "$3" = 1 ]; then mkdir -p -- "$d" || exit 1; else echo MISSING_PARENT >&2; exit 0; fi; fi; ' +
   't="$d/.bancada-write.$$"; cat >"$t" || { rm -f -- "$t"; exit 1; }; ' +
@@ -24,7 +24,7 @@ export const writeScript =
  * differ for a symbolic link), size, modification time, name; records end in NUL, so any name (a newline in it,
  * say) comes back whole. Only the first $2 are listed.
  */
-export const listScript =
+const listScript =
   'p=$1; if [ ! -e "$p" ]; then echo MISSING >&2; exit 0; fi; if [ ! -d "$p" ]; then echo NOT_FOLDER >&2; exit 0; fi; ' +
   'case "$(readlink -f -- "$p")" in /proc|/proc/*|/sys|/sys/*) echo KERNEL >&2; exit 0;; esac; ' +
   'find "$p/" -mindepth 1 -maxdepth 1 -printf \'%y%Y/%s/%T@/%f\\0\' 2>/dev/null | head -z -n "$2"; echo LISTED >&2';

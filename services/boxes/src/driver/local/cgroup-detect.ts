@@ -10,9 +10,9 @@ import { access, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 export type Controller = "pids" | "memory" | "cpu";
-export const controllers: Controller[] = ["pids", "memory", "cpu"];
+const controllers: Controller[] = ["pids", "memory", "cpu"];
 
-export interface Hierarchy {
+interface Hierarchy {
   version: 1 | 2;
   /** Where this service's boxes get their groups: `<mount>/<own path>/bancada-boxes`. */
   base: string;

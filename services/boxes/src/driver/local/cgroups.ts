@@ -10,7 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { CgroupSupport, Controller } from "./cgroup-detect.js";
 import { sendSignal } from "./procfs.js";
 
-export interface Group {
+interface Group {
   version: 1 | 2;
   path: string;
 }

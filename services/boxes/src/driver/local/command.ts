@@ -24,7 +24,7 @@ import { procsFiles } from "./cgroups.js";
 import { loaderArgs, type HostLoader } from "./host-loader.js";
 import type { CommandSpec } from "../box-driver.js";
 
-export const boxPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+const boxPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 // The identity check guards against a reused pid: if the box's pid 1 were gone and its pid taken by a
 // host process, nsenter would enter the host; the box-id file exists only inside that box, read-only.
@@ -153,6 +153,6 @@ export function launchProgram(options: LaunchOptions, cwd: string, program: stri
 }
 
 /** What every command starts with; the caller's `env` is added on top. Nothing of the service's own environment. */
-export function boxEnv(hostname: string): Record<string, string> {
+function boxEnv(hostname: string): Record<string, string> {
   return { PATH: boxPath, HOME: "/data/home", USER: "root", LOGNAME: "root", SHELL: "/bin/bash", LANG: "C.UTF-8", HOSTNAME: hostname };
 }

@@ -127,7 +127,7 @@ export async function isMounted(mountPoint: string): Promise<boolean> {
 }
 
 /** Every mount point of this mount namespace (octal escapes of mountinfo decoded). */
-export async function mountPoints(): Promise<Set<string>> {
+async function mountPoints(): Promise<Set<string>> {
   const text = await readFile("/proc/self/mountinfo", "utf8");
   const decode = (field: string) => field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
   return new Set(

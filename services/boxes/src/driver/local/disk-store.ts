@@ -35,7 +35,7 @@ export interface DiskStore {
   reason: string | null;
 }
 
-export const storeImageName = "disks.xfs";
+const storeImageName = "disks.xfs";
 const snapshotsInStore = ".snapshots";
 
 export async function openDiskStore(

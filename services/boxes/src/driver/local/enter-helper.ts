@@ -22,7 +22,7 @@ import { promisify } from "node:util";
 const run = promisify(execFile);
 
 /** The source, beside the package's src/ folder (the same place from src/ and from a build's dist/). */
-export const helperSource = fileURLToPath(new URL("../../../native/bancada-enter.c", import.meta.url));
+const helperSource = fileURLToPath(new URL("../../../native/bancada-enter.c", import.meta.url));
 
 export type HelperBuild = { path: string; reason: null } | { path: null; reason: string };
 

@@ -10,7 +10,7 @@
  */
 import { spawn } from "node:child_process";
 import { watch } from "node:fs";
-import { access, mkdir, open, readFile, readdir, stat } from "node:fs/promises";
+import { access, mkdir, open, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import type { JobProbe, LogChunk } from "../box-driver.js";
@@ -72,7 +72,7 @@ export async function startWaiter(jobDir: string, command: Launch, logMaxBytes: 
   return { waiter: waiter ?? { pid: child.pid!, startTime: "" } };
 }
 
-export class JobStartError extends Error {
+class JobStartError extends Error {
   override readonly name = "JobStartError";
 }
 
@@ -162,10 +162,6 @@ export function jobDirChanged(jobDir: string, maxMs: number, signal?: AbortSigna
       // no watch support: the timer still wakes the waiter
     }
   });
-}
-
-export async function jobIds(jobsDir: string): Promise<string[]> {
-  return readdir(jobsDir).catch(() => []);
 }
 
 async function waitForFile(file: string, timeoutMs: number): Promise<void> {

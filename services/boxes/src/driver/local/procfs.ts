@@ -58,7 +58,7 @@ export async function isAliveOrThrow(ref: ProcessRef): Promise<boolean> {
   return rest[19] === ref.startTime && rest[0] !== "Z" && rest[0] !== "X";
 }
 
-export function isNoSuchProcess(error: unknown): boolean {
+function isNoSuchProcess(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException).code;
   return code === "ENOENT" || code === "ESRCH";
 }
@@ -77,7 +77,7 @@ export async function pidNamespace(pid: number): Promise<string | null> {
 }
 
 /** Every host pid whose pid namespace is `namespace` (how a box is found without cgroups). */
-export async function pidsInNamespace(namespace: string): Promise<number[]> {
+async function pidsInNamespace(namespace: string): Promise<number[]> {
   const entries = await readdir("/proc");
   const pids = entries.filter((name) => /^\d+$/.test(name)).map(Number);
   const matches = await Promise.all(pids.map(async (pid) => ((await pidNamespace(pid)) === namespace ? pid : null)));
