@@ -146,7 +146,7 @@ describe.skipIf(missing !== undefined)("the rehearsal from the images", () => {
       const created = await call(client, "create_box", { name: "from-the-image" }, { timeoutMs: 120_000 });
       expect(created.kind, JSON.stringify(created)).toBe("ok");
       const box = (created as unknown as { data: { box: { id: string; state: string } } }).data.box;
-      expect(box.state).toBe("running");
+      expect(box.state, JSON.stringify(box)).toBe("running");
       const ran = await call(client, "exec", { boxId: box.id, cmd: "id -u; grep '^Seccomp:' /proc/self/status; hostname" });
       expect(ran.kind, JSON.stringify(ran)).toBe("ok");
       const { stdout, exitCode } = (ran as unknown as { data: { stdout: string; exitCode: number } }).data;

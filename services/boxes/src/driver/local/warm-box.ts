@@ -21,7 +21,8 @@ export const pooledHostname = "box";
  * A bound box's disk mount moved to the box's mount point, and its hostname set in its UTS namespace, by one program
  * (each program started costs a fork of the service). The mount is moved, never mounted a second time (the running
  * sandbox holds the first); under a shared parent, where a mount cannot move, it is bound at the new place and let go
- * at the old one. The hostname: host root enters the box's UTS namespace alone (not its user, mount or pid namespace)
+ * at the old one. A move that reports failure but did move (the new place is a mount point) is taken as done: binding
+ * the emptied old place over it would hide the disk. The hostname: host root enters the box's UTS namespace alone (not its user, mount or pid namespace)
  * and writes the kernel's hostname there; nothing of the box runs, nothing it made is read.
  */
 export async function moveAndName(
@@ -31,7 +32,7 @@ export async function moveAndName(
   hostname: string,
 ): Promise<void> {
   const script =
-    'mount --move "$1" "$2" 2>/dev/null || { mount --bind "$1" "$2" && umount "$1"; } || exit 1; rmdir "$1"; ' +
+    'mount --move "$1" "$2" 2>/dev/null || mountpoint -q "$2" || { mount --bind "$1" "$2" && umount "$1"; } || exit 1; rmdir "$1"; ' +
     'exec "$4" --target="$3" --uts -- /bin/sh -c \'printf %s "$1" > /proc/sys/kernel/hostname\' sh "$5"';
   await run("/bin/sh", ["-c", script, "bancada-bind", move.from, move.to, String(initPid), nsenterPath, hostname]);
 }
