@@ -34,8 +34,8 @@
  *   BOXES_NODE_KEY             the key of this node's agent (base64 of 32 bytes; `bancada boxes node-key <node>` prints it),
  *                              on a machine that runs the node agent without the boxes service's bus key
  *   BOXES_WARM_POOL            boxes started ahead of create_box, each a disk and a running sandbox with a host uid of
- *                              its own (driver/local/disk-pool.ts): a count of boxes of the smallest disk size (default
- *                              2), or size:count pairs in GiB such as 20:4,50:1; 0: none
+ *                              its own (driver/local/disk-pool.ts): a count of boxes of the smallest disk size, or
+ *                              size:count pairs in GiB such as 20:4,50:1; 0 (the default for now): none
  *   BOXES_DISK_STORE           auto (default): when the data folder cannot reflink, box images and snapshots live on an
  *                              XFS image with reflink=1 made in it (driver/local/disk-store.ts); off: on the data folder
  *   BOXES_ENTER_HELPER         the enter helper (native/bancada-enter.c) built elsewhere, e.g. with the boxes image:
@@ -192,7 +192,7 @@ export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.Proces
       diskOvercommit,
     },
     accountCalls,
-    warmPool: options.warmPool ?? warmPool(env.BOXES_WARM_POOL || "2"),
+    warmPool: options.warmPool ?? warmPool(env.BOXES_WARM_POOL || "0"),
     diskStore: options.diskStore ?? diskStore(env),
     enterHelper: env.BOXES_ENTER_HELPER || undefined,
     uids: { base, count },
