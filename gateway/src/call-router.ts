@@ -161,16 +161,7 @@ export class CallRouter {
       },
       "tool call",
     );
-    this.#o.audit?.record({
-      at: new Date(),
-      keyId: principal.keyId,
-      accountId: principal.accountId,
-      personId: principal.personId,
-      agentId: principal.agentId,
-      tool: name,
-      outcome,
-      durationMs: Math.round(durationMs),
-    });
+    this.#audit(principal, name, outcome, Math.round(durationMs));
     return reply;
   }
 
@@ -211,17 +202,22 @@ export class CallRouter {
       { request: label, keyId: principal.keyId, agentId: principal.agentId, transport: options.transport, outcome, durationMs, callId },
       "mcp request",
     );
+    this.#audit(principal, label, outcome, durationMs);
+    return reply;
+  }
+
+  /** One audit row per tool call or relayed request (`tool` is the tool's name or the request's label). */
+  #audit(principal: Principal, tool: string, outcome: string, durationMs: number): void {
     this.#o.audit?.record({
       at: new Date(),
       keyId: principal.keyId,
       accountId: principal.accountId,
       personId: principal.personId,
       agentId: principal.agentId,
-      tool: label,
+      tool,
       outcome,
       durationMs,
     });
-    return reply;
   }
 
   async #route(principal: Principal, name: string, args: unknown, callId: string, options: CallOptions): Promise<CallReply> {
