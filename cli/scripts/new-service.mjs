@@ -4,11 +4,11 @@
  *
  *   node cli/scripts/new-service.mjs <name> [--root <repository>] [--no-install]
  *
- * Writes services/<name>/ (package with its "bancada" block on the next free port, Prisma schema and first
+ * Writes services/<name>/ (package with its "bancada" block on the next free port and its scopes, Prisma schema and first
  * migration, defineService declaration, one tool, one REST route, a test) and docs/<name>.md, then registers it:
  * the import and `served(...)` line in cli/src/services.ts (the one line a person would write by hand), the CLI's
- * dependency on the package, the service's scopes, its Kubernetes manifest and lines (infra/k8s/services.mjs) and
- * the NATS users (infra/nats/render.mjs). Then `pnpm install` links the package and `prisma generate` makes its
+ * dependency on the package, its Kubernetes manifest and lines (infra/k8s/services.mjs), the NATS users
+ * (infra/nats/render.mjs) and its image's target (infra/images/render.mjs). Then `pnpm install` links the package and `prisma generate` makes its
  * client (`--no-install` leaves both to the caller). Nothing is overwritten: an existing name is refused.
  */
 import { spawnSync } from "node:child_process";
@@ -50,13 +50,6 @@ export function registerInCli(source, name) {
   return source.replace(anchor, `${imports}${anchor}`).replace(listEnd, `\n  served(${name}Service, ${name}Package),${listEnd}`);
 }
 
-/** packages/contracts/src/scopes.ts with `<name>:read` and `<name>:write` before the gateway's own scopes. */
-export function registerScopes(source, name) {
-  const anchor = '  "audit:read",\n';
-  if (!source.includes(anchor)) throw new Error("packages/contracts/src/scopes.ts has changed shape: add the service's scopes by hand");
-  return source.replace(anchor, `  "${name}:read",\n  "${name}:write",\n${anchor}`);
-}
-
 /** A package.json with one more workspace dependency, kept in name order. */
 export function addWorkspaceDependency(source, name) {
   const manifest = JSON.parse(source);
@@ -83,7 +76,6 @@ export async function newService(name, { root, install = true, log = (line) => p
   const edit = (file, change) => writeFileSync(path.join(root, file), change(readFileSync(path.join(root, file), "utf8")));
   edit("cli/src/services.ts", (source) => registerInCli(source, name));
   edit("cli/package.json", (source) => addWorkspaceDependency(source, name));
-  edit("packages/contracts/src/scopes.ts", (source) => registerScopes(source, name));
   edit("docs/README.md", (source) =>
     source.replace(
       "| [tracing.md](tracing.md) |",
@@ -96,10 +88,9 @@ export async function newService(name, { root, install = true, log = (line) => p
   const infra = (script, args) => run(process.execPath, [path.join(root, script), ...args], root);
   const k8s = infra("infra/k8s/services.mjs", [name]);
   infra("infra/nats/render.mjs", []);
+  infra("infra/images/render.mjs", []);
   log(`made services/${name}/ (port ${port}, REST /v1/${name}) and docs/${name}.md`);
-  log(
-    `registered it in cli/src/services.ts, cli/package.json, packages/contracts/src/scopes.ts, docs/README.md, infra/k8s/base/nats/auth.conf`,
-  );
+  log(`registered it in cli/src/services.ts, cli/package.json, docs/README.md, infra/k8s/base/nats/auth.conf, infra/images/Containerfile`);
   for (const line of k8s.trim().split("\n").filter(Boolean)) log(line);
   if (install) {
     run("pnpm", ["install", "--offline", "--ignore-scripts"], root);

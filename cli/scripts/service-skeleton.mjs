@@ -19,7 +19,7 @@ export function packageJson(name, port, versions) {
       private: true,
       type: "module",
       exports: { ".": "./src/index.ts", "./package.json": "./package.json" },
-      bancada: { port, paths: [`/v1/${name}`] },
+      bancada: { port, paths: [`/v1/${name}`], scopes: [`${name}:read`, `${name}:write`] },
       scripts: { generate: "prisma generate", typecheck: "tsc -p .", build: "tsc -p ." },
       dependencies: {
         "@bancada/contracts": "workspace:*",
@@ -107,6 +107,7 @@ import { defineService, type RunningService, type ServiceOptions } from "@bancad
 import { create${Name}Db, postgresSchema, type ${Name}Db } from "./db/client.js";
 import { ${name}Routes } from "./http/routes.js";
 import { ${name}Instructions, ${name}Tools, ${name}Vocabulary } from "./tools/index.js";
+import ${name}Package from "@bancada/${name}/package.json" with { type: "json" };
 
 export type ${Name}ServiceOptions = ServiceOptions;
 export type ${Name}Service = RunningService<"${name}", ${Name}Db>;
@@ -115,7 +116,7 @@ export const migrationsDir = path.join(import.meta.dirname, "../prisma/migration
 
 export const ${name}Service = defineService<${Name}ServiceOptions>()({
   name: "${name}",
-  scopes: ["${name}:read", "${name}:write"],
+  scopes: ${name}Package.bancada.scopes,
   version: "0.1.0",
   instructions: ${name}Instructions,
   vocabulary: ${name}Vocabulary,

@@ -7,7 +7,6 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { scopes } from "@bancada/contracts";
 import type { KeyStore } from "@bancada/gateway";
 
 export async function developmentKey(keys: KeyStore, dataDir: string): Promise<{ key: string; created: boolean }> {
@@ -17,6 +16,7 @@ export async function developmentKey(keys: KeyStore, dataDir: string): Promise<{
     () => undefined,
   );
   const principal = saved ? await keys.resolve(saved) : null;
+  const scopes = keys.scopes;
   if (saved && principal && scopes.every((scope) => principal.scopes.includes(scope))) return { key: saved, created: false };
   const { key, record } = await keys.create({
     accountId: "local",

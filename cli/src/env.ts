@@ -1,22 +1,9 @@
 /** The only place that reads process.env: validated once at start, failing fast with a clear message. */
 import { accessSync, constants, statSync } from "node:fs";
 import { z } from "zod";
-import { BusKeys, natsServers } from "@bancada/service-kit";
+import { BusKeys, envFlag as flag, envList as list, natsServers } from "@bancada/service-kit";
 import { services, type ServiceName } from "./services.js";
 
-const flag = z
-  .enum(["1", "0", "true", "false", ""])
-  .optional()
-  .transform((value) => value === "1" || value === "true");
-const list = z
-  .string()
-  .optional()
-  .transform((value) =>
-    (value ?? "")
-      .split(",")
-      .map((item) => item.trim())
-      .filter(Boolean),
-  );
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
 const busKey = z.string().trim().min(1, "a line from 'pnpm bancada bus-keys create'");
 const natsServerPattern = /^(nats|tls):\/\/[^\s,/]+(:\d+)?\/?$/;
@@ -60,8 +47,6 @@ function serviceFields(): ServiceFields {
 const sharedFields = z.object({
   DATABASE_URL: postgresUrl.optional(),
   GATEWAY_DATABASE_URL: postgresUrl.optional(),
-  DOCS_INGEST_ACCOUNTS: list,
-  DOCS_DEMO_CORPUS: flag,
   BANCADA_PG_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   /** One NATS server or several of one cluster, comma-separated. */
   NATS_URL: z

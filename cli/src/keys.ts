@@ -1,11 +1,15 @@
 /** `bancada keys create|list|revoke`: API key management against the gateway's database. */
 import { parseArgs } from "node:util";
 import path from "node:path";
-import { mcpStdioConfiguration, scopes as allScopes, type StdioLaunch } from "@bancada/contracts";
-import { createGatewayDb, KeyStore, migrateGateway } from "@bancada/gateway";
+import { mcpStdioConfiguration, type StdioLaunch } from "@bancada/contracts";
+import { createGatewayDb, gatewayScopes, KeyStore, migrateGateway } from "@bancada/gateway";
 import { openDatabases } from "./database.js";
 import { stdioLaunchFor } from "./instance.js";
 import { UsageError, keyPepper, type Env } from "./env.js";
+import { serviceScopes } from "./services.js";
+
+/** Every scope a key may hold: the services' own and the gateway's. */
+const allScopes: readonly string[] = [...serviceScopes, ...gatewayScopes];
 
 export const keysUsage = `Usage:
   bancada keys create --account <id> --person <id> --agent <label> --scopes <a,b|all> [--allow-writes] [--boards <id,id>] [--expires-in <days>] [--json]
@@ -23,7 +27,7 @@ export async function runKeys(env: Env, argv: string[], print: (line: string) =>
   const databaseUrl = await databases.urlFor("gateway");
   await migrateGateway(databaseUrl);
   const db = createGatewayDb(databaseUrl, 2);
-  const keys = new KeyStore(db, { pepper });
+  const keys = new KeyStore(db, { pepper, serviceScopes });
   // a key written where the user did not mean is a key the running Bancada calls unknown: say where it went
   const where = databases.embedded ? embeddedWhere(env) : `the database ${redacted(databaseUrl)} (gateway schema)`;
   if (command !== "list") process.stderr.write(`bancada: keys are read from and written to ${where}.\n`);
@@ -134,6 +138,6 @@ function checkScopes(argv: string[]): void {
   const unknown = value
     .split(",")
     .map((s) => s.trim())
-    .filter((s) => s && !(allScopes as readonly string[]).includes(s));
+    .filter((s) => s && !allScopes.includes(s));
   if (unknown.length) throw new UsageError(`Unknown scope(s): ${unknown.join(", ")}. Valid scopes: ${allScopes.join(" ")} (or all).`);
 }

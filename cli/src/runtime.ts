@@ -34,7 +34,7 @@ import { busKeysFor } from "./bus-keys.js";
 import { requireSecrets } from "./secrets.js";
 import { migrateBeforeStart } from "./migrate.js";
 import { UsageError, internalUrlVariable, keyPepper, servicePortVariable, type Env } from "./env.js";
-import { serviceNamed, serviceNames, services, type RunningService } from "./services.js";
+import { serviceNamed, serviceNames, serviceScopes, services, type RunningService } from "./services.js";
 
 /** How long a process waits at start for a NATS server that refuses connections (not one that refuses its credentials). */
 const natsStartupWaitMs = 10_000;
@@ -146,6 +146,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         bus,
         subjects,
         services: serviceNames,
+        scopes: serviceScopes,
         log,
         metrics,
         keyPepper: pepper!,
@@ -216,6 +217,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         await work();
         log.debug({ step: name, ms: Date.now() - began }, "stop step done");
       };
+      gateway?.drain();
       await step("draining HTTP", () => Promise.all(servers.map((server) => closeServer(server, 10_000))));
       // in one process every caller came through those connections: a call still running after the drain has nobody
       // waiting for it, and the in-process bus's close would wait for it (an exec of `sleep 300` held the stop)

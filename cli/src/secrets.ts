@@ -6,7 +6,7 @@
  * | --- | --- |
  * | BANCADA_KEY_PEPPER, BANCADA_BUS_SIGNING_KEY (the bus master) | the gateway |
  * | BANCADA_BUS_VERIFY_KEY (`<service>:<key>`, derived from the master) | each service its own |
- * | BOXES_SECRETS_KEY, BOXES_SIGNING_KEY | boxes (every replica the same) |
+ * | BOXES_SECRETS_KEY | boxes (every replica the same) |
  * | BANCADA_NATS_<COMPONENT>_PASSWORD | the NATS servers (auth.conf), and each component its own as NATS_PASSWORD |
  *
  * The Kubernetes form holds them under the Secret names and keys infra/k8s references (infra/README.md, "Secrets").
@@ -70,7 +70,6 @@ interface ProductionSecrets {
   pepper: string;
   busMaster: BusKeys;
   boxesSecretsKey: string;
-  boxesSigningKey: string;
   /** By component: gateway and each service. */
   natsPasswords: Record<string, string>;
 }
@@ -81,8 +80,6 @@ function createSecrets(): ProductionSecrets {
     pepper: randomBytes(32).toString("base64"),
     busMaster: BusKeys.generate(),
     boxesSecretsKey: randomBytes(32).toString("base64"),
-    // BOXES_SIGNING_KEY takes any text of 32+ characters: 43 here
-    boxesSigningKey: randomBytes(32).toString("base64url"),
     // base64url: nothing nats-server's configuration or a shell would read specially
     natsPasswords: Object.fromEntries(components.map((component) => [component, randomBytes(24).toString("base64url")])),
   };
@@ -105,9 +102,9 @@ function envFile(secrets: ProductionSecrets): string {
     `BANCADA_BUS_SIGNING_KEY=${secrets.busMaster.export().signingKey}`,
     "# The services: each one's bus key (a process keeps only the keys of the services it runs).",
     `BANCADA_BUS_VERIFY_KEY=${serviceNames.map((service) => serviceKey(secrets, service)).join(",")}`,
-    "# boxes, the same on every replica: the key sealing workspace secrets, and the key of transfer URLs and relays.",
+    "# boxes, the same on every replica: the key sealing workspace secrets (transfer URLs are signed with keys derived",
+    "# from the boxes bus key: no key of their own).",
     `BOXES_SECRETS_KEY=${secrets.boxesSecretsKey}`,
-    `BOXES_SIGNING_KEY=${secrets.boxesSigningKey}`,
     "# NATS users (infra/k8s/base/nats/auth.conf reads these): each component connects as NATS_USER=<component>",
     "# with NATS_PASSWORD set to its own line.",
     ...Object.entries(secrets.natsPasswords).map(([component, password]) => `${natsPasswordVariable(component)}=${password}`),
@@ -123,7 +120,7 @@ function kubernetesSecrets(secrets: ProductionSecrets): Record<string, Record<st
       BANCADA_BUS_SIGNING_KEY: secrets.busMaster.export().signingKey!,
     },
     "bancada-bus-keys": Object.fromEntries(serviceNames.map((service) => [service, serviceKey(secrets, service)])),
-    "bancada-boxes": { BOXES_SECRETS_KEY: secrets.boxesSecretsKey, BOXES_SIGNING_KEY: secrets.boxesSigningKey },
+    "bancada-boxes": { BOXES_SECRETS_KEY: secrets.boxesSecretsKey },
     "bancada-nats-users": Object.fromEntries(
       Object.entries(secrets.natsPasswords).map(([component, password]) => [natsPasswordVariable(component), password]),
     ),

@@ -14,7 +14,7 @@ import { boardsService } from "@bancada/boards";
 import boardsPackage from "@bancada/boards/package.json" with { type: "json" };
 import { boxesCommandOptions, boxesEnvFields, boxesEnvRefusal, boxesService } from "@bancada/boxes";
 import boxesPackage from "@bancada/boxes/package.json" with { type: "json" };
-import { docsService } from "@bancada/docs";
+import { docsCommandOptions, docsEnvFields, docsService } from "@bancada/docs";
 import docsPackage from "@bancada/docs/package.json" with { type: "json" };
 import { draftsService } from "@bancada/drafts";
 import draftsPackage from "@bancada/drafts/package.json" with { type: "json" };
@@ -27,8 +27,6 @@ export type { RunningService };
 /** What the services read of the environment (env.ts parses it; it also builds its per-service variables from the list below). */
 interface ServiceEnv {
   BANCADA_DATA_DIR: string;
-  DOCS_INGEST_ACCOUNTS: string[];
-  DOCS_DEMO_CORPUS: boolean;
   NATS_URL?: string | undefined;
   BANCADA_PUBLIC_URL?: string | undefined;
   DATABASE_URL?: string | undefined;
@@ -95,13 +93,7 @@ const dataDirOf = (deps: ServiceDeps, folder: string): string => path.join(path.
 export const services = [
   served(scriptsService, scriptsPackage),
   served(boardsService, boardsPackage, { options: (deps) => ({ consoleUrl: deps.env.BANCADA_PUBLIC_URL }) }),
-  served(docsService, docsPackage, {
-    options: (deps) => ({
-      ingestAccounts: deps.env.DOCS_INGEST_ACCOUNTS,
-      // the demo corpus fills an empty corpus in the embedded mode, so a new user can try the tools at once
-      demoCorpus: deps.env.DOCS_DEMO_CORPUS || deps.embedded,
-    }),
-  }),
+  served(docsService, docsPackage, { envFields: docsEnvFields, options: (deps) => docsCommandOptions(deps.env, deps) }),
   served(draftsService, draftsPackage, {
     options: (deps) => ({
       dataDir: dataDirOf(deps, "drafts-assets"),
@@ -118,6 +110,9 @@ export const services = [
 
 export type ServiceName = (typeof services)[number]["name"];
 export const serviceNames: ServiceName[] = services.map((service) => service.name);
+
+/** The scopes the services own, each declared once in its package.json (the gateway adds its own). */
+export const serviceScopes: readonly string[] = services.flatMap((service) => service.scopes);
 
 export function serviceNamed(name: string): ServedService | undefined {
   return services.find((service) => service.name === name);

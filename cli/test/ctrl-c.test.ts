@@ -182,7 +182,14 @@ async function launch(
 ): Promise<{ child: ChildProcess; url: string; key: string; output: () => string; exited: Promise<number | null> }> {
   const [command, args] = via === "pnpm" ? ["pnpm", ["start"]] : [process.execPath, [bin, "start"]];
   const child = spawn(command, args, { env, cwd: repoRoot, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  const orphanGuard = () => child.kill("SIGKILL");
+  // the whole group: `pnpm start`'s own child (the node process) outlived a kill of pnpm alone when a test failed
+  const orphanGuard = () => {
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  };
   process.once("exit", orphanGuard);
   const exited = new Promise<number | null>((resolve) =>
     child.once("exit", (code) => {

@@ -3,10 +3,13 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scopes } from "@bancada/contracts";
-import { KeyStore, createGatewayDb, migrateGateway } from "@bancada/gateway";
+import { KeyStore, createGatewayDb, gatewayScopes, migrateGateway } from "@bancada/gateway";
+import { registeredScopes } from "@bancada/service-registry";
 import { freshDatabase, type TestDatabase } from "@bancada/testkit";
 import { developmentKey } from "../src/dev-key.js";
+
+/** Every scope a key may hold: the services' (their package.json) and the gateway's. */
+const scopes = [...registeredScopes(), ...gatewayScopes];
 
 describe("the development key", () => {
   let database: TestDatabase;
@@ -17,7 +20,7 @@ describe("the development key", () => {
     database = await freshDatabase();
     await migrateGateway(database.url);
     db = createGatewayDb(database.url);
-    keys = new KeyStore(db, { pepper: "test-pepper", cacheMs: 0 });
+    keys = new KeyStore(db, { pepper: "test-pepper", serviceScopes: registeredScopes(), cacheMs: 0 });
     dataDir = await mkdtemp(path.join(tmpdir(), "bancada-dev-key-"));
   });
   afterAll(async () => {

@@ -6,7 +6,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { scopes } from "@bancada/contracts";
 import { freshDatabase } from "@bancada/testkit";
 import { loadEnv } from "../src/env.js";
 import { startRuntime, type Runtime } from "../src/runtime.js";
@@ -42,7 +41,7 @@ export async function startInProcess(): Promise<InProcess> {
     accountId: "acct-fuzz",
     personId: "person-fuzz",
     agentId: "fuzz",
-    scopes: [...scopes],
+    scopes: [...runtime.gateway!.keys.scopes],
     allowWrites: true,
     allowedBoardIds: null,
   });

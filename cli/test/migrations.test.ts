@@ -38,7 +38,15 @@ describe("migrations", () => {
     await client.end();
     const bySchema = (schema: string) => rows.filter((row) => row.table_schema === schema).map((row) => row.table_name);
     expect(bySchema("scripts")).toEqual(["_prisma_migrations", "changes", "create_requests", "feed_heads", "scripts"]);
-    expect(bySchema("gateway")).toEqual(["_prisma_migrations", "api_keys", "mcp_tasks", "oauth_grants", "oauth_records", "tool_calls"]);
+    expect(bySchema("gateway")).toEqual([
+      "_prisma_migrations",
+      "api_keys",
+      "mcp_resource_subscriptions",
+      "mcp_tasks",
+      "oauth_grants",
+      "oauth_records",
+      "tool_calls",
+    ]);
   });
 
   const prismaEnv = (set: (typeof migrationSets)[number]) => ({

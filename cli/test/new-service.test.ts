@@ -2,7 +2,8 @@
 // copy of the workspace, a generated service's lint, typecheck and its own test (through the gateway, with a real MCP
 // client: its tool is in tools/list), the registry checks, the Kubernetes render and the NATS permissions all pass.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
@@ -13,6 +14,24 @@ const name = `probe${randomBytes(3)
   .toString("hex")
   .replace(/[0-9]/g, (digit) => "abcdefghij"[Number(digit)]!)}`;
 const nodeBin = (pkg: string, file: string) => path.join(workspaceRoot, "node_modules", pkg, file);
+
+/** Every source file of the copy (no node_modules, no generated client) → a digest of its content. */
+function sources(root: string, dir = ""): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+    const file = path.posix.join(dir, entry.name);
+    if (entry.name === "node_modules" || entry.name === "generated" || entry.name === ".git") continue;
+    if (entry.isDirectory()) for (const [inner, digest] of sources(root, file)) found.set(inner, digest);
+    else if (entry.isFile())
+      found.set(
+        file,
+        createHash("sha256")
+          .update(readFileSync(path.join(root, file)))
+          .digest("hex"),
+      );
+  }
+  return found;
+}
 
 /** Runs a command in the copy; fails the test with its output when it fails. */
 function run(copy: WorkspaceCopy, command: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd = copy.root): string {
@@ -31,10 +50,17 @@ function run(copy: WorkspaceCopy, command: string, args: string[], env: NodeJS.P
 describe("pnpm new-service", () => {
   let copy: WorkspaceCopy;
   let dir: string;
+  /** The files the generator wrote or changed outside the service's folder. */
+  let outside: string[];
   beforeAll(() => {
     copy = copyWorkspace();
     dir = `services/${name}`;
+    const before = sources(copy.root);
     run(copy, process.execPath, ["cli/scripts/new-service.mjs", name, "--no-install"]);
+    outside = [...sources(copy.root)]
+      .filter(([file, digest]) => !file.startsWith(`${dir}/`) && before.get(file) !== digest)
+      .map(([file]) => file)
+      .sort();
     linkNewPackage(copy.root, dir, "services/scripts", ["cli"]);
     run(
       copy,
@@ -68,6 +94,39 @@ describe("pnpm new-service", () => {
     const block = (JSON.parse(readFileSync(path.join(copy.root, dir, "package.json"), "utf8")) as { bancada: { port: number } }).bancada;
     expect(block.port).toBe(8793);
   });
+
+  it("changes outside its folder only what the generator registers: one line of code, its docs, and what commands write", () => {
+    // by hand, a person writes only the first: cli/src/services.ts's import and served(...) line (and the docs' prose);
+    // the rest is written by commands (pnpm add, infra/k8s/services.mjs, infra/nats/render.mjs, infra/images/render.mjs)
+    const written = ["cli/src/services.ts", "cli/package.json", "docs/README.md", `docs/${name}.md`, "infra/images/Containerfile"];
+    expect(outside.filter((file) => !file.startsWith("infra/k8s/"))).toEqual([...written].sort());
+    expect(outside.filter((file) => file.startsWith("infra/k8s/")).length).toBeGreaterThan(0);
+    console.log(
+      `files changed outside services/${name}/: ${outside.length} (${outside.join(", ")}); written by hand: 1 (cli/src/services.ts)`,
+    );
+  });
+
+  it("gives it an image: a Containerfile target starting it, in the list the image build makes", () => {
+    const containerfile = readFileSync(path.join(copy.root, "infra/images/Containerfile"), "utf8");
+    expect(containerfile).toContain(
+      `FROM runtime AS ${name}\nEXPOSE 8793\nCMD ["node", "cli/bin/bancada.mjs", "start", "--only", "${name}"]\n`,
+    );
+    run(copy, process.execPath, ["infra/images/render.mjs", "--check"]);
+    const targets = run(copy, process.execPath, [
+      "--input-type=module",
+      "-e",
+      'const { TARGETS } = await import("./infra/images/build.mjs"); console.log(TARGETS.join(","));',
+    ]);
+    expect(targets.trim().split(",")).toEqual(["gateway", "scripts", "boards", "docs", "drafts", "boxes", name]);
+    const checked = run(copy, process.execPath, [
+      nodeBin("vitest", "vitest.mjs"),
+      "run",
+      "infra/test/images.test.ts",
+      "-t",
+      "has one target per component|plain targets",
+    ]);
+    expect(checked).toMatch(/Tests {2}2 passed/);
+  }, 300_000);
 
   it("passes lint and typecheck (the service, and the command that now imports it)", () => {
     run(copy, process.execPath, [nodeBin("eslint", "bin/eslint.js"), dir, "cli/src/services.ts"]);

@@ -2,9 +2,12 @@
 // (@bancada/service-registry: the NATS permissions, the Kubernetes checks): same services, same order, same port and
 // REST prefixes; and the registry refuses a declaration that would break a deployment, naming its file.
 import { describe, expect, it } from "vitest";
-import { scopes } from "@bancada/contracts";
-import { parseDeclaration, registeredServices } from "@bancada/service-registry";
+import { gatewayScopes } from "@bancada/gateway";
+import { parseDeclaration, registeredScopes, registeredServices } from "@bancada/service-registry";
 import { services } from "../src/services.js";
+
+/** What a key may hold: what the registry reads from the services' package.json, and the gateway's own. */
+const scopes = [...registeredScopes(), ...gatewayScopes];
 
 describe("the service registry", () => {
   it("is the list the command starts: names, order, ports and REST prefixes", () => {

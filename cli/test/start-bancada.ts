@@ -13,7 +13,11 @@ export interface Started {
 
 /** Starts `<launcher> start` (the bin by default) and waits for its ready line. */
 export async function startBancada(env: NodeJS.ProcessEnv, launcher = bin): Promise<Started> {
-  const child = spawn(process.execPath, [launcher, "start"], { env: { LOG_LEVEL: "warn", ...env } });
+  // the log goes to stderr and the banner to stdout: both into one pipe (the shell's 2>&1, then exec), so the output
+  // keeps the order a terminal shows; two pipes would be read in whichever order their data arrived
+  const child = spawn("/bin/sh", ["-c", 'exec "$0" "$@" 2>&1', process.execPath, launcher, "start"], {
+    env: { LOG_LEVEL: "warn", ...env },
+  });
   let out = "";
   child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));

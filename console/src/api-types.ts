@@ -86,6 +86,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/oauth/consent/{uid}/details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What an OAuth client asks (the consent page) */
+        get: operations["getOauthConsentByUidDetails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/consent/{uid}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve an OAuth client (a key holding keys:write) */
+        post: operations["postOauthConsentByUidApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/consent/{uid}/deny": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deny an OAuth client */
+        post: operations["postOauthConsentByUidDeny"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/grants": {
         parameters: {
             query?: never;
@@ -972,6 +1023,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/boxes/transfers/disk/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A stopped box's disk, read by the node it moves to off a drained node (node to node; signed by the control plane) */
+        get: operations["getBoxesTransfersDiskById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/boxes/transfers/snapshot/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A snapshot's files, read by the node a box made from it goes to (node to node; signed by the control plane) */
+        get: operations["getBoxesTransfersSnapshotById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/ssh-keys": {
         parameters: {
             query?: never;
@@ -1633,7 +1718,7 @@ export interface operations {
             content: {
                 "application/json": {
                     label: string;
-                    scopes: ("scripts:read" | "scripts:write" | "boxes:read" | "boxes:write" | "boxes:delete" | "boxes:exec" | "images:read" | "images:write" | "drafts:read" | "drafts:write" | "boards:read" | "boards:write" | "docs:read" | "audit:read" | "keys:read" | "keys:write")[];
+                    scopes: ("scripts:read" | "scripts:write" | "boards:read" | "boards:write" | "docs:read" | "drafts:read" | "drafts:write" | "boxes:read" | "boxes:write" | "boxes:delete" | "boxes:exec" | "images:read" | "images:write" | "audit:read" | "keys:read" | "keys:write")[];
                     /** @default false */
                     allowWrites?: boolean;
                     /** @default null */
@@ -1691,6 +1776,158 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
+                };
+            };
+            /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_argument" | "unauthenticated" | "permission_denied" | "not_found" | "conflict" | "idempotency_conflict" | "failed_precondition" | "payload_too_large" | "rate_limited" | "unavailable" | "deadline_exceeded" | "internal";
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getOauthConsentByUidDetails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        uid: string;
+                        client: {
+                            id: string;
+                            name: string;
+                            host: string;
+                        };
+                        requestedScopes: string[];
+                        /** @description The URL of the MCP endpoint the grant is for. */
+                        resource: string;
+                        maxDays: number;
+                        defaultDays: number;
+                    };
+                };
+            };
+            /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_argument" | "unauthenticated" | "permission_denied" | "not_found" | "conflict" | "idempotency_conflict" | "failed_precondition" | "payload_too_large" | "rate_limited" | "unavailable" | "deadline_exceeded" | "internal";
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postOauthConsentByUidApprove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    scopes: string[];
+                    /** @default false */
+                    allowWrites?: boolean;
+                    /** @default null */
+                    allowedBoardIds?: string[] | null;
+                    /** @default null */
+                    expiresAt?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        redirectTo: string;
+                    };
+                };
+            };
+            /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_argument" | "unauthenticated" | "permission_denied" | "not_found" | "conflict" | "idempotency_conflict" | "failed_precondition" | "payload_too_large" | "rate_limited" | "unavailable" | "deadline_exceeded" | "internal";
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postOauthConsentByUidDeny: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        redirectTo: string;
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -6161,6 +6398,94 @@ export interface operations {
             };
         };
     };
+    getBoxesTransfersDiskById: {
+        parameters: {
+            query: {
+                to: string;
+                expires: string;
+                signature: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": unknown;
+                };
+            };
+            /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_argument" | "unauthenticated" | "permission_denied" | "not_found" | "conflict" | "idempotency_conflict" | "failed_precondition" | "payload_too_large" | "rate_limited" | "unavailable" | "deadline_exceeded" | "internal";
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getBoxesTransfersSnapshotById: {
+        parameters: {
+            query: {
+                to: string;
+                expires: string;
+                signature: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": unknown;
+                };
+            };
+            /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_argument" | "unauthenticated" | "permission_denied" | "not_found" | "conflict" | "idempotency_conflict" | "failed_precondition" | "payload_too_large" | "rate_limited" | "unavailable" | "deadline_exceeded" | "internal";
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
     getSshKeys: {
         parameters: {
             query?: never;
@@ -6176,7 +6501,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        keys: {
+                            /** @description Id of the key (sk_…). */
+                            id: string;
+                            name: string;
+                            algorithm: string;
+                            /** @description SHA256:… as ssh-keygen -l prints it. */
+                            fingerprint: string;
+                            publicKey: string;
+                            /** @description ISO 8601 time. */
+                            createdAt: string;
+                        }[];
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -6223,7 +6560,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        key: {
+                            /** @description Id of the key (sk_…). */
+                            id: string;
+                            name: string;
+                            algorithm: string;
+                            /** @description SHA256:… as ssh-keygen -l prints it. */
+                            fingerprint: string;
+                            publicKey: string;
+                            /** @description ISO 8601 time. */
+                            createdAt: string;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -6263,7 +6612,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        deleted: {
+                            /** @description Id of the key (sk_…). */
+                            id: string;
+                            name: string;
+                            algorithm: string;
+                            /** @description SHA256:… as ssh-keygen -l prints it. */
+                            fingerprint: string;
+                            publicKey: string;
+                            /** @description ISO 8601 time. */
+                            createdAt: string;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -6301,7 +6662,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        secrets: {
+                            name: string;
+                            createdAt: string;
+                            updatedAt: string;
+                            updatedBy: string;
+                        }[];
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -6348,7 +6716,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        secret: {
+                            name: string;
+                            createdAt: string;
+                            updatedAt: string;
+                            updatedBy: string;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -6388,7 +6763,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        name: string;
+                        /** @constant */
+                        deleted: true;
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -6426,7 +6805,79 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        boxes: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            state: "creating" | "running" | "sleeping" | "suspended" | "stopped" | "deleting" | "deleted";
+                            stateReason: string | null;
+                            /** @description The operation in progress (create, suspend, resume, start, delete, fork, snapshot, move: to another node, off a drained one), or null. */
+                            operation: {
+                                kind: string;
+                                /** @description ISO 8601 time. */
+                                startedAt: string;
+                            } | null;
+                            template: string;
+                            templateVersion: string;
+                            /** @description The snapshot the box was made from (create_box snapshotId), or null. */
+                            snapshotId: string | null;
+                            /** @description The box this one is a fork_box copy of, or null. */
+                            forkedFrom: string | null;
+                            vcpus: number;
+                            memMiB: number;
+                            dataGiB: number;
+                            autoSuspendSeconds: number;
+                            maxRunMinutes: number;
+                            deleteAfterSeconds: number | null;
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            secrets: string[];
+                            /** @description The job running create_box's setup (follow it with job_logs), or null. */
+                            setupJobId: string | null;
+                            /** @description The job running create_box's task, or null. */
+                            taskJobId: string | null;
+                            driver: string;
+                            /** @description The node (machine) that runs the box: forks stay on it; its outage makes the box unavailable. */
+                            node: string;
+                            /** @description Which requested resources and policies are enforced for this box, and how (null: recorded and shown, not enforced). */
+                            enforcement: {
+                                cpu: string | null;
+                                memory: string | null;
+                                /** @description How dataGiB is held to (a write past it fails with ENOSPC); null: the disk has no size limit on this machine. */
+                                disk: string | null;
+                                processes: {
+                                    max: number;
+                                    via: string;
+                                } | null;
+                                freeze: string;
+                                network: string;
+                                /** @description Whom root in the box is on the host machine; null for boxes made before boxes had host users of their own. */
+                                user: string | null;
+                                /** @description How autoSuspendSeconds is acted on (idle sleep). */
+                                autoSuspend: string | null;
+                                /** @description How maxRunMinutes is acted on (the run limit). */
+                                maxRun: string | null;
+                                /** @description How deleteAfterSeconds is acted on (automatic deletion). */
+                                deleteAfter: string | null;
+                            };
+                            /** @description What the box cost this month so far, in centavos (get_usage has the month's detail). */
+                            costCentavos: number;
+                            /** @description The command that opens a shell in the box over SSH, with a public key the account registered (REST /v1/ssh-keys); null when SSH is off or the box is deleted. */
+                            sshCommand: string | null;
+                            /** @description ISO 8601 time. */
+                            createdAt: string;
+                            createdBy: string;
+                            createdByAgent: string;
+                            /** @description ISO 8601 time. */
+                            updatedAt: string;
+                            /** @description ISO 8601 time. */
+                            stateChangedAt: string;
+                            deletedAt: string | null;
+                        }[];
+                        nextCursor: string | null;
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -6598,7 +7049,78 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        box: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            state: "creating" | "running" | "sleeping" | "suspended" | "stopped" | "deleting" | "deleted";
+                            stateReason: string | null;
+                            /** @description The operation in progress (create, suspend, resume, start, delete, fork, snapshot, move: to another node, off a drained one), or null. */
+                            operation: {
+                                kind: string;
+                                /** @description ISO 8601 time. */
+                                startedAt: string;
+                            } | null;
+                            template: string;
+                            templateVersion: string;
+                            /** @description The snapshot the box was made from (create_box snapshotId), or null. */
+                            snapshotId: string | null;
+                            /** @description The box this one is a fork_box copy of, or null. */
+                            forkedFrom: string | null;
+                            vcpus: number;
+                            memMiB: number;
+                            dataGiB: number;
+                            autoSuspendSeconds: number;
+                            maxRunMinutes: number;
+                            deleteAfterSeconds: number | null;
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            secrets: string[];
+                            /** @description The job running create_box's setup (follow it with job_logs), or null. */
+                            setupJobId: string | null;
+                            /** @description The job running create_box's task, or null. */
+                            taskJobId: string | null;
+                            driver: string;
+                            /** @description The node (machine) that runs the box: forks stay on it; its outage makes the box unavailable. */
+                            node: string;
+                            /** @description Which requested resources and policies are enforced for this box, and how (null: recorded and shown, not enforced). */
+                            enforcement: {
+                                cpu: string | null;
+                                memory: string | null;
+                                /** @description How dataGiB is held to (a write past it fails with ENOSPC); null: the disk has no size limit on this machine. */
+                                disk: string | null;
+                                processes: {
+                                    max: number;
+                                    via: string;
+                                } | null;
+                                freeze: string;
+                                network: string;
+                                /** @description Whom root in the box is on the host machine; null for boxes made before boxes had host users of their own. */
+                                user: string | null;
+                                /** @description How autoSuspendSeconds is acted on (idle sleep). */
+                                autoSuspend: string | null;
+                                /** @description How maxRunMinutes is acted on (the run limit). */
+                                maxRun: string | null;
+                                /** @description How deleteAfterSeconds is acted on (automatic deletion). */
+                                deleteAfter: string | null;
+                            };
+                            /** @description What the box cost this month so far, in centavos (get_usage has the month's detail). */
+                            costCentavos: number;
+                            /** @description The command that opens a shell in the box over SSH, with a public key the account registered (REST /v1/ssh-keys); null when SSH is off or the box is deleted. */
+                            sshCommand: string | null;
+                            /** @description ISO 8601 time. */
+                            createdAt: string;
+                            createdBy: string;
+                            createdByAgent: string;
+                            /** @description ISO 8601 time. */
+                            updatedAt: string;
+                            /** @description ISO 8601 time. */
+                            stateChangedAt: string;
+                            deletedAt: string | null;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -7463,7 +7985,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        ports: {
+                            /** @description Id of the published port (pt_…). */
+                            id: string;
+                            boxId: string;
+                            port: number;
+                            /** @enum {string} */
+                            protocol: "http" | "tcp";
+                            /** @enum {string} */
+                            visibility: "private" | "public";
+                            /** @description http://host:port/ for http, tcp://host:port for tcp. */
+                            url: string;
+                            host: string;
+                            hostPort: number;
+                            /** @description ISO 8601 time. */
+                            createdAt: string;
+                            /** @description ISO 8601 time. */
+                            updatedAt: string;
+                        }[];
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -7603,7 +8144,91 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        period: string;
+                        timeZone: string;
+                        /** @description When the month began (local midnight, as an ISO instant). */
+                        start: string;
+                        /** @description When it ends (exclusive). */
+                        end: string;
+                        /** @description The instant the spend was counted to (now for the current month). */
+                        asOf: string;
+                        /** @constant */
+                        currency: "BRL";
+                        plan: string;
+                        /**
+                         * @description account: every box of the workspace (a key with boxes:read); caller: only the boxes this key's agent created (any other key). allowance and allowanceLeft are the workspace's either way.
+                         * @enum {string}
+                         */
+                        covers: "account" | "caller";
+                        /** @description Spent so far this month: the sum of the byBox lines. */
+                        total: {
+                            /** @description Reais as exact decimal text, e.g. "12.34". */
+                            reais: string;
+                            /** @description The same amount in centavos (an integer). */
+                            centavos: number;
+                        };
+                        /** @description The month's total if every box stays as it is now until the month ends (past months: the total). */
+                        forecast: {
+                            /** @description Reais as exact decimal text, e.g. "12.34". */
+                            reais: string;
+                            /** @description The same amount in centavos (an integer). */
+                            centavos: number;
+                        };
+                        /** @description What the plan includes each month. */
+                        allowance: {
+                            /** @description Reais as exact decimal text, e.g. "12.34". */
+                            reais: string;
+                            /** @description The same amount in centavos (an integer). */
+                            centavos: number;
+                        };
+                        /** @description The allowance minus the total, never below zero. */
+                        allowanceLeft: {
+                            /** @description Reais as exact decimal text, e.g. "12.34". */
+                            reais: string;
+                            /** @description The same amount in centavos (an integer). */
+                            centavos: number;
+                        };
+                        byKind: {
+                            /** @description metadata.kind of the boxes; null: boxes without one. */
+                            kind: string | null;
+                            /** @description Reais as exact decimal text, e.g. "12.34". */
+                            reais: string;
+                            /** @description The same amount in centavos (an integer). */
+                            centavos: number;
+                        }[];
+                        byBox: {
+                            boxId: string;
+                            name: string;
+                            kind: string | null;
+                            state: string;
+                            /** @description Reais as exact decimal text, e.g. "12.34". */
+                            reais: string;
+                            /** @description The same amount in centavos (an integer). */
+                            centavos: number;
+                        }[];
+                        byAgent: {
+                            agentId: string;
+                            /** @description Reais as exact decimal text, e.g. "12.34". */
+                            reais: string;
+                            /** @description The same amount in centavos (an integer). */
+                            centavos: number;
+                        }[];
+                        byPerson: {
+                            personId: string;
+                            /** @description Reais as exact decimal text, e.g. "12.34". */
+                            reais: string;
+                            /** @description The same amount in centavos (an integer). */
+                            centavos: number;
+                        }[];
+                        /** @description The price table in reais: per vCPU-second and MiB-second while running, per GiB-month of disk until deleted, of snapshots. */
+                        prices: {
+                            vcpuSecond: string;
+                            mibSecond: string;
+                            diskGiBMonth: string;
+                            snapshotGiBMonth: string;
+                        };
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */
@@ -7685,7 +8310,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        snapshots: {
+                            id: string;
+                            name: string | null;
+                            /** @description The box whose disk was saved. */
+                            boxId: string;
+                            /**
+                             * @description creating (being saved), ready (create_box can start from it), failed (stateReason says why) or deleted (REST DELETE /v1/snapshots/:id).
+                             * @enum {string}
+                             */
+                            state: "creating" | "ready" | "failed" | "deleted";
+                            stateReason: string | null;
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            template: string;
+                            templateVersion: string;
+                            /** @description The saved disk's size; a box made from it has at least this dataGiB. */
+                            dataGiB: number;
+                            /** @description Bytes the snapshot takes in storage (what the box had written), once ready. */
+                            sizeBytes: number | null;
+                            /** @description reflink (copy-on-write) or copy (a plain sparse copy), once ready. */
+                            copyMethod: string | null;
+                            /** @description How long saving took. */
+                            durationMs: number | null;
+                            /** @description ISO 8601 time. */
+                            createdAt: string;
+                            readyAt: string | null;
+                            deletedAt: string | null;
+                            createdBy: string;
+                            createdByAgent: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
                 };
             };
             /** @description The error envelope; the HTTP status follows the code (invalid_argument 400, unauthenticated 401, permission_denied 403, not_found 404, conflict 409, idempotency_conflict 409, failed_precondition 409, payload_too_large 413, rate_limited 429, unavailable 503, deadline_exceeded 504, internal 500). */

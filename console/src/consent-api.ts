@@ -3,22 +3,12 @@
  * to this browser with a cookie on the consent URL's path), and the signed-in key for the approval.
  */
 import { ApiError, storedKey, type ApiErrorBody } from "./api";
+import type { JsonAnswer, JsonBody } from "./api-answers";
 
-export interface ConsentDetails {
-  uid: string;
-  client: { id: string; name: string; host: string };
-  requestedScopes: string[];
-  resource: string;
-  maxDays: number;
-  defaultDays: number;
-}
-
-export interface Approval {
-  scopes: string[];
-  allowWrites: boolean;
-  allowedBoardIds: string[] | null;
-  expiresAt: string;
-}
+// the gateway's consent routes, as they declare their answers and body (api-types.ts)
+export type ConsentDetails = JsonAnswer<"/oauth/consent/{uid}/details", "get">;
+export type Approval = JsonBody<"/oauth/consent/{uid}/approve", "post">;
+type Redirect = JsonAnswer<"/oauth/consent/{uid}/approve", "post">;
 
 /** The uid in /oauth/consent/<uid>, when this page is the consent page. */
 export function consentUid(pathname = window.location.pathname): string | null {
@@ -33,8 +23,8 @@ export function consentDetails(uid: string): Promise<ConsentDetails> {
 export async function answerConsent(uid: string, approval: Approval | "deny"): Promise<string> {
   const { redirectTo } =
     approval === "deny"
-      ? await call<{ redirectTo: string }>("POST", `/oauth/consent/${uid}/deny`, undefined, false)
-      : await call<{ redirectTo: string }>("POST", `/oauth/consent/${uid}/approve`, approval, true);
+      ? await call<JsonAnswer<"/oauth/consent/{uid}/deny", "post">>("POST", `/oauth/consent/${uid}/deny`, undefined, false)
+      : await call<Redirect>("POST", `/oauth/consent/${uid}/approve`, approval, true);
   return redirectTo;
 }
 

@@ -96,3 +96,76 @@ export function useAction(): {
   }, []);
   return { busy, error, run, clear: () => setError(undefined) };
 }
+
+/** A row's revoke button that asks once before it acts (the question, then yes or cancel); nothing once revoked. */
+/** The column headers a key and a grant share: what it may do and when it was made, used and ends (keys, grants). */
+export function HoldingHeaders(): ReactNode {
+  return (
+    <>
+      <th scope="col">{t("keys.scopes")}</th>
+      <th scope="col">{t("keys.allowWrites")}</th>
+      <th scope="col">{t("keys.boards")}</th>
+      <th scope="col">{t("keys.created")}</th>
+      <th scope="col">{t("keys.lastUsed")}</th>
+      <th scope="col">{t("keys.expires")}</th>
+      <th scope="col">{t("keys.state")}</th>
+    </>
+  );
+}
+
+export function RevokeButton(props: {
+  revoked: boolean;
+  asking: boolean;
+  question: string;
+  label: string;
+  busy: boolean;
+  disabled: boolean;
+  onAsk: () => void;
+  onCancel: () => void;
+  onRevoke: () => void;
+}): ReactNode {
+  if (props.revoked) return null;
+  if (!props.asking)
+    return (
+      <button type="button" className="secondary" disabled={props.disabled} onClick={props.onAsk}>
+        {props.label}
+      </button>
+    );
+  return (
+    <span role="group" aria-label={props.question}>
+      {props.question}{" "}
+      <button type="button" className="danger" disabled={props.busy} onClick={props.onRevoke}>
+        {t("keys.revokeYes")}
+      </button>{" "}
+      <button type="button" className="secondary" onClick={props.onCancel}>
+        {t("cancel")}
+      </button>
+    </span>
+  );
+}
+
+/** The scopes a new key or grant may hold, one checkbox each; a scope the signed-in key lacks is shown, not offered. */
+export function ScopeChoice(props: {
+  scopes: readonly string[];
+  held: readonly string[];
+  chosen: string[];
+  setChosen: (change: (list: string[]) => string[]) => void;
+  /** What follows the checkbox (default: the scope's name). */
+  describe?: (scope: string, held: boolean) => ReactNode;
+}): ReactNode {
+  return props.scopes.map((scope) => {
+    const held = props.held.includes(scope);
+    return (
+      <label key={scope} className="check" title={held ? undefined : t("missingScope", { scope })}>
+        <input
+          type="checkbox"
+          value={scope}
+          disabled={!held}
+          checked={props.chosen.includes(scope)}
+          onChange={(e) => props.setChosen((list) => (e.target.checked ? [...list, scope] : list.filter((s) => s !== scope)))}
+        />{" "}
+        {props.describe ? props.describe(scope, held) : scope}
+      </label>
+    );
+  });
+}

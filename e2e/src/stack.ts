@@ -35,6 +35,7 @@ import {
 } from "@bancada/service-kit";
 import { createGateway, type CreateKeyInput, type Gateway, type GatewayOptions } from "@bancada/gateway";
 import { freshDatabase, type TestDatabase } from "@bancada/testkit";
+import { registeredScopes } from "@bancada/service-registry";
 
 export interface StackService {
   name: string;
@@ -118,6 +119,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     bus,
     subjects,
     services: Object.keys(options.services),
+    // every service's scopes, whichever run here: a test's key may hold any
+    scopes: registeredScopes(),
     log,
     keyPepper: "test-pepper",
     bindHost: "127.0.0.1",

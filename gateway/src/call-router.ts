@@ -17,8 +17,11 @@ import {
   Header,
   authorize,
   invalidArgument,
+  logLevels,
   sizeLimitThreshold,
   type CallReply,
+  type ClientLog,
+  type ClientSide,
   type CallRequest,
   type ErrorBody,
   type Principal,
@@ -79,6 +82,10 @@ export interface CallOptions {
   requestId?: string | number;
   /** Set when the client sent a progressToken: the service's progress updates are relayed here. */
   onProgress?: (update: ProgressUpdate) => void;
+  /** The MCP client's side of a tool call or prompt (what it can be asked, its answers, its log level), carried to the service. */
+  client?: ClientSide;
+  /** Where the service's log messages for the client go (set with `client.logLevel`). */
+  onLog?: (log: ClientLog) => void;
 }
 
 export class CallRouter {
@@ -174,7 +181,8 @@ export class CallRouter {
       };
     const issues = promptArgumentIssues(entry.descriptor.arguments, args);
     if (issues.length > 0) return { ok: false, error: invalidArgument(issues).toBody() };
-    return this.#request(entry.service, { kind: "prompt", prompt: name, args }, principal, randomUUID(), 30_000, options);
+    const body = { kind: "prompt", prompt: name, args, ...(options.client ? { client: options.client } : {}) };
+    return this.#request(entry.service, body, principal, randomUUID(), 30_000, options);
   }
 
   /**
@@ -231,7 +239,8 @@ export class CallRouter {
       throw new DomainError(ErrorCode.rateLimited, `Too many calls for this API key; retry in ${waitMs} ms.`, { retryAfterMs: waitMs });
     if (!entry.validate(args)) throw invalidArgument(issuesOf(entry.validate.errors ?? []));
     const timeoutMs = descriptor.maxDurationMs + (this.#o.deadlineMarginMs ?? 5_000);
-    return this.#request(entry.service, { kind: "tool", tool: name, args }, principal, callId, timeoutMs, options);
+    const body = { kind: "tool", tool: name, args, ...(options.client ? { client: options.client } : {}) };
+    return this.#request(entry.service, body, principal, callId, timeoutMs, options);
   }
 
   /**
@@ -263,7 +272,7 @@ export class CallRouter {
       const key = bus.keys.for(service);
       const headers = signBusMessage(key, subject, plain, data, { notAfter: deadline });
       const request = { data, headers };
-      const progress = options.onProgress ? this.#relayProgress(service, callId, options.onProgress) : undefined;
+      const progress = options.onProgress || options.onLog ? this.#relayProgress(service, callId, options) : undefined;
       const signal = options.signal;
       let reply: CallReply;
       try {
@@ -293,10 +302,10 @@ export class CallRouter {
   }
 
   /**
-   * The called service's progress for one call, relayed to the client: only updates tagged with that service's key
-   * on this call's subject (anything else there is dropped, logged once per call).
+   * The called service's progress and log messages for one call, relayed to the client: only updates tagged with
+   * that service's key on this call's subject (anything else there is dropped, logged once per call).
    */
-  #relayProgress(service: string, callId: string, onProgress: (update: ProgressUpdate) => void): { unsubscribe(): void } {
+  #relayProgress(service: string, callId: string, options: CallOptions): { unsubscribe(): void } {
     const { bus, subjects, log } = this.#o;
     const subject = subjects.progress(service, callId);
     const key = bus.keys.for(service);
@@ -304,7 +313,8 @@ export class CallRouter {
     return bus.subscribe(subject, (message) => {
       const problem = message.headers[Header.callId] === callId ? checkBusSignature(key, subject, message) : "bad_signature";
       const update = problem ? undefined : progressUpdate(message.data);
-      if (update) return onProgress(update);
+      if (update && "log" in update) return options.onLog?.(update.log);
+      if (update) return options.onProgress?.(update);
       if (!warned)
         log.warn({ subject, service, reason: problem ?? "malformed", callId }, "refused a progress update not signed by the service");
       warned = true;
@@ -332,10 +342,11 @@ function promptArgumentIssues(declared: PromptDescriptor["arguments"], args: Rec
   return issues;
 }
 
-/** A progress update as the service sent it, or undefined when it is not one (it never reaches the client then). */
-function progressUpdate(data: Uint8Array): ProgressUpdate | undefined {
+/** A progress update or log message as the service sent it, or undefined when it is neither (it never reaches the client then). */
+function progressUpdate(data: Uint8Array): ProgressUpdate | { log: ClientLog } | undefined {
   try {
-    const update = decodeJson(data) as Partial<ProgressUpdate> | null;
+    const update = decodeJson(data) as (Partial<ProgressUpdate> & { log?: Partial<ClientLog> }) | null;
+    if (update?.log && (logLevels as readonly unknown[]).includes(update.log.level)) return { log: update.log as ClientLog };
     if (typeof update?.progress !== "number") return undefined;
     return update as ProgressUpdate;
   } catch {

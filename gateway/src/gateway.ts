@@ -24,6 +24,8 @@ import { serveAuthResolve } from "./keys/serve-auth.js";
 import { OAuthServer } from "./oauth/server.js";
 import { ToolAnswers } from "./mcp/tool-answers.js";
 import { Confirmations } from "./mcp/confirmations.js";
+import { LegacySessions } from "./mcp/legacy-sessions.js";
+import { ResourceSubscriptions } from "./mcp/resource-subscriptions.js";
 import { TaskRunner, type TaskRunnerOptions } from "./mcp/tasks/task-runner.js";
 import { TaskStore } from "./mcp/tasks/task-store.js";
 
@@ -32,6 +34,11 @@ export interface GatewayOptions {
   bus: Bus;
   subjects: Subjects;
   services: readonly string[];
+  /**
+   * The scopes every service of the deployment owns, running in this process or not (each service's package.json
+   * `"bancada".scopes`): with the gateway's own, what a key or a grant may hold.
+   */
+  scopes: readonly string[];
   log: Logger;
   keyPepper: string;
   bindHost: string;
@@ -85,9 +92,12 @@ export interface Gateway {
   tasks: TaskRunner;
   /** Asks the person before a call that declares a confirmation, for every transport of this gateway. */
   confirmations: Confirmations;
+  subscriptions: ResourceSubscriptions;
   outputSchemas: boolean;
   /** Every method and path the gateway's port answers, with each REST route's declaration (the OpenAPI document's source). */
   routeTable(): RouteEntry[];
+  /** Ends the streams that only wait for news (resource updates), so a stop's drain waits for calls alone. */
+  drain(): void;
   stop(): Promise<void>;
 }
 
@@ -105,7 +115,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     throw new Error("The gateway needs the bus master secret (BANCADA_BUS_SIGNING_KEY): its bus holds only services' keys.");
   await migrateGateway(options.databaseUrl, log);
   const db = createGatewayDb(options.databaseUrl);
-  const keys = new KeyStore(db, { pepper: options.keyPepper });
+  const keys = new KeyStore(db, { pepper: options.keyPepper, serviceScopes: options.scopes });
   const metrics = options.metrics ?? createToolMetrics("gateway");
   options.bus.metrics.registerIn(metrics.registry);
   const catalog = new Catalog({ bus: options.bus, subjects: options.subjects, services: options.services, log });
@@ -125,6 +135,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   });
   const oauth = new OAuthServer({
     db,
+    scopes: keys.scopes,
     secret: options.keyPepper,
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     ...(options.allowPrivateClientDocuments ? { allowPrivateClientDocuments: true } : {}),
@@ -142,9 +153,17 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   });
   // sealed with the gateway secret, so an answer may come back to any replica
   const confirmations = new Confirmations(options.keyPepper);
+  // 2025-era HTTP clients' answers to questions, heard from any replica
+  const sessions = new LegacySessions(options.keyPepper, options.bus, options.subjects, log);
+  const answers = sessions.listen();
+  // 2025-era resource subscriptions, kept in the gateway schema; changes heard from every service
+  const subscriptions = new ResourceSubscriptions({ db, catalog, bus: options.bus, subjects: options.subjects, log });
+  const changes = subscriptions.listen();
   const app = createGatewayApp({
     tasks,
     confirmations,
+    sessions,
+    subscriptions,
     catalog,
     router,
     keys,
@@ -181,12 +200,18 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     router,
     tasks,
     confirmations,
+    subscriptions,
     outputSchemas,
+    drain() {
+      subscriptions.endStreams();
+    },
     async stop() {
       stopSweeping();
       await tasks.stop();
       authResponder.unsubscribe();
       cancellations.unsubscribe();
+      answers.unsubscribe();
+      changes.unsubscribe();
       catalog.stop();
       await audit.stop();
       await db.$disconnect();

@@ -39,6 +39,7 @@ export async function serveStdio(
       version: gatewayVersion,
       tasks: gateway.tasks,
       confirmations: gateway.confirmations,
+      subscriptions: gateway.subscriptions,
     },
     caller,
   );
@@ -58,7 +59,11 @@ export async function serveStdio(
     (context) => {
       const server = factory(context);
       servers.add(server);
-      server.onclose = () => servers.delete(server);
+      const closed = server.onclose;
+      server.onclose = () => {
+        servers.delete(server);
+        closed?.();
+      };
       return server;
     },
     { transport },

@@ -8,7 +8,6 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -24,7 +23,8 @@ import { startStack, type ServiceFactory, type Stack } from "@bancada/e2e";
 import { fastRequestOf } from "../src/http/mcp-fast-path.js";
 import { Confirmations } from "../src/mcp/confirmations.js";
 import { scriptsFactory } from "./fixtures.js";
-import { modernVersion } from "./mcp-clients.js";
+import { modernVersion, stdioParams } from "./mcp-clients.js";
+import { registeredScopes } from "@bancada/service-registry";
 
 /** What the shelf service's drop_item removed: a tool whose confirmation sets its `confirm` argument, as delete_box's. */
 const dropped: string[] = [];
@@ -61,6 +61,7 @@ beforeAll(async () => {
     bus: stack.bus,
     subjects: stack.subjects,
     services: ["scripts"],
+    scopes: registeredScopes(),
     log: createLogger("replica", "silent"),
     keyPepper: "test-pepper",
     bindHost: "127.0.0.1",
@@ -308,21 +309,7 @@ describe("confirmations on 2025-11-25 (elicitation/create)", () => {
     const next: { answer: Answer } = { answer: accept };
     const asked: string[] = [];
     const client = legacyClient(next, asked);
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ["--import", "tsx", path.join(import.meta.dirname, "fixtures/stdio-gateway.ts")],
-        cwd: path.resolve(import.meta.dirname, "../.."),
-        env: {
-          ...(process.env as Record<string, string>),
-          STDIO_DATABASE_URL: stack.database.url,
-          STDIO_API_KEY: key,
-          BANCADA_PROFILE: "full",
-        },
-        stderr: "ignore",
-      }),
-      { timeout: 110_000 },
-    );
+    await client.connect(new StdioClientTransport(stdioParams({ databaseUrl: stack.database.url, key })), { timeout: 110_000 });
     try {
       const kept = await newScript();
       const gone = await newScript();
@@ -340,15 +327,21 @@ describe("confirmations on 2025-11-25 (elicitation/create)", () => {
     }
   }, 180_000);
 
-  it("when a stateless HTTP client declares elicitation, then the call runs as it always has (no request can reach it)", async () => {
-    const script = await newScript();
+  it("when an HTTP client declares elicitation, then it is asked over its session (2025 era), and a decline keeps the script", async () => {
+    const next: { answer: Answer } = { answer: { action: "decline" } };
     const asked: string[] = [];
-    const client = legacyClient({ answer: { action: "decline" } }, asked);
+    const client = legacyClient(next, asked);
     await client.connect(new V1Http(new URL(stack.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
-    const result = await client.callTool({ name: "trash_script", arguments: { id: script.id, revision: script.revision } });
+    const kept = await newScript();
+    const no = await client.callTool({ name: "trash_script", arguments: { id: kept.id, revision: kept.revision } });
+    expect(no.isError).toBe(true);
+    next.answer = accept;
+    const gone = await newScript();
+    const yes = await client.callTool({ name: "trash_script", arguments: { id: gone.id, revision: gone.revision } });
     await client.close();
-    expect(result.isError, JSON.stringify(result)).toBeFalsy();
-    expect(asked).toEqual([]);
-    expect((await readScript(script.id)).deletedAt).not.toBeNull();
+    expect(yes.isError, JSON.stringify(yes)).toBeFalsy();
+    expect(asked).toHaveLength(2);
+    expect((await readScript(kept.id)).deletedAt).toBeNull();
+    expect((await readScript(gone.id)).deletedAt).not.toBeNull();
   });
 });

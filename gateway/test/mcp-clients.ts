@@ -70,7 +70,8 @@ function httpUrl(options: ConnectOptions): URL {
 
 const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
 
-function stdioParams(options: ConnectOptions) {
+/** How a test starts the stdio gateway (fixtures/stdio-gateway.ts); `conformance` loads the suite's fixture service too. */
+export function stdioParams(options: Pick<ConnectOptions, "databaseUrl" | "key" | "profile"> & { conformance?: boolean }) {
   return {
     command: process.execPath,
     args: ["--import", "tsx", path.join(import.meta.dirname, "fixtures/stdio-gateway.ts")],
@@ -79,6 +80,7 @@ function stdioParams(options: ConnectOptions) {
       ...(process.env as Record<string, string>),
       STDIO_DATABASE_URL: options.databaseUrl,
       STDIO_API_KEY: options.key,
+      ...(options.conformance ? { STDIO_CONFORMANCE: "1" } : {}),
       BANCADA_PROFILE: options.profile ?? "full",
     },
     stderr: "ignore" as const,

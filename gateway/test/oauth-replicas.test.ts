@@ -12,6 +12,7 @@ import { startStack, type Stack } from "@bancada/e2e";
 import { scriptsFactory } from "./fixtures.js";
 import { modernVersion } from "./mcp-clients.js";
 import { CookieBrowser, HandClient } from "./oauth-client.js";
+import { registeredScopes } from "@bancada/service-registry";
 
 let stack: Stack;
 let second: Gateway;
@@ -26,6 +27,7 @@ beforeAll(async () => {
     bus: stack.bus,
     subjects: stack.subjects,
     services: ["scripts"],
+    scopes: registeredScopes(),
     log: createLogger("replica", "silent"),
     keyPepper: "test-pepper",
     bindHost: "127.0.0.1",

@@ -29,6 +29,7 @@ import { natsUrl, startStack, type ServiceFactory, type Stack } from "@bancada/e
 import { fastRequestOf } from "../src/http/mcp-fast-path.js";
 import { tasksTools } from "./conformance/fixtures/tasks-tools.js";
 import { modernVersion } from "./mcp-clients.js";
+import { registeredScopes } from "@bancada/service-registry";
 
 const tasksExtension = "io.modelcontextprotocol/tasks";
 
@@ -411,6 +412,7 @@ describe("MCP tasks", () => {
         bus: stack.bus,
         subjects: stack.subjects,
         services: ["jobs"],
+        scopes: registeredScopes(),
         log: createLogger("replica", "silent"),
         keyPepper: "test-pepper",
         bindHost: "127.0.0.1",

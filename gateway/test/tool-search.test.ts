@@ -133,7 +133,7 @@ describe("the search view", () => {
   it("when a question uses words only the service's own vocabulary knows, then search_tools finds its tool: the vocabulary came with its catalog", async () => {
     expect(stack.gateway.catalog.vocabularyByService().scripts).toMatchObject({ restore: expect.arrayContaining(["recover"]) });
     const client = await open("v2", "http", await stack.createKey({ scopes: ["scripts:read", "scripts:write"] }));
-    // "recover", "screenplay" and "bin" are in none of the scripts tools' texts nor the gateway's shared verbs
+    // "recover", "screenplay" and "bin" are in none of the scripts tools' texts nor the common verbs every catalog carries
     const found = await client.callTool({ name: "search_tools", arguments: { query: "recover my screenplay from the bin", limit: 1 } });
     expect((found.structuredContent as unknown as Found).tools.map((tool) => tool.name)).toEqual(["restore_script"]);
   });

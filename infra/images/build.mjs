@@ -15,8 +15,10 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { ensureBase, imageExists, podmanEnv } from "./base.mjs";
 import { createHash } from "node:crypto";
+import { imageTargets } from "./render.mjs";
 
-export const TARGETS = ["gateway", "scripts", "boards", "docs", "drafts", "boxes"];
+/** Every component's image: the gateway and each registered service (the Containerfile's targets, render.mjs). */
+export const TARGETS = imageTargets().map((target) => target.name);
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const log = (line) => console.error(line);
 

@@ -12,7 +12,8 @@
  * certificates are made with openssl in `<folder>/nats/tls/` (infra/nats/tls.mjs). PostgreSQL is DATABASE_URL's
  * (the database named there is created if missing), or the embedded one shared by every process through one data
  * folder; every process shares that data folder, so the drafts replicas keep their assets in one place.
- * Options: --gateways N, --scripts N, --boards N, --docs N, --drafts N, --boxes N (replicas, 2 each), --root
+ * Options: --gateways N, --scripts N, --boards N, --docs N, --drafts N, --boxes N (replicas, 2 each; boxes' are its
+ *   control plane, and one node agent runs beside them, as on Kubernetes), --root
  * <subject root>, --auth on|off|auto (auto: on once the command reads NATS_USER/NATS_PASSWORD), --tls on|off (on:
  * `tls://` URLs and NATS_TLS_CA), --env KEY=VALUE (repeatable, for every process), --grace <seconds> (down),
  * --ready-timeout <seconds> (up).
@@ -213,6 +214,9 @@ export async function up(options) {
     for (const component of components) {
       for (let n = component === "gateway" ? 1 : 2; n <= (replicas[component] ?? 1); n++) plan.push({ component, n, wait: false });
     }
+    // boxes as on Kubernetes: its replicas are the control plane (BOXES_ROLE=control), and this machine runs one node
+    // agent (BOXES_ROLE=node, the DaemonSet's pod), which holds the boxes
+    if (components.includes("boxes")) plan.push({ component: "boxes-node", n: 1, wait: false });
     const urls = nodes.map((node) => node.url);
     // the first gateway is the one public entry: the URLs the product hands out (transfer URLs) name it
     const entryPort = await freePort();
@@ -221,26 +225,32 @@ export async function up(options) {
     const internalUrls = () =>
       Object.fromEntries(
         started.processes
-          .filter((p) => p.component !== "gateway" && p.n === 1)
+          .filter((p) => p.component !== "gateway" && p.component !== "boxes-node" && p.n === 1)
           .map((p) => [`${p.component.toUpperCase()}_INTERNAL_URL`, p.url]),
       );
     for (const [index, entry] of plan.entries()) {
       const port = entry.component === "gateway" && entry.n === 1 ? entryPort : await freePort();
       // several servers once the command takes them; else one each, spread over the nodes (the client learns the others)
       const rotated = [...urls.slice(index % urls.length), ...urls.slice(0, index % urls.length)];
+      // the node agent is a part of boxes: it runs the boxes service, as the boxes NATS user with the boxes key
+      const service = entry.component === "boxes-node" ? "boxes" : entry.component;
       const env = {
         ...common,
         NATS_URL: auth ? rotated.join(",") : rotated[0],
-        NATS_USER: entry.component,
-        NATS_PASSWORD: passwords[entry.component],
+        NATS_USER: service,
+        NATS_PASSWORD: passwords[service],
         ...(tls ? { NATS_TLS_CA: tls.caFile } : {}),
-        ...(entry.component === "gateway"
+        ...(service === "gateway"
           ? { BANCADA_BUS_SIGNING_KEY: signingKey, BANCADA_KEY_PEPPER: pepper, PORT: String(port), ...internalUrls() }
-          : { BANCADA_BUS_VERIFY_KEY: busKeyOf(entry.component), [`${entry.component.toUpperCase()}_PORT`]: String(port) }),
-        ...(entry.component === "boxes" ? { BOXES_SECRETS_KEY: secretsKey } : {}),
+          : { BANCADA_BUS_VERIFY_KEY: busKeyOf(service), [`${service.toUpperCase()}_PORT`]: String(port) }),
+        ...(service === "boxes" ? { BOXES_SECRETS_KEY: secretsKey } : {}),
+        ...(entry.component === "boxes" ? { BOXES_ROLE: "control", BOXES_NODE: `boxes-${entry.n}` } : {}),
+        ...(entry.component === "boxes-node"
+          ? { BOXES_ROLE: "node", BOXES_NODE: "rehearsal-node", BOXES_PUBLIC_URL: `http://127.0.0.1:${port}`, BOXES_SSH_PORT: "0" }
+          : {}),
       };
       const log = path.join(logs, `${entry.component}-${entry.n}.log`);
-      const proc = launch(process.execPath, [bancada, "start", "--only", entry.component], { env, log });
+      const proc = launch(process.execPath, [bancada, "start", "--only", service], { env, log });
       const url = `http://127.0.0.1:${port}`;
       started.processes.push({ component: entry.component, n: entry.n, pid: proc.pid, url, log, env: visibleEnv(env, base), proc });
       say(`started ${entry.component}-${entry.n} (pid ${proc.pid}, ${url})`);

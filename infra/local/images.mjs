@@ -16,6 +16,8 @@
  *   `<pod>.<headless Service>`) in every container's /etc/hosts;
  * - PostgreSQL: DATABASE_URL replaces the dev Secret's (an external server, as in the dev overlay). A server on
  *   the host's loopback is reached through a forwarder (socat) on the host's address in the network;
+ * - one machine: a DaemonSet runs one pod, every pod's spec.nodeName is rehearsal-node, a hostPath volume a folder
+ *   under <dir>/hosts;
  * - the images: the manifests' Bancada images are built under their rendered names (infra/images/build.mjs);
  *   `nats:*` runs as Debian's nats-server on the same base (`--image from=to` maps any other);
  * - no Ingress: clients reach the gateways by their pod address, which is added to BANCADA_ALLOWED_HOSTS.
@@ -96,13 +98,17 @@ function matches(selector, labels) {
   return Object.entries(selector ?? {}).every(([key, value]) => labels?.[key] === value);
 }
 
-/** Every pod to run: [{ name, workload, n, kind, spec, labels }], NATS first. */
+/** The Kubernetes node every pod of the rehearsal runs on (`spec.nodeName`). */
+const rehearsalNode = "rehearsal-node";
+
+/** Every pod to run: [{ name, workload, n, kind, spec, labels, nodeName }], NATS first. */
 export function podsOf(objects) {
   const pods = [];
-  for (const kind of ["StatefulSet", "Deployment"]) {
+  for (const kind of ["StatefulSet", "Deployment", "DaemonSet"]) {
     for (const workload of objects.all(kind)) {
       const hpa = objects.all("HorizontalPodAutoscaler").find((h) => h.spec.scaleTargetRef.name === workload.metadata.name);
-      const replicas = Math.max(workload.spec.replicas ?? 1, hpa?.spec.minReplicas ?? 0);
+      // a DaemonSet: one pod, the rehearsal's machine being its one node
+      const replicas = kind === "DaemonSet" ? 1 : Math.max(workload.spec.replicas ?? 1, hpa?.spec.minReplicas ?? 0);
       for (let i = 0; i < replicas; i++) {
         pods.push({
           name: `${workload.metadata.name}-${i}`,
@@ -112,6 +118,7 @@ export function podsOf(objects) {
           kind,
           serviceName: workload.spec.serviceName,
           claimTemplates: workload.spec.volumeClaimTemplates ?? [],
+          nodeName: rehearsalNode,
           spec: workload.spec.template.spec,
           labels: workload.spec.template.metadata?.labels ?? {},
         });
@@ -219,6 +226,11 @@ function prepareVolumes(pod, objects, { dir, user }) {
       mounts[volume.name] = { type: "bind", source: folder, readOnly: true };
     } else if (volume.emptyDir) {
       mounts[volume.name] = { type: "tmpfs", size: volume.emptyDir.sizeLimit ? quantity(volume.emptyDir.sizeLimit) : undefined };
+    } else if (volume.hostPath) {
+      // the machine's folder: one per rehearsal, as if the run were the only node
+      const folder = path.join(dir, "hosts", pod.nodeName ?? "node", volume.hostPath.path.replace(/^\/+/, "").replaceAll("/", "_"));
+      mkdirSync(folder, { recursive: true });
+      mounts[volume.name] = { type: "bind", source: folder };
     } else if (volume.persistentVolumeClaim || volume.claimTemplate) {
       const claim = volume.claimTemplate ? `${volume.name}-${pod.name}` : volume.persistentVolumeClaim.claimName;
       const folder = path.join(dir, "claims", claim);
@@ -303,6 +315,7 @@ export async function up(options) {
           namespace: pod.namespace,
           ip: pod.ip,
           hostIp,
+          nodeName: pod.nodeName,
           network,
           hosts,
           labels: { "bancada.rehearsal": id },

@@ -1,14 +1,14 @@
-// From rendered Kubernetes manifests to podman containers: each pod of a Deployment or StatefulSet becomes
+// From rendered Kubernetes manifests to podman containers: each pod of a Deployment, StatefulSet or DaemonSet becomes
 // containers run with the image, command, args, environment, ports, volumes, resources and security context its
 // manifest gives. Pure functions (no podman is called here): infra/local/images.mjs runs what they return.
 //
 // What Kubernetes does and podman is told instead:
 // - env: `value` (with `$(VAR)` references to earlier variables), `secretKeyRef`, `configMapKeyRef`, `fieldRef`
-//   (metadata.name/namespace, status.podIP/hostIP) and `resourceFieldRef` (limits.cpu/memory with a divisor);
+//   (metadata.name/namespace, status.podIP/hostIP, spec.nodeName) and `resourceFieldRef` (limits.cpu/memory with a divisor);
 //   `envFrom` ConfigMaps and Secrets (with `prefix`), the explicit `env` winning.
 // - volumes: `configMap` and `secret` become files (their `items` and `defaultMode` honoured) mounted read-only;
-//   `emptyDir` a tmpfs of its `sizeLimit`; a `persistentVolumeClaim` or a StatefulSet's claim template a folder
-//   of the host under the rehearsal's folder.
+//   `emptyDir` a tmpfs of its `sizeLimit`; a `persistentVolumeClaim`, a StatefulSet's claim template or a
+//   `hostPath` a folder of the host under the rehearsal's folder.
 // - security: runAsUser/runAsGroup (pod, then container), readOnlyRootFilesystem (--read-only, without podman's
 //   own writable /tmp, /run: only the manifest's volumes are writable), capabilities, allowPrivilegeEscalation,
 //   privileged, the seccomp profile. A container whose runAsNonRoot contradicts its user is refused, as the
@@ -98,6 +98,7 @@ export function resolveEnv(container, { objects, pod }) {
         "metadata.namespace": pod.namespace,
         "status.podIP": pod.ip,
         "status.hostIP": pod.hostIp,
+        "spec.nodeName": pod.nodeName,
       };
       if (!(field in fields)) throw new Error(`fieldRef ${field} is not supported by the rehearsal`);
       value = fields[field];

@@ -11,9 +11,9 @@
  *   hears a message meant for another service still cannot answer it in that service's name.
  * - `<root>.auth.resolve`: services publish it (their REST routes resolve API keys through the gateway); only
  *   the gateway subscribes to it, in its queue group.
- * - A node-routed service (boxes) forwards calls between its own replicas on `<root>.<service>.node.<node>.call`,
- *   and relays its REST requests there on `….node.<node>.rest` (cancelled on `….node.<node>.cancel`, fan-out);
- *   it still never publishes to any service's shared call subject.
+ * - A node-routed service (boxes): its control plane asks each node's agent for the node's work on
+ *   `<root>.<service>.node.<node>.agent` (cancelled on `….agent-cancel`), and its replicas tell each other on
+ *   `<root>.<service>.replicas.>`; it still never publishes to any service's shared call subject.
  * - Inboxes: replies arrive on inboxes (with the acknowledgement and heartbeats of a long request before its
  *   answer, packages/service-kit/src/bus/nats-requests.ts: several messages, more than `allow_responses` lets
  *   through), and a body larger than the server's max_payload crosses in parts
@@ -37,10 +37,9 @@ export const defaultRoot = "bancada";
 /**
  * A service as the permissions need it: its name and what its package.json's `bus` block adds (a name alone, as
  * tests give, adds nothing). `publishes`: subjects under `<root>.<service>.` beyond every service's (the drafts
- * submission pipeline's event relay, `events.>`). `nodeRouted`: its replicas forward a call to the node that owns
- * what it acts on (a box lives on one node: packages/service-kit/src/owner-route.ts): each replica serves
- * `<root>.<service>.node.<node>.call` in its queue group and publishes there for the other nodes. A user is per
- * service, not per node: every node's subject.
+ * submission pipeline's event relay, `events.>`). `nodeRouted`: what it acts on lives on one node (a box), whose
+ * agent serves `<root>.<service>.node.<node>.agent` to any replica of the control plane (services/boxes/src/node).
+ * A user is per service, not per node: every node's subject.
  */
 function busOf(service) {
   if (typeof service !== "string") return service;
@@ -57,13 +56,16 @@ export function permissionTable({ root = defaultRoot, services = registeredServi
     publish: [
       ...declared.flatMap(({ name: service }) => [`${root}.${service}.call`, `${root}.${service}.cancel`, `${root}.${service}.catalog`]),
       `${root}.gateway.cancel`,
+      `${root}.gateway.answer`,
       "_INBOX.>",
     ],
     subscribe: [
       `${root}.auth.resolve ${root}.gateway`,
       `${root}.catalog.changed`,
       `${root}.gateway.cancel`,
+      `${root}.gateway.answer`,
       `${root}.progress.*.*`,
+      `${root}.resources.changed.*`,
       "_INBOX.gateway.>",
     ],
     allowResponses: true,
@@ -74,26 +76,30 @@ export function permissionTable({ root = defaultRoot, services = registeredServi
       `${root}.auth.resolve`,
       `${root}.catalog.changed`,
       `${root}.progress.${service}.*`,
+      `${root}.resources.changed.${service}`,
       ...bus.publishes.map((subject) => `${root}.${service}.${subject}`),
-      ...(bus.nodeRouted ? [`${root}.${service}.node.*.call`, `${root}.${service}.node.*.rest`, `${root}.${service}.node.*.cancel`] : []),
+      ...(bus.nodeRouted ? nodeAgentSubjects(root, service) : []),
       "_INBOX.>",
     ],
     subscribe: [
       `${root}.${service}.call ${root}.${service}`,
       `${root}.${service}.catalog ${root}.${service}`,
       `${root}.${service}.cancel`,
-      ...(bus.nodeRouted
-        ? [
-            `${root}.${service}.node.*.call ${root}.${service}`,
-            `${root}.${service}.node.*.rest ${root}.${service}`,
-            `${root}.${service}.node.*.cancel`,
-          ]
-        : []),
+      ...(bus.nodeRouted ? nodeAgentSubjects(root, service) : []),
       `_INBOX.${service}.>`,
     ],
     allowResponses: true,
   }));
   return [gateway, ...perService];
+}
+
+/**
+ * A node-routed service's control plane and node agents (boxes): the agents' operations and their cancellations
+ * (`node.<node>.agent`, `node.<node>.agent-cancel`), and what its replicas tell each other (`replicas.>`: a box
+ * frozen, work to stop). The agents serve in a queue group per node.
+ */
+function nodeAgentSubjects(root, service) {
+  return [`${root}.${service}.node.*.agent`, `${root}.${service}.node.*.agent-cancel`, `${root}.${service}.replicas.>`];
 }
 
 /** The environment variable holding a component's password in the deployment (`BANCADA_NATS_GATEWAY_PASSWORD`). */

@@ -23,6 +23,7 @@ describe.skipIf(missing !== undefined)("the dev overlay as podman containers", (
     hosts: [["nats", "10.88.7.10"]] as [string, string][],
     labels: { "bancada.rehearsal": "t" },
     cores: 2,
+    nodeName: "rehearsal-node",
   });
   const mounts: Record<string, Mount> = {
     tmp: { type: "tmpfs", size: 268435456 },
@@ -73,21 +74,28 @@ describe.skipIf(missing !== undefined)("the dev overlay as podman containers", (
     expect(env.DATABASE_URL).toMatch(/^postgres:\/\//);
     expect(env.NATS_URL).toContain("nats-0.nats-headless:4222");
     expect(env.SCRIPTS_PORT).toBe("8788");
-    const boxes = pod("boxes-0");
-    const boxesEnv = resolveEnv(boxes.spec.containers[0], { objects, pod: podInfo("boxes-0") });
-    expect(boxesEnv.BOXES_NODE).toBe("boxes-0");
+    const boxes = pod("boxes-node-0");
+    const boxesEnv = resolveEnv(boxes.spec.containers[0], { objects, pod: podInfo("boxes-node-0") });
+    expect(boxesEnv.BOXES_ROLE).toBe("node");
+    expect(boxesEnv.BOXES_NODE).toBe("rehearsal-node");
     expect(boxesEnv.BOXES_PORTS_HOST).toBe("10.88.7.1");
+    expect(boxesEnv.BOXES_PUBLIC_URL).toBe("http://10.88.7.1:8792");
     expect(boxesEnv.BOXES_HOST_MEMORY_MIB).toBe(String(quantity(boxes.spec.containers[0].resources.limits.memory) / 1024 ** 2));
     expect(boxesEnv.BOXES_SECRETS_KEY).toBeTruthy();
   });
 
-  it("runs boxes as root and privileged with seccomp unconfined, its hostPorts on the host's address in the pod network", () => {
-    const { args } = argsOf("boxes-0");
+  it("runs the boxes node agent as root and privileged with seccomp unconfined, its hostPorts on the host's address in the pod network; the control plane as uid 10001", () => {
+    const { args } = argsOf("boxes-node-0");
     expect(flag(args, "--user")).toEqual(["0:0"]);
     expect(args).toContain("--privileged");
     expect(flag(args, "--security-opt")).toEqual(["seccomp=unconfined"]);
     expect(flag(args, "-p")).toContain("10.88.7.1:2222:2222/tcp");
+    expect(flag(args, "-p")).toContain("10.88.7.1:8792:8792/tcp");
     expect(flag(args, "--cpus")).toEqual(["2"]);
+    const control = argsOf("boxes-1").args;
+    expect(flag(control, "--user")).toEqual(["10001:10001"]);
+    expect(control).not.toContain("--privileged");
+    expect(flag(control, "-p")).toEqual([]);
   });
 
   it("runs NATS with its command, its config and the users' passwords from the Secret", () => {

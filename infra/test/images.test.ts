@@ -1,5 +1,6 @@
 // The Containerfile builds from files that exist, and each target's command starts a real component through the
 // real entry point. The components are read from cli/src/services.ts (the one list) plus the gateway.
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -54,6 +55,12 @@ function targets(): Map<string, { cmd?: string[]; entrypoint?: string[] }> {
 describe("infra/images/Containerfile", () => {
   it("finds the services of cli/src/services.ts", () => {
     expect(components()).toEqual(["gateway", "scripts", "boards", "docs", "drafts", "boxes"]);
+  });
+
+  it("has the plain targets infra/images/render.mjs makes from the service registry (a new service's image needs no edit here)", () => {
+    const check = spawnSync(process.execPath, [path.join(root, "infra/images/render.mjs"), "--check"], { encoding: "utf8" });
+    expect(check.stderr).toBe("");
+    expect(check.status).toBe(0);
   });
 
   it("copies only files and folders that exist in the repository", () => {

@@ -209,9 +209,9 @@ describe.skipIf(missing !== undefined)("infra/k8s overlays (kubectl kustomize)",
         }
     });
 
-    it("runs every pod but boxes as non-root, with no privilege escalation and a read-only root", () => {
+    it("runs every pod but the boxes node agent as non-root, with no privilege escalation and a read-only root", () => {
       for (const workload of workloads(objects)) {
-        if (workload.metadata.name === "boxes") continue;
+        if (workload.metadata.name === "boxes-node") continue;
         const pod = workload.spec.template.spec;
         expect(pod.securityContext?.runAsNonRoot, workload.metadata.name).toBe(true);
         expect(pod.securityContext?.runAsUser, workload.metadata.name).toBeGreaterThan(0);
@@ -226,23 +226,38 @@ describe.skipIf(missing !== undefined)("infra/k8s overlays (kubectl kustomize)",
       }
     });
 
-    it("makes boxes, and only boxes, privileged: a StatefulSet with a volume per replica", () => {
+    it("makes the boxes node agent, and only it, privileged: a DaemonSet keeping its boxes on the machine; the control plane an ordinary non-root Deployment with 2 replicas", () => {
       const privileged = workloads(objects).filter((workload) =>
         containersOf(workload).some((container) => container.securityContext?.privileged === true),
       );
-      expect(privileged.map((workload) => `${workload.kind}/${workload.metadata.name}`)).toEqual(["StatefulSet/boxes"]);
-      const boxes = privileged[0]!;
-      expect(boxes.spec.volumeClaimTemplates.map((claim: Manifest) => claim.metadata.name)).toEqual(["data"]);
-      expect(boxes.spec.template.spec.hostPID ?? false).toBe(false);
-      expect(boxes.spec.template.spec.hostNetwork ?? false).toBe(false);
+      expect(privileged.map((workload) => `${workload.kind}/${workload.metadata.name}`)).toEqual(["DaemonSet/boxes-node"]);
+      const node = privileged[0]!;
+      const data = node.spec.template.spec.volumes.find((volume: Manifest) => volume.name === "data");
+      expect(data.hostPath).toEqual({ path: "/var/lib/bancada/boxes", type: "DirectoryOrCreate" });
+      expect(node.spec.template.spec.hostPID ?? false).toBe(false);
+      expect(node.spec.template.spec.hostNetwork ?? false).toBe(false);
+      const role = (workload: Manifest) =>
+        workload.spec.template.spec.containers[0].env.find((variable: Manifest) => variable.name === "BOXES_ROLE")?.value;
+      expect(role(node)).toBe("node");
+      const control = named(objects, "Deployment", "boxes")!;
+      expect(role(control)).toBe("control");
+      expect(control.spec.replicas).toBe(2);
+      expect(control.spec.template.spec.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 10001 });
+      expect(control.spec.template.spec.containers[0].securityContext).toMatchObject({
+        allowPrivilegeEscalation: false,
+        readOnlyRootFilesystem: true,
+        capabilities: { drop: ["ALL"] },
+      });
+      expect(control.spec.template.spec.containers[0].ports.some((port: Manifest) => port.hostPort)).toBe(false);
     });
 
-    it("names each boxes replica's node after its pod, and opens SSH and every port of BOXES_PORT_RANGE as hostPorts", () => {
-      const boxes = named(objects, "StatefulSet", "boxes")!;
+    it("names each node agent's node after its Kubernetes node, and opens SSH, its transfer URLs and every port of BOXES_PORT_RANGE as hostPorts", () => {
+      const boxes = named(objects, "DaemonSet", "boxes-node")!;
       const container = boxes.spec.template.spec.containers[0];
       const env = (name: string) => container.env.find((variable: Manifest) => variable.name === name);
-      expect(env("BOXES_NODE")?.valueFrom).toEqual({ fieldRef: { fieldPath: "metadata.name" } });
+      expect(env("BOXES_NODE")?.valueFrom).toEqual({ fieldRef: { fieldPath: "spec.nodeName" } });
       expect(env("BOXES_PORTS_HOST")?.valueFrom).toEqual({ fieldRef: { fieldPath: "status.hostIP" } });
+      expect(env("BOXES_PUBLIC_URL")?.value).toBe("http://$(BOXES_PORTS_HOST):8792");
       const [first, last] = String(env("BOXES_PORT_RANGE")?.value).split("-").map(Number) as [number, number];
       const ports = container.ports as Manifest[];
       const ssh = ports.find((port) => port.name === "ssh")!;
@@ -251,19 +266,16 @@ describe.skipIf(missing !== undefined)("infra/k8s overlays (kubectl kustomize)",
         containerPort: Number(env("BOXES_SSH_PORT")?.value),
         hostPort: Number(env("BOXES_SSH_PORT")?.value),
       });
+      expect(ports.find((port) => port.name === "http")).toEqual({ name: "http", containerPort: 8792, hostPort: 8792 });
       const published = ports.filter((port) => port.name.startsWith("box-"));
       expect(published.map((port) => [port.containerPort, port.hostPort])).toEqual(
         Array.from({ length: last - first + 1 }, (_, index) => [first + index, first + index]),
       );
-      for (const service of ["boxes", "boxes-headless"])
-        expect(named(objects, "Service", service)?.spec.ports.find((port: Manifest) => port.name === "ssh")).toMatchObject({
-          port: ssh.containerPort,
-          targetPort: "ssh",
-        });
       const open = named(objects, "NetworkPolicy", "boxes-ssh-and-ports")!;
-      expect(open.spec.podSelector.matchLabels).toEqual({ "app.kubernetes.io/name": "boxes" });
+      expect(open.spec.podSelector.matchLabels).toEqual({ "app.kubernetes.io/name": "boxes-node" });
       expect(open.spec.ingress[0].ports).toEqual([
         { protocol: "TCP", port: ssh.containerPort },
+        { protocol: "TCP", port: 8792 },
         { protocol: "TCP", port: first, endPort: last },
       ]);
     });
@@ -375,7 +387,9 @@ describe.skipIf(missing !== undefined)("infra/k8s overlays (kubectl kustomize)",
           const busKey = env.find((variable) => variable.name === "BANCADA_BUS_VERIFY_KEY")!;
           // dev's generated Secrets carry a hash suffix
           expect(busKey.valueFrom.secretKeyRef.name, workload.metadata.name).toMatch(/^bancada-bus-keys(-[a-z0-9]{10})?$/);
-          expect(busKey.valueFrom.secretKeyRef.key, workload.metadata.name).toBe(workload.metadata.name);
+          // the node agent is a part of boxes: it holds the boxes key, from which its node's agent key derives
+          const service = workload.metadata.name === "boxes-node" ? "boxes" : workload.metadata.name;
+          expect(busKey.valueFrom.secretKeyRef.key, workload.metadata.name).toBe(service);
         }
         for (const variable of env.filter((item) => /KEY|PEPPER|PASSWORD|DATABASE_URL|TOKEN/.test(item.name)))
           expect(variable.valueFrom?.secretKeyRef?.name, `${workload.metadata.name} ${variable.name}`).toBeDefined();
@@ -454,7 +468,8 @@ describe.skipIf(missing !== undefined)("infra/k8s overlays (kubectl kustomize)",
     const master = Buffer.from(Object.fromEntries(decoded(gatewaySecret)).BANCADA_BUS_SIGNING_KEY!, "base64");
     const services = workloads(render("dev"))
       .map((workload) => workload.metadata.name as string)
-      .filter((name) => name !== "gateway" && name !== "nats");
+      // the boxes node agent holds the boxes key (its agent key derives from it)
+      .filter((name) => name !== "gateway" && name !== "nats" && name !== "boxes-node");
     expect(
       decoded(busKeys)
         .map(([key]) => key)

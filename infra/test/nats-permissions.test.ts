@@ -98,11 +98,7 @@ describe("the NATS users and permissions", () => {
 
   it("let only the gateway publish calls and cancellations, and only the gateway subscribe to auth.resolve", () => {
     for (const entry of permissionTable({ root })) {
-      // a boxes replica forwards calls (and relays REST requests and their cancellations) to its own service's node subjects only
-      const forwards = (subject: string) => entry.component === "boxes" && /^[^.]+\.boxes\.node\.\*\.(call|cancel)$/.test(subject);
-      const publishesCalls = entry.publish.some(
-        (subject) => /\.(call|cancel)$/.test(subject) && subject !== `${root}.gateway.cancel` && !forwards(subject),
-      );
+      const publishesCalls = entry.publish.some((subject) => /\.(call|cancel)$/.test(subject) && subject !== `${root}.gateway.cancel`);
       expect(publishesCalls, entry.component).toBe(entry.component === "gateway");
       const hearsAuth = entry.subscribe.some((subject) => subject.startsWith(`${root}.auth.`));
       expect(hearsAuth, entry.component).toBe(entry.component === "gateway");
@@ -139,23 +135,26 @@ describe("the NATS users and permissions", () => {
     );
   });
 
-  it("let a boxes replica forward a call to another node's replica, in its queue group, and nobody else publish there", async () => {
-    const owner = await as("boxes");
-    const forwarder = await as("boxes");
-    owner.subscribe(`${root}.boxes.node.node-b.call`, {
-      queue: `${root}.boxes`,
+  it("let the boxes control plane ask a node's agent and its replicas tell each other, and nobody else publish there", async () => {
+    const agent = await as("boxes");
+    const controlPlane = await as("boxes");
+    agent.subscribe(`${root}.boxes.node.node-b.agent`, {
+      queue: `${root}.boxes.node.node-b`,
       callback: (_error, msg) => void msg.respond(encode(`node-b ran ${msg.string()}`)),
     });
-    await owner.flush();
-    expect((await forwarder.request(`${root}.boxes.node.node-b.call`, encode("exec"), { timeout: 2_000 })).string()).toBe(
+    await agent.flush();
+    expect((await controlPlane.request(`${root}.boxes.node.node-b.agent`, encode("exec"), { timeout: 2_000 })).string()).toBe(
       "node-b ran exec",
     );
+    agent.subscribe(`${root}.boxes.replicas.events`);
+    controlPlane.publish(`${root}.boxes.replicas.events`, encode("{}"));
+    await controlPlane.flush();
     const scripts = await as("scripts");
-    expect((await violation(scripts, () => scripts.publish(`${root}.boxes.node.node-b.call`, encode("{}"))))?.operation).toBe("publish");
     const gateway = await as("gateway");
-    expect((await violation(gateway, () => gateway.publish(`${root}.boxes.node.node-b.call`, encode("{}"))))?.operation).toBe("publish");
-    // outside the queue group it would take a copy of every call of the node
-    expect((await violation(forwarder, () => void forwarder.subscribe(`${root}.boxes.node.node-b.call`)))?.operation).toBe("subscription");
+    for (const subject of [`${root}.boxes.node.node-b.agent`, `${root}.boxes.node.node-b.agent-cancel`, `${root}.boxes.replicas.events`]) {
+      expect((await violation(scripts, () => scripts.publish(subject, encode("{}"))))?.operation).toBe("publish");
+      expect((await violation(gateway, () => gateway.publish(subject, encode("{}"))))?.operation).toBe("publish");
+    }
   });
 
   it("carry a call from the gateway to the service and back, a key resolution from a service to the gateway, and parts over inboxes", async () => {

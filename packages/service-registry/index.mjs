@@ -7,13 +7,16 @@
  *   "bancada": {
  *     "port": 8788,                        // its REST port when it runs in its own process (<NAME>_PORT)
  *     "paths": ["/v1/scripts"],            // the prefixes of its REST paths (the gateway relays them)
+ *     "scopes": ["scripts:read"],          // the scopes it owns: its tools and routes require these (or none),
+ *                                          //   and a key may hold any service's (the gateway reads them all here)
  *     "bus": {                             // optional: what it does on NATS beyond every service's subjects
  *       "publishes": ["events.>"],         //   subjects under `<root>.<name>.` it publishes to
  *       "nodeRouted": true                 //   its replicas forward calls to the node that owns what they act on
  *     }
  *   }
  *
- * The list is ordered by port, so a new service (the next free port) comes last.
+ * The list is ordered by port, so a new service (the next free port) comes last. Its service.ts reads its own
+ * block's scopes (`defineService({ scopes })`), so they are written once.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -21,6 +24,7 @@ import path from "node:path";
 export const servicesDir = path.resolve(import.meta.dirname, "../../services");
 
 const namePattern = /^[a-z][a-z0-9]*$/;
+const scopePattern = /^[a-z][a-z0-9-]*:[a-z][a-z0-9-]*$/;
 
 /** Every service folder whose package.json declares a `"bancada"` block, ordered by port. */
 export function registeredServices(dir = servicesDir) {
@@ -40,7 +44,19 @@ export function registeredServices(dir = servicesDir) {
         `services ${services[i - 1].name} and ${services[i].name} declare the same port ${services[i].port}: give one the next free port`,
       );
   }
+  const owners = new Map();
+  for (const service of services)
+    for (const scope of service.scopes ?? []) {
+      if (owners.has(scope))
+        throw new Error(`services ${owners.get(scope)} and ${service.name} both declare the scope ${scope}: a scope has one owner`);
+      owners.set(scope, service.name);
+    }
   return services;
+}
+
+/** Every scope the services own, in the registry's order (the gateway adds its own: audit and keys). */
+export function registeredScopes(dir = servicesDir) {
+  return registeredServices(dir).flatMap((service) => service.scopes ?? []);
 }
 
 /** The names of the registered services, in the registry's order. */
@@ -58,12 +74,14 @@ export function parseDeclaration(name, manifest, file = `${name}/package.json`) 
   if (manifest.name !== `@bancada/${name}`) throw new Error(`${file}: the package must be named @bancada/${name} (got ${manifest.name})`);
   const block = manifest.bancada;
   if (typeof block !== "object" || block === null) fail(" must be an object");
-  const { port, paths, bus = {} } = block;
+  const { port, paths, scopes = [], bus = {} } = block;
   if (!Number.isInteger(port) || port < 1024 || port > 65_535) fail("port must be an integer from 1024 to 65535");
   if (!Array.isArray(paths) || paths.length === 0) fail("paths must list its REST path prefixes");
   for (const prefix of paths)
     if (typeof prefix !== "string" || !/^\/[a-z0-9/-]+$/.test(prefix))
       fail(`paths: ${JSON.stringify(prefix)} is not a path prefix such as /v1/${name}`);
+  if (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== "string" || !scopePattern.test(scope)))
+    fail(`scopes must list the scopes it owns, each <domain>:<action> in lowercase, such as ${name}:read`);
   const publishes = bus.publishes ?? [];
   if (
     !Array.isArray(publishes) ||
@@ -72,7 +90,9 @@ export function parseDeclaration(name, manifest, file = `${name}/package.json`) 
     fail("bus.publishes must list NATS subjects under the service's own (events.>)");
   const nodeRouted = bus.nodeRouted ?? false;
   if (typeof nodeRouted !== "boolean") fail("bus.nodeRouted must be true or false");
-  const unknown = Object.keys(block).filter((key) => !["port", "paths", "bus"].includes(key));
-  if (unknown.length) fail(`${unknown[0]} is not a field this repository reads (port, paths, bus)`);
-  return { name, port, paths: [...paths], bus: { publishes: [...publishes], nodeRouted } };
+  const unknown = Object.keys(block).filter((key) => !["port", "paths", "scopes", "bus"].includes(key));
+  if (unknown.length) fail(`${unknown[0]} is not a field this repository reads (port, paths, scopes, bus)`);
+  // a service that owns no scope has no `scopes` field
+  const owned = scopes.length ? { scopes: [...new Set(scopes)] } : {};
+  return { name, port, paths: [...paths], ...owned, bus: { publishes: [...publishes], nodeRouted } };
 }

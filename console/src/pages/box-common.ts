@@ -1,40 +1,13 @@
 /** What the Boxes page and one box's page share: the shapes the boxes service answers, money, and polling. */
 import { useEffect } from "react";
 import { api, ApiError } from "../api";
+import type { JsonAnswer } from "../api-answers";
 import { language } from "../i18n";
 
-export interface Port {
-  port: number;
-  url: string;
-  protocol: "http" | "tcp";
-  visibility: "private" | "public";
-}
-export interface Box {
-  id: string;
-  name: string;
-  state: string;
-  stateReason: string | null;
-  operation: string | null;
-  template: string;
-  /** The machine that runs it. */
-  node?: string;
-  snapshotId: string | null;
-  forkedFrom: string | null;
-  vcpus: number;
-  memMiB: number;
-  dataGiB: number;
-  costCentavos?: number;
-  createdAt: string;
-}
-export interface Snapshot {
-  id: string;
-  name: string | null;
-  boxId: string;
-  state: "creating" | "ready" | "failed" | "deleted";
-  stateReason: string | null;
-  sizeBytes: number | null;
-  createdAt: string;
-}
+// the boxes service's answers, as its routes declare them (api-types.ts, generated from GET /v1/openapi.json)
+export type Port = JsonAnswer<"/v1/boxes/{boxId}/ports", "get">["ports"][number];
+export type Box = JsonAnswer<"/v1/boxes", "get">["boxes"][number];
+export type Snapshot = JsonAnswer<"/v1/snapshots", "get">["snapshots"][number];
 
 export const brl = (centavos: number) =>
   (centavos / 100).toLocaleString(language === "pt" ? "pt-BR" : "en-GB", { style: "currency", currency: "BRL" });

@@ -186,7 +186,7 @@ function SnapshotList({ box, saved }: { box: Box; saved: number }): ReactNode {
       api<{ snapshots: Snapshot[] }>("GET", `/v1/snapshots?boxId=${encodeURIComponent(box.id)}&limit=20`).then(
         (answer) => answer.snapshots,
       ),
-    [box.id, box.operation, saved],
+    [box.id, box.operation?.kind, saved],
   );
   usePolling(
     (snapshots.data ?? []).some((snapshot) => snapshot.state === "creating"),

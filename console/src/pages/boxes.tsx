@@ -9,19 +9,11 @@ import { allPages, api, ApiError, newRequestId } from "../api";
 import { formatDate, t } from "../i18n";
 import { refusal, useSession } from "../session";
 import { ErrorNote, Reason, Status, useAction, useLoad } from "../ui";
+import type { JsonAnswer } from "../api-answers";
 import { boxBusy, boxPath, brl, loadPorts, usePolling, type Box, type Port, type Snapshot } from "./box-common";
 
-interface Money {
-  reais: string;
-  centavos: number;
-}
-interface Usage {
-  period: string;
-  total: Money;
-  forecast: Money;
-  allowance: Money;
-  byBox: (Money & { boxId: string; name: string })[];
-}
+/** The month's spend, as GET /v1/usage declares it. */
+type Usage = JsonAnswer<"/v1/usage", "get">;
 
 /** The sizes offered, smallest first: vCPUs, memory and disk grow together (the service's own combinations). */
 const sizes = [
@@ -155,7 +147,7 @@ export function BoxState({ box }: { box: Box }): ReactNode {
       {box.operation ? (
         <>
           {" "}
-          <span className="badge busy">{t("boxes.operation", { operation: box.operation })}</span>
+          <span className="badge busy">{t("boxes.operation", { operation: box.operation.kind })}</span>
         </>
       ) : null}{" "}
       {box.stateReason ? <small>{box.stateReason}</small> : null}

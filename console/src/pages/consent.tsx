@@ -9,7 +9,7 @@ import { answerConsent, consentDetails, type ConsentDetails } from "../consent-a
 import { hasLabel, t } from "../i18n";
 import type { Board } from "../boards-types";
 import type { Session } from "../session";
-import { ErrorNote, Status, useAction, useLoad } from "../ui";
+import { ErrorNote, ScopeChoice, Status, useAction, useLoad } from "../ui";
 import { SignIn } from "./sign-in";
 
 export function ConsentPage({ uid }: { uid: string }): ReactNode {
@@ -93,22 +93,18 @@ function ConsentForm({
       <h3 id="consent-choose">{t("consent.choose")}</h3>
       <fieldset>
         <legend>{t("consent.scopes")}</legend>
-        {asked.requestedScopes.map((scope) => {
-          const held = session.scopes.includes(scope);
-          return (
-            <label key={scope} className="check" title={held ? undefined : t("missingScope", { scope })}>
-              <input
-                type="checkbox"
-                value={scope}
-                disabled={!held}
-                checked={chosen.includes(scope)}
-                onChange={(e) => setChosen((list) => (e.target.checked ? [...list, scope] : list.filter((s) => s !== scope)))}
-              />{" "}
+        <ScopeChoice
+          scopes={asked.requestedScopes}
+          held={session.scopes}
+          chosen={chosen}
+          setChosen={setChosen}
+          describe={(scope, held) => (
+            <>
               {scopeLabel(scope)} <code>{scope}</code>
               {held ? null : <small> ({t("missingScope", { scope })})</small>}
-            </label>
-          );
-        })}
+            </>
+          )}
+        />
       </fieldset>
       <label className="check">
         <input type="checkbox" checked={writes} disabled={!session.allowWrites} onChange={(e) => setWrites(e.target.checked)} />{" "}

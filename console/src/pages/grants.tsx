@@ -3,7 +3,7 @@ import { useState, type ReactNode } from "react";
 import { api } from "../api";
 import type { JsonAnswer } from "../api-answers";
 import { formatDate, t } from "../i18n";
-import { ErrorNote, Status, useAction, useLoad } from "../ui";
+import { ErrorNote, HoldingHeaders, RevokeButton, Status, useAction, useLoad } from "../ui";
 
 /** One grant as GET /v1/grants declares it (api-types.ts is generated). */
 type GrantView = JsonAnswer<"/v1/grants", "get">["grants"][number];
@@ -33,13 +33,7 @@ export function Grants({ closed }: { closed: string | null }): ReactNode {
               <thead>
                 <tr>
                   <th scope="col">{t("grants.client")}</th>
-                  <th scope="col">{t("keys.scopes")}</th>
-                  <th scope="col">{t("keys.allowWrites")}</th>
-                  <th scope="col">{t("keys.boards")}</th>
-                  <th scope="col">{t("keys.created")}</th>
-                  <th scope="col">{t("keys.lastUsed")}</th>
-                  <th scope="col">{t("keys.expires")}</th>
-                  <th scope="col">{t("keys.state")}</th>
+                  <HoldingHeaders />
                   <th scope="col">
                     <span className="visually-hidden">{t("grants.revoke", { client: "" })}</span>
                   </th>
@@ -59,23 +53,17 @@ export function Grants({ closed }: { closed: string | null }): ReactNode {
                     <td>{formatDate(grant.expiresAt)}</td>
                     <td>{stateOf(grant)}</td>
                     <td>
-                      {grant.revokedAt === null ? (
-                        confirming === grant.id ? (
-                          <span role="group" aria-label={t("grants.revokeConfirm", { client: grant.clientName })}>
-                            {t("grants.revokeConfirm", { client: grant.clientName })}{" "}
-                            <button type="button" className="danger" disabled={revoke.busy} onClick={() => void revokeGrant(grant)}>
-                              {t("keys.revokeYes")}
-                            </button>{" "}
-                            <button type="button" className="secondary" onClick={() => setConfirming(null)}>
-                              {t("cancel")}
-                            </button>
-                          </span>
-                        ) : (
-                          <button type="button" className="secondary" disabled={closed !== null} onClick={() => setConfirming(grant.id)}>
-                            {t("grants.revoke", { client: grant.clientName })}
-                          </button>
-                        )
-                      ) : null}
+                      <RevokeButton
+                        revoked={grant.revokedAt !== null}
+                        asking={confirming === grant.id}
+                        question={t("grants.revokeConfirm", { client: grant.clientName })}
+                        label={t("grants.revoke", { client: grant.clientName })}
+                        busy={revoke.busy}
+                        disabled={closed !== null}
+                        onAsk={() => setConfirming(grant.id)}
+                        onCancel={() => setConfirming(null)}
+                        onRevoke={() => void revokeGrant(grant)}
+                      />
                     </td>
                   </tr>
                 ))}

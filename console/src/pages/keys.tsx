@@ -3,7 +3,7 @@ import { useState, type FormEvent, type ReactNode } from "react";
 import { api, signOut } from "../api";
 import { formatDate, t } from "../i18n";
 import { refusal, useSession, type KeyView } from "../session";
-import { ErrorNote, Reason, Status, useAction, useLoad } from "../ui";
+import { ErrorNote, HoldingHeaders, Reason, RevokeButton, ScopeChoice, Status, useAction, useLoad } from "../ui";
 import { Grants } from "./grants";
 
 interface Created {
@@ -42,13 +42,7 @@ export function KeysPage(): ReactNode {
               <tr>
                 <th scope="col">{t("keys.label")}</th>
                 <th scope="col">{t("keys.prefix")}</th>
-                <th scope="col">{t("keys.scopes")}</th>
-                <th scope="col">{t("keys.allowWrites")}</th>
-                <th scope="col">{t("keys.boards")}</th>
-                <th scope="col">{t("keys.created")}</th>
-                <th scope="col">{t("keys.lastUsed")}</th>
-                <th scope="col">{t("keys.expires")}</th>
-                <th scope="col">{t("keys.state")}</th>
+                <HoldingHeaders />
                 <th scope="col">
                   <span className="visually-hidden">{t("keys.revoke", { label: "" })}</span>
                 </th>
@@ -73,23 +67,17 @@ export function KeysPage(): ReactNode {
                   <td data-label={t("keys.expires")}>{key.expiresAt ? formatDate(key.expiresAt) : t("never")}</td>
                   <td data-label={t("keys.state")}>{stateOf(key)}</td>
                   <td>
-                    {key.revokedAt === null ? (
-                      confirming === key.id ? (
-                        <span role="group" aria-label={t("keys.revokeConfirm", { label: key.label })}>
-                          {t("keys.revokeConfirm", { label: key.label })}{" "}
-                          <button type="button" className="danger" disabled={revoke.busy} onClick={() => void revokeKey(key)}>
-                            {t("keys.revokeYes")}
-                          </button>{" "}
-                          <button type="button" className="secondary" onClick={() => setConfirming(null)}>
-                            {t("cancel")}
-                          </button>
-                        </span>
-                      ) : (
-                        <button type="button" className="secondary" disabled={closed !== null} onClick={() => setConfirming(key.id)}>
-                          {t("keys.revoke", { label: key.label })}
-                        </button>
-                      )
-                    ) : null}
+                    <RevokeButton
+                      revoked={key.revokedAt !== null}
+                      asking={confirming === key.id}
+                      question={t("keys.revokeConfirm", { label: key.label })}
+                      label={t("keys.revoke", { label: key.label })}
+                      busy={revoke.busy}
+                      disabled={closed !== null}
+                      onAsk={() => setConfirming(key.id)}
+                      onCancel={() => setConfirming(null)}
+                      onRevoke={() => void revokeKey(key)}
+                    />
                   </td>
                 </tr>
               ))}
@@ -171,21 +159,7 @@ function NewKey({ closed, onCreated }: { closed: string | null; onCreated: (crea
       <input id="key-label" required maxLength={200} value={label} disabled={closed !== null} onChange={(e) => setLabel(e.target.value)} />
       <fieldset disabled={closed !== null}>
         <legend>{t("keys.scopes")}</legend>
-        {session.allScopes.map((scope) => {
-          const held = session.scopes.includes(scope);
-          return (
-            <label key={scope} className="check" title={held ? undefined : t("missingScope", { scope })}>
-              <input
-                type="checkbox"
-                value={scope}
-                disabled={!held}
-                checked={chosen.includes(scope)}
-                onChange={(e) => setChosen((list) => (e.target.checked ? [...list, scope] : list.filter((s) => s !== scope)))}
-              />{" "}
-              {scope}
-            </label>
-          );
-        })}
+        <ScopeChoice scopes={session.allScopes} held={session.scopes} chosen={chosen} setChosen={setChosen} />
       </fieldset>
       <label className="check">
         <input

@@ -5,30 +5,32 @@
 import { timingSafeEqual, createHash } from "node:crypto";
 import express, { type RequestHandler, type Router } from "express";
 import { z } from "zod";
-import { DomainError, ErrorCode, scopes } from "@bancada/contracts";
+import { DomainError, ErrorCode } from "@bancada/contracts";
 import { bearerToken, restRoutes } from "@bancada/service-kit";
 import type { KeyStore } from "../keys/api-keys.js";
 
-const createKeyBody = z.strictObject({
-  accountId: z.string().min(1).max(200),
-  personId: z.string().min(1).max(200),
-  agentId: z.string().min(1).max(200),
-  scopes: z.array(z.enum(scopes)).min(1),
-  allowWrites: z.boolean().default(false),
-  allowedBoardIds: z.array(z.string().min(1)).max(1000).nullable().default(null),
-  expiresAt: z.iso.datetime({ offset: true }).nullable().default(null),
-});
+const createKeyBody = (scopes: readonly string[]) =>
+  z.strictObject({
+    accountId: z.string().min(1).max(200),
+    personId: z.string().min(1).max(200),
+    agentId: z.string().min(1).max(200),
+    scopes: z.array(z.enum(scopes)).min(1),
+    allowWrites: z.boolean().default(false),
+    allowedBoardIds: z.array(z.string().min(1)).max(1000).nullable().default(null),
+    expiresAt: z.iso.datetime({ offset: true }).nullable().default(null),
+  });
 
 export function adminRoutes(keys: KeyStore, adminToken: string | undefined): Router {
   const router = express.Router();
+  const createKey = createKeyBody(keys.scopes);
   const routes = restRoutes(router);
   if (!adminToken) return router;
   router.use("/admin", requireAdmin(adminToken), express.json({ limit: "64kb" }));
   routes.post(
     "/admin/keys",
-    { summary: "Create a key for anyone (admin token)", access: "admin", body: createKeyBody, status: 201 },
+    { summary: "Create a key for anyone (admin token)", access: "admin", body: createKey, status: 201 },
     async (req, res) => {
-      const body = createKeyBody.parse(req.body);
+      const body = createKey.parse(req.body);
       const { key, record } = await keys.create({ ...body, expiresAt: body.expiresAt ? new Date(body.expiresAt) : null });
       res.status(201).json({ key, ...record });
     },

@@ -12,7 +12,6 @@ import {
   mcpClientConfiguration,
   mcpStdioConfiguration,
   restAccess,
-  scopes,
   type Principal,
   type StdioLaunch,
 } from "@bancada/contracts";
@@ -36,16 +35,17 @@ export const keysWrite = restAccess({ scope: "keys:write", writes: true });
 export const maxActiveKeysPerPerson = 50;
 const labelMax = 200;
 
-const createKeyBody = z.strictObject({
-  label: z.string().trim().min(1, "must not be blank").max(labelMax),
-  scopes: z
-    .array(z.enum(scopes))
-    .min(1)
-    .refine((list) => new Set(list).size === list.length, "must not repeat a scope"),
-  allowWrites: z.boolean().default(false),
-  allowedBoardIds: z.array(z.guid()).max(1000).nullable().default(null),
-  expiresAt: z.iso.datetime({ offset: true }).nullable().default(null),
-});
+const createKeyBody = (scopes: readonly string[]) =>
+  z.strictObject({
+    label: z.string().trim().min(1, "must not be blank").max(labelMax),
+    scopes: z
+      .array(z.enum(scopes))
+      .min(1)
+      .refine((list) => new Set(list).size === list.length, "must not repeat a scope"),
+    allowWrites: z.boolean().default(false),
+    allowedBoardIds: z.array(z.guid()).max(1000).nullable().default(null),
+    expiresAt: z.iso.datetime({ offset: true }).nullable().default(null),
+  });
 
 const keyIdParam = z.strictObject({ id: z.guid() });
 
@@ -79,6 +79,7 @@ const sessionView = z.object({
 export function keyRoutes(keys: KeyStore, guards: GuardOptions, limiter?: RateLimiter, stdioLaunch?: StdioLaunch): Router {
   const router = express.Router();
   const routes = restRoutes(router);
+  const createKey = createKeyBody(keys.scopes);
   router.use(["/v1/session", "/v1/keys"], hostGuard(guards), originGuard(guards), authenticate(keys, limiter), jsonBody("64kb"));
 
   routes.get("/v1/session", { summary: "The calling key and what it may do", access: "key", response: sessionView }, async (req, res) => {
@@ -93,7 +94,7 @@ export function keyRoutes(keys: KeyStore, guards: GuardOptions, limiter?: RateLi
       scopes: principal.scopes,
       allowWrites: principal.allowWrites,
       allowedBoardIds: principal.allowedBoardIds,
-      allScopes: [...scopes],
+      allScopes: [...keys.scopes],
     } satisfies z.infer<typeof sessionView>);
   });
 
@@ -110,10 +111,10 @@ export function keyRoutes(keys: KeyStore, guards: GuardOptions, limiter?: RateLi
 
   routes.post(
     "/v1/keys",
-    { summary: "Create a key no stronger than the caller's", access: keysWrite, body: createKeyBody, status: 201 },
+    { summary: "Create a key no stronger than the caller's", access: keysWrite, body: createKey, status: 201 },
     async (req, res) => {
       const principal = authorizedPrincipal(req, keysWrite);
-      const body = createKeyBody.parse(req.body ?? {});
+      const body = createKey.parse(req.body ?? {});
       const own = await keys.get(principal.keyId, ownerOf(principal));
       checkNotStronger(principal, own, body);
       const active = (await keys.list(ownerOf(principal))).filter((record) => isActive(record)).length;

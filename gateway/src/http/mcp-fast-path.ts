@@ -10,7 +10,7 @@
  * result. Anything else — a request the SDK would refuse, a progressToken (progress needs a stream), a task (asked
  * for in 2025 with `params.task`; in 2026-07-28 a call of a tool that takes tasks from a client that declared the
  * tasks extension; or a tool that runs only as a task), a call that may ask its person for a confirmation (from a
- * 2026-07-28 client that declared elicitation), a batch, a notification, any other method, a header this module does not compare — goes to the SDK unchanged, and
+ * 2026-07-28 client that declared elicitation), a tool that may ask its client questions or send it log messages, a batch, a notification, any other method, a header this module does not compare — goes to the SDK unchanged, and
  * the SDK answers it. gateway/test/fast-path.test.ts sends every case both ways and compares the answers.
  *
  * What it reproduces of the SDK (2.4.0), and so what an SDK upgrade must re-check (docs/gateway.md#speed has the
@@ -33,6 +33,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { Caller } from "../mcp/caller.js";
 import { tasksExtension } from "../mcp/tasks/task-protocol.js";
+import type { LegacySessions } from "../mcp/legacy-sessions.js";
 import { serverInfo, traceparentFrom } from "../mcp/server.js";
 import { toolsListCacheHint, type ToolAnswers } from "../mcp/tool-answers.js";
 
@@ -69,6 +70,7 @@ export function fastRequestOf(
   message: unknown,
   taskSupportOf?: TaskSupportOf,
   mayAsk?: MayAsk,
+  talks?: MayAsk,
 ): FastRequest | undefined {
   if (!isObject(message) || (message.method !== "tools/call" && message.method !== "tools/list")) return undefined;
   const { method, params, id } = message;
@@ -87,6 +89,11 @@ export function fastRequestOf(
   if (taskSupport === "required" || (taskSupport && declaresTasks(meta))) return undefined;
   // a confirmation the client can put to its person is an input_required result: the SDK's (mcp/confirmations.ts)
   if (method === "tools/call" && declaresElicitation(meta) && mayAsk?.(name as string, args as FastRequest["args"])) return undefined;
+  // a 2025-era session may say the client can be asked: the SDK asks (a session id that does not verify only costs the fast path)
+  if (method === "tools/call" && headers["mcp-session-id"] !== undefined && mayAsk?.(name as string, args as FastRequest["args"]))
+    return undefined;
+  // a tool that may ask the client questions or send it log messages: input_required results and streams are the SDK's (mcp/questions.ts)
+  if (method === "tools/call" && talks?.(name as string, args as FastRequest["args"])) return undefined;
 
   const versionHeader = header(headers, "mcp-protocol-version");
   const methodHeader = header(headers, "mcp-method");
@@ -145,6 +152,10 @@ export interface FastAnswers {
   taskSupportOf?: TaskSupportOf | undefined;
   /** Set when confirmations are asked: which calls may ask, and so are left to the SDK when the client can answer. */
   mayAsk?: MayAsk | undefined;
+  /** Which calls run a tool that asks the client or tells it things (`asks`, `logs`), and so are left to the SDK. */
+  talks?: MayAsk | undefined;
+  /** Set when 2025-era HTTP clients may be asked (mcp/legacy-sessions.ts); the route uses it before the fast path. */
+  sessions?: LegacySessions | undefined;
 }
 
 /** Answers a request `fastRequestOf` took. A client that leaves before its answer is written cancels its call. */

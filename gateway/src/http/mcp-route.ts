@@ -18,6 +18,8 @@ import type { Caller, View } from "../mcp/caller.js";
 import { mcpServerFactory, type CallerAuthInfo, type McpServerOptions } from "../mcp/server.js";
 import { ToolAnswers } from "../mcp/tool-answers.js";
 import { Confirmations } from "../mcp/confirmations.js";
+import { answersIn, type LegacySessions } from "../mcp/legacy-sessions.js";
+import { ResourceSubscriptions } from "../mcp/resource-subscriptions.js";
 import { fastRequestOf, serveFast, type FastAnswers } from "./mcp-fast-path.js";
 import { sendWebResponse, webRequestOf } from "./web-bridge.js";
 
@@ -57,6 +59,11 @@ export function mcpRoute(options: McpRouteOptions): Router {
   const mayAsk = confirmations
     ? (tool: string, args: Record<string, unknown> | undefined) => Confirmations.asksFor(options.catalog, tool, args)
     : undefined;
+  const talks = (tool: string, args: Record<string, unknown> | undefined) => {
+    const called = tool === "call_tool" && typeof args?.name === "string" ? args.name : tool;
+    const descriptor = options.catalog.tool(called)?.descriptor;
+    return descriptor?.asks === true || descriptor?.logs === true;
+  };
   const handler = createMcpHandler(mcpServerFactory(options, undefined, answers), {
     legacy: "stateless",
     keepAliveMs,
@@ -68,12 +75,26 @@ export function mcpRoute(options: McpRouteOptions): Router {
     express.raw({ type: () => true, limit: options.bodyLimit }),
     (req, res, next) => (lacksScope(options, req, res) ? undefined : next()),
     (req, res) =>
-      void serve(handler, fastPath ? { answers, version: options.version, keepAliveMs, taskSupportOf, mayAsk } : undefined, req, res, log),
+      void serve(
+        handler,
+        fastPath ? { answers, version: options.version, keepAliveMs, taskSupportOf, mayAsk, talks, sessions: options.sessions } : undefined,
+        req,
+        res,
+        log,
+      ),
   );
   const notAllowed: RequestHandler = (_req, res) => {
     res.setHeader("Allow", "POST").status(405).json(jsonRpcError(-32000, "Method not allowed: this server is stateless; use POST /mcp."));
   };
-  router.get("/mcp", notAllowed);
+  // a 2025-era client's stream of resource updates, under its sealed session (any other GET: there is no stream)
+  const { sessions: sealed, subscriptions } = options;
+  router.get(
+    "/mcp",
+    (req, res, next) =>
+      sealed && subscriptions && typeof req.headers["mcp-session-id"] === "string" ? next() : notAllowed(req, res, next),
+    authenticateKey(options.keys, options.stdioBridgeToken, options.oauth),
+    (req, res, next) => (updatesStream(req, res, sealed!, subscriptions!, keepAliveMs) ? undefined : notAllowed(req, res, next)),
+  );
   router.delete("/mcp", notAllowed);
   return router;
 }
@@ -87,13 +108,24 @@ async function serve(handler: McpHttpHandler, fast: FastAnswers | undefined, req
   } catch {
     // not JSON at all: the SDK answers it (-32700, or 415 for a wrong content type)
   }
+  const sessions = fast?.sessions;
+  if (parsed !== undefined && sessions) {
+    // a 2025-era client's answers to a question asked on a call's stream: to the replica that asked (legacy-sessions.ts)
+    const answers = answersIn(parsed);
+    const session = req.headers["mcp-session-id"];
+    if (answers && typeof session === "string" && sessions.capabilities(session, caller.principal.keyId)) {
+      sessions.answer(caller.principal.keyId, answers);
+      res.status(202).end();
+      return;
+    }
+  }
   if (parsed !== undefined) {
     const problem = messageProblem(text, parsed);
     if (problem) {
       res.status(200).json(jsonRpcError(problem.code, problem.message, requestIdOf(parsed)));
       return;
     }
-    const request = fast && fastRequestOf(req.headers, parsed, fast.taskSupportOf, fast.mayAsk);
+    const request = fast && fastRequestOf(req.headers, parsed, fast.taskSupportOf, fast.mayAsk, fast.talks);
     if (request) {
       await serveFast(fast, caller, request, req, res).catch((error: unknown) => failed(error, res, log, parsed));
       return;
@@ -110,10 +142,51 @@ async function serve(handler: McpHttpHandler, fast: FastAnswers | undefined, req
       authInfo,
       ...(parsed !== undefined ? { parsedBody: parsed } : {}),
     });
+    const opened = sessions && response.ok ? sessionOf(parsed, sessions, caller) : undefined;
+    if (opened) res.setHeader("mcp-session-id", opened);
     await sendWebResponse(response, res);
   } catch (error) {
     failed(error, res, log, parsed);
   }
+}
+
+/**
+ * `GET /mcp` with a valid 2025 session id: an SSE stream of `notifications/resources/updated` for the URIs the
+ * session subscribed to (resource-subscriptions.ts), from whichever replica hears of the change. False when the
+ * session does not verify for this key.
+ */
+function updatesStream(
+  req: Request,
+  res: Response,
+  sessions: LegacySessions,
+  subscriptions: ResourceSubscriptions,
+  keepAliveMs: number,
+): boolean {
+  const caller = callers.get(req)!;
+  const sessionId = req.headers["mcp-session-id"] as string;
+  if (!sessions.capabilities(sessionId, caller.principal.keyId)) return false;
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  res.flushHeaders();
+  const send = (message: unknown) => res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  const close = subscriptions.open(ResourceSubscriptions.sessionOf(sessionId), caller.principal.accountId, {
+    notify: (uri) => send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } }),
+    end: () => res.end(),
+  });
+  const keepAlive = setInterval(() => res.write(": keep-alive\n\n"), keepAliveMs);
+  // the subscriptions stay: the client may open its stream again on another replica
+  res.on("close", () => {
+    clearInterval(keepAlive);
+    close();
+  });
+  return true;
+}
+
+/** A 2025-era `initialize` is answered with a session id that seals what the client can be asked (legacy-sessions.ts). */
+function sessionOf(parsed: unknown, sessions: LegacySessions, caller: Caller): string | undefined {
+  const message = parsed as { method?: unknown; params?: { capabilities?: unknown } } | undefined;
+  if (message?.method !== "initialize" || caller.transport !== "http") return undefined;
+  const capabilities = message.params?.capabilities;
+  return sessions.open(caller.principal.keyId, typeof capabilities === "object" && capabilities !== null ? capabilities : {});
 }
 
 function failed(error: unknown, res: Response, log: Logger, parsed: unknown): void {

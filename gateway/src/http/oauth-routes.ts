@@ -20,7 +20,6 @@ import {
 } from "@bancada/service-kit";
 import type { KeyStore } from "../keys/api-keys.js";
 import { grantView, subjectOf } from "../oauth/grants.js";
-import { oauthScopes } from "../oauth/provider.js";
 import type { OAuthServer } from "../oauth/server.js";
 import { checkNotStronger, keysRead, keysWrite, ownerOf } from "./key-routes.js";
 
@@ -37,6 +36,18 @@ const approveBody = z.strictObject({
   allowedBoardIds: z.array(z.guid()).max(1000).nullable().default(null),
   expiresAt: z.iso.datetime({ offset: true }).nullable().default(null),
 });
+
+/** What the consent page shows: the client, the scopes it asks (all a grant may hold when it names none), the limits. */
+const consentDetails = z.object({
+  uid: z.string(),
+  client: z.object({ id: z.string(), name: z.string(), host: z.string() }),
+  requestedScopes: z.array(z.string()),
+  resource: z.string().describe("The URL of the MCP endpoint the grant is for."),
+  maxDays: z.number().int(),
+  defaultDays: z.number().int(),
+});
+/** Where the browser goes next: back to the client with a code, or with access_denied. */
+const redirect = z.object({ redirectTo: z.string() });
 
 const uidParam = z.strictObject({ uid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
 const grantIdParam = z.strictObject({ id: z.guid() });
@@ -76,89 +87,102 @@ export function oauthRoutes({ oauth, keys, guards, limiter, consolePage }: OAuth
   });
 
   router.get("/oauth/consent/:uid", host, consolePage);
-  router.get("/oauth/consent/:uid/details", host, async (req, res) => {
-    const { uid } = uidParam.parse(req.params);
-    const provider = oauth.provider(req);
-    const details = await interaction(provider, req, res, uid);
-    const client = await provider.Client.find(String(details.params.client_id));
-    if (!client) throw expired();
-    const asked = String(details.params.scope ?? "")
-      .split(" ")
-      .filter((scope) => oauthScopes.includes(scope));
-    res.setHeader("Cache-Control", "no-store");
-    res.json({
-      uid,
-      client: {
-        id: client.clientId,
-        name: client.clientName ?? client.clientId,
-        host: clientHost(client.clientId, details.params.redirect_uri),
-      },
-      requestedScopes: asked.length > 0 ? asked : oauthScopes,
-      resource: oauth.resource(req),
-      maxDays: maxGrantDays,
-      defaultDays: defaultGrantDays,
-    });
-  });
+  const consentRoute = (rest: string) => `/oauth/consent/:uid${rest}`;
+  routes.get(
+    consentRoute("/details"),
+    { summary: "What an OAuth client asks (the consent page)", access: "public", params: uidParam, response: consentDetails },
+    host,
+    async (req, res) => {
+      const { uid } = uidParam.parse(req.params);
+      const { details, client, offered } = await clientRequest(oauth, req, res, uid);
+      res.setHeader("Cache-Control", "no-store");
+      res.json({
+        uid,
+        client: {
+          id: client.clientId,
+          name: client.clientName ?? client.clientId,
+          host: clientHost(client.clientId, details.params.redirect_uri),
+        },
+        requestedScopes: offered,
+        resource: oauth.resource(req),
+        maxDays: maxGrantDays,
+        defaultDays: defaultGrantDays,
+      } satisfies z.infer<typeof consentDetails>);
+    },
+  );
 
-  router.post("/oauth/consent/:uid/approve", host, originGuard(guards), authenticate(keys, limiter), jsonBody("64kb"), async (req, res) => {
-    const { uid } = uidParam.parse(req.params);
-    const principal = authorizedPrincipal(req, keysWrite);
-    const body = approveBody.parse(req.body ?? {});
-    const provider = oauth.provider(req);
-    const details = await interaction(provider, req, res, uid);
-    const client = await provider.Client.find(String(details.params.client_id));
-    if (!client) throw expired();
-    const asked = String(details.params.scope ?? "")
-      .split(" ")
-      .filter((scope) => oauthScopes.includes(scope));
-    const offered = asked.length > 0 ? asked : oauthScopes;
-    const notOffered = body.scopes.filter((scope) => !offered.includes(scope));
-    if (notOffered.length > 0) {
-      throw new DomainError(ErrorCode.invalidArgument, `The client did not ask for ${notOffered.join(", ")}: grant only what it asked.`, {
-        issues: notOffered.map((scope) => ({ path: `scopes[${body.scopes.indexOf(scope)}]`, message: "not asked by the client" })),
+  routes.post(
+    consentRoute("/approve"),
+    {
+      summary: "Approve an OAuth client (a key holding keys:write)",
+      access: keysWrite,
+      params: uidParam,
+      body: approveBody,
+      response: redirect,
+    },
+    host,
+    originGuard(guards),
+    authenticate(keys, limiter),
+    jsonBody("64kb"),
+    async (req, res) => {
+      const { uid } = uidParam.parse(req.params);
+      const principal = authorizedPrincipal(req, keysWrite);
+      const body = approveBody.parse(req.body ?? {});
+      const { provider, client, offered } = await clientRequest(oauth, req, res, uid);
+      const notOffered = body.scopes.filter((scope) => !offered.includes(scope));
+      if (notOffered.length > 0) {
+        throw new DomainError(ErrorCode.invalidArgument, `The client did not ask for ${notOffered.join(", ")}: grant only what it asked.`, {
+          issues: notOffered.map((scope) => ({ path: `scopes[${body.scopes.indexOf(scope)}]`, message: "not asked by the client" })),
+        });
+      }
+      const expiresAt = body.expiresAt ?? new Date(Date.now() + defaultGrantDays * 86_400_000).toISOString();
+      if (Date.parse(expiresAt) > Date.now() + maxGrantDays * 86_400_000) {
+        throw new DomainError(ErrorCode.invalidArgument, `A grant lasts at most ${maxGrantDays} days: pick an earlier expiry.`, {
+          issues: [{ path: "expiresAt", message: `at most ${maxGrantDays} days ahead` }],
+        });
+      }
+      const own = await keys.get(principal.keyId, ownerOf(principal));
+      checkNotStronger(principal, own, { ...body, expiresAt }, "A grant you approve");
+      const grantId = await oauth.grants.approve(provider, oauth.resource(req), {
+        ...ownerOf(principal),
+        clientId: client.clientId,
+        clientName: client.clientName ?? client.clientId,
+        approvedByKeyId: principal.keyId,
+        scopes: body.scopes,
+        allowWrites: body.allowWrites,
+        allowedBoardIds: body.allowedBoardIds,
+        expiresAt: new Date(expiresAt),
       });
-    }
-    const expiresAt = body.expiresAt ?? new Date(Date.now() + defaultGrantDays * 86_400_000).toISOString();
-    if (Date.parse(expiresAt) > Date.now() + maxGrantDays * 86_400_000) {
-      throw new DomainError(ErrorCode.invalidArgument, `A grant lasts at most ${maxGrantDays} days: pick an earlier expiry.`, {
-        issues: [{ path: "expiresAt", message: `at most ${maxGrantDays} days ahead` }],
-      });
-    }
-    const own = await keys.get(principal.keyId, ownerOf(principal));
-    checkNotStronger(principal, own, { ...body, expiresAt }, "A grant you approve");
-    const grantId = await oauth.grants.approve(provider, oauth.resource(req), {
-      ...ownerOf(principal),
-      clientId: client.clientId,
-      clientName: client.clientName ?? client.clientId,
-      approvedByKeyId: principal.keyId,
-      scopes: body.scopes,
-      allowWrites: body.allowWrites,
-      allowedBoardIds: body.allowedBoardIds,
-      expiresAt: new Date(expiresAt),
-    });
-    const redirectTo = await provider.interactionResult(
-      req,
-      res,
-      { login: { accountId: subjectOf(ownerOf(principal)) }, consent: { grantId } },
-      { mergeWithLastSubmission: false },
-    );
-    res.setHeader("Cache-Control", "no-store");
-    res.json({ redirectTo });
-  });
+      const redirectTo = await provider.interactionResult(
+        req,
+        res,
+        { login: { accountId: subjectOf(ownerOf(principal)) }, consent: { grantId } },
+        { mergeWithLastSubmission: false },
+      );
+      res.setHeader("Cache-Control", "no-store");
+      res.json({ redirectTo });
+    },
+  );
 
-  router.post("/oauth/consent/:uid/deny", host, originGuard(guards), async (req, res) => {
-    const { uid } = uidParam.parse(req.params);
-    const provider = oauth.provider(req);
-    await interaction(provider, req, res, uid);
-    const redirectTo = await provider.interactionResult(
-      req,
-      res,
-      { error: "access_denied", error_description: "The person denied this client access to Bancada." },
-      { mergeWithLastSubmission: false },
-    );
-    res.setHeader("Cache-Control", "no-store");
-    res.json({ redirectTo });
-  });
+  routes.post(
+    consentRoute("/deny"),
+    { summary: "Deny an OAuth client", access: "public", params: uidParam, body: z.strictObject({}), response: redirect },
+    host,
+    originGuard(guards),
+    async (req, res) => {
+      const { uid } = uidParam.parse(req.params);
+      const provider = oauth.provider(req);
+      await interaction(provider, req, res, uid);
+      const redirectTo = await provider.interactionResult(
+        req,
+        res,
+        { error: "access_denied", error_description: "The person denied this client access to Bancada." },
+        { mergeWithLastSubmission: false },
+      );
+      res.setHeader("Cache-Control", "no-store");
+      res.json({ redirectTo });
+    },
+  );
 
   // anyone may register a client (DCR has no credentials): a few per address and hour, so nobody fills the table
   router.post("/oauth/register", host, registrationLimit(), authorizationServer);
@@ -192,6 +216,18 @@ export function oauthRoutes({ oauth, keys, guards, limiter, consolePage }: OAuth
     },
   );
   return router;
+}
+
+/** The consent `uid` of this browser, its client, and the scopes it asks that a grant may hold (all when it names none). */
+async function clientRequest(oauth: OAuthServer, req: Request, res: Response, uid: string) {
+  const provider = oauth.provider(req);
+  const details = await interaction(provider, req, res, uid);
+  const client = await provider.Client.find(String(details.params.client_id));
+  if (!client) throw expired();
+  const asked = String(details.params.scope ?? "")
+    .split(" ")
+    .filter((scope) => oauth.scopes.includes(scope));
+  return { provider, details, client, offered: asked.length > 0 ? asked : [...oauth.scopes] };
 }
 
 async function interaction(provider: ReturnType<OAuthServer["provider"]>, req: Request, res: Response, uid: string) {

@@ -11,29 +11,27 @@
  */
 import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import { apiKeyDigest } from "@bancada/service-kit";
-import { DomainError, ErrorCode, isScope, type Principal, type Profile } from "@bancada/contracts";
+import { DomainError, ErrorCode, type Principal, type Profile } from "@bancada/contracts";
 import type { GatewayDb } from "../db/client.js";
 import type { ApiKey } from "../db/generated/client.js";
 
-export interface CreateKeyInput {
+/** Whom a key acts for and what it may do: what a new key is given and a stored one shows. */
+interface KeyHolding {
   accountId: string;
   personId: string;
   agentId: string;
   scopes: string[];
   allowWrites: boolean;
   allowedBoardIds: string[] | null;
+}
+
+export interface CreateKeyInput extends KeyHolding {
   expiresAt?: Date | null;
 }
 
-export interface KeyRecord {
+export interface KeyRecord extends KeyHolding {
   id: string;
   prefix: string;
-  accountId: string;
-  personId: string;
-  agentId: string;
-  scopes: string[];
-  allowWrites: boolean;
-  allowedBoardIds: string[] | null;
   createdAt: string;
   expiresAt: string | null;
   revokedAt: string | null;
@@ -59,8 +57,16 @@ const isKeyId = (text: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}
 const currentScheme = "hmac-digest";
 const legacyScheme = "pepper-key";
 
+/** The scopes the gateway owns (docs/gateway.md#scopes); every other scope is a service's. */
+export const gatewayScopes = ["audit:read", "keys:read", "keys:write"] as const;
+
 export interface KeyStoreOptions {
   pepper: string;
+  /**
+   * Every scope a key may hold: the services' own (each declares them in its package.json's `"bancada"` block; the
+   * command reads them from its services, tests from @bancada/service-registry), with `gatewayScopes` added here.
+   */
+  serviceScopes: readonly string[];
   cacheMs?: number;
 }
 
@@ -72,14 +78,18 @@ export class KeyStore {
   readonly #cache = new Map<string, { record: ApiKey | null; until: number; principals: Partial<Record<Profile, Principal>> }>();
   readonly #lastTouched = new Map<string, number>();
 
+  /** Every scope a key may hold, the services' first. */
+  readonly scopes: readonly string[];
+
   constructor(db: GatewayDb, options: KeyStoreOptions) {
+    this.scopes = Object.freeze([...new Set([...options.serviceScopes, ...gatewayScopes])]);
     this.#db = db;
     this.#pepper = options.pepper;
     this.#cacheMs = options.cacheMs ?? 3_000;
   }
 
   async create(input: CreateKeyInput): Promise<{ key: string; record: KeyRecord }> {
-    const unknown = input.scopes.filter((scope) => !isScope(scope));
+    const unknown = input.scopes.filter((scope) => !this.scopes.includes(scope));
     if (unknown.length > 0) throw new DomainError(ErrorCode.invalidArgument, `Unknown scope(s): ${unknown.join(", ")}.`, { unknown });
     for (const [field, value] of Object.entries({ accountId: input.accountId, personId: input.personId, agentId: input.agentId })) {
       if (!value.trim()) throw new DomainError(ErrorCode.invalidArgument, `${field} must not be empty.`);

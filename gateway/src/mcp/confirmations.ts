@@ -26,12 +26,17 @@ import { DomainError, ErrorCode, authorize, type ErrorBody, type ToolConfirmatio
 import type { Catalog } from "../catalog.js";
 import type { Caller } from "./caller.js";
 
-/** What the sealed request state holds: enough to refuse an answer given for another call or by another key. */
-interface AskedCall {
+/**
+ * What the sealed request state holds: enough to refuse an answer given for another call or by another key, and
+ * what earlier rounds settled — the person's confirmation, the answers to a service's questions (questions.ts).
+ */
+export interface AskedCall {
   tool: string;
   args: string;
   account: string;
   key: string;
+  confirmed?: boolean;
+  answers?: Record<string, unknown>;
 }
 
 /** The id of the one question in `inputRequests` (and so of its answer in `inputResponses`). */
@@ -45,7 +50,7 @@ const requestedSchema = {
   required: ["confirm"],
 };
 
-type Asked = { ask: InputRequiredResult } | { run: Record<string, unknown> | undefined } | { refused: ErrorBody };
+type Asked = { ask: InputRequiredResult } | { run: Record<string, unknown> | undefined; confirmed?: true } | { refused: ErrorBody };
 
 export class Confirmations {
   readonly #codec: RequestStateCodec<AskedCall>;
@@ -58,6 +63,9 @@ export class Confirmations {
 
   /** The SDK's `requestState.verify` hook: a state that fails its seal or is out of time is refused (-32602). */
   readonly verify = (state: string, ctx: ServerContext): Promise<AskedCall> => this.#codec.verify(state, ctx);
+
+  /** Seals the state of a call that asks (any replica verifies it). */
+  readonly mint = (call: AskedCall): Promise<string> => this.#codec.mint(call);
 
   /** Whether a call may need the person's word, so that the fast path leaves it to the SDK (which asks). */
   static asksFor(catalog: Catalog, tool: string, args: Record<string, unknown> | undefined): boolean {
@@ -84,12 +92,14 @@ export class Confirmations {
     if (!authorize(descriptor, caller.principal, caller.transport).allowed) return { run: args };
 
     const asked = ctx.mcpReq.requestState<AskedCall>();
-    const call: AskedCall = { tool, args: digest(args), account: caller.principal.accountId, key: caller.principal.keyId };
+    const call = askedCall(tool, args, caller);
     if (asked !== undefined) {
       if (typeof asked !== "object" || !sameCall(asked, call)) return { refused: foreignAnswer(tool) };
+      // accepted in an earlier round; this round answers the service's own questions
+      if (asked.confirmed) return { run: accepted(confirmation, args), confirmed: true };
       const answer = inputResponse(ctx.mcpReq.inputResponses, questionId);
       if (answer.kind === "elicit") {
-        if (answer.action === "accept" && answer.content?.confirm === true) return { run: accepted(confirmation, args) };
+        if (answer.action === "accept" && answer.content?.confirm === true) return { run: accepted(confirmation, args), confirmed: true };
         return { refused: notDone(tool, answer.action === "accept" ? "decline" : answer.action) };
       }
       // no usable answer came back with the state: ask again
@@ -135,13 +145,18 @@ function questionFor(confirmation: ToolConfirmation, args: Record<string, unknow
   });
 }
 
+/** The call a sealed state is bound to: the tool (or `prompt:<name>`), its arguments' digest, the account and key. */
+export function askedCall(tool: string, args: Record<string, unknown> | undefined, caller: Caller): AskedCall {
+  return { tool, args: digest(args), account: caller.principal.accountId, key: caller.principal.keyId };
+}
+
 function digest(args: Record<string, unknown> | undefined): string {
   return createHash("sha256")
     .update(JSON.stringify(args ?? {}))
     .digest("base64url");
 }
 
-function sameCall(a: AskedCall, b: AskedCall): boolean {
+export function sameCall(a: AskedCall, b: AskedCall): boolean {
   return a.tool === b.tool && a.args === b.args && a.account === b.account && a.key === b.key;
 }
 
@@ -152,7 +167,7 @@ function notDone(tool: string, action: "decline" | "cancel"): ErrorBody {
   }).toBody();
 }
 
-function foreignAnswer(tool: string): ErrorBody {
+export function foreignAnswer(tool: string): ErrorBody {
   return new DomainError(
     ErrorCode.invalidArgument,
     `This answer was given for another call, not this ${tool}: call it again without requestState to be asked anew.`,

@@ -4,7 +4,7 @@
  * so the list, the search view, the result's shape and the error envelope cannot differ between them.
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
-import { DomainError, ErrorCode, type ContentBlock, type ErrorBody } from "@bancada/contracts";
+import { DomainError, ErrorCode, type ClientQuestion, type ContentBlock, type ErrorBody } from "@bancada/contracts";
 import type { CallOptions, CallRouter } from "../call-router.js";
 import type { Catalog } from "../catalog.js";
 import { ListedTools } from "./listed-tools.js";
@@ -42,6 +42,13 @@ export class ToolAnswers {
 
   /** One tools/call; never throws (a failure is an `isError` result carrying the error envelope). */
   async call(caller: Caller, name: string, args: Record<string, unknown> | undefined, options: CallOptions): Promise<CallToolResult> {
+    const answer = await this.callAsking(caller, name, args, options);
+    // only a call that carried the client's side can be asked questions (the service refuses to ask otherwise)
+    return isAsking(answer) ? errorResult(unexpectedQuestions(name), true) : answer;
+  }
+
+  /** One tools/call of a tool that may ask the client (`options.client` set): its result, or its questions. */
+  async callAsking(caller: Caller, name: string, args: Record<string, unknown> | undefined, options: CallOptions): Promise<ToolAnswer> {
     const search = this.#search;
     if (caller.view === "search" && search.owns(name)) {
       if (name === "search_tools") {
@@ -64,16 +71,29 @@ export class ToolAnswers {
     return this.#o.outputSchemas && this.#o.catalog.tool(name)?.descriptor.outputSchema !== undefined;
   }
 
-  async #callTool(caller: Caller, name: string, args: unknown, options: CallOptions): Promise<CallToolResult> {
+  async #callTool(caller: Caller, name: string, args: unknown, options: CallOptions): Promise<ToolAnswer> {
     const { router } = this.#o;
     if (name.length > maxToolNameLength) return errorResult(nameTooLong(name), true);
     const reply = await router.callTool(caller.principal, name, args, options);
+    if (reply.ok && reply.asks) return { asks: reply.asks };
     if (reply.ok) return okResult(reply.result as Record<string, unknown>, reply.content);
     // The error object goes in both places, except where an output schema is advertised: MCP clients check
     // structuredContent against it even on errors (the TS SDK answers -32602 instead of the error), so there
     // the envelope travels as the text alone, which every client shows.
     return errorResult(reply.error, !this.#schemaAdvertised(name));
   }
+}
+
+/** A tool's result, or the questions it asks the client before it can answer (mcp/questions.ts). */
+export type ToolAnswer = CallToolResult | Asking;
+type Asking = { asks: Record<string, ClientQuestion> };
+
+export function isAsking(answer: ToolAnswer): answer is Asking {
+  return "asks" in answer && typeof answer.asks === "object" && answer.asks !== null && !("content" in answer);
+}
+
+function unexpectedQuestions(name: string): ErrorBody {
+  return new DomainError(ErrorCode.internal, `${name} asked the client questions on a call that cannot carry them.`).toBody();
 }
 
 /** No tool of ours has a longer name; a longer one is refused before it reaches the router, the audit or a log line. */

@@ -5,10 +5,11 @@
  * the tool names use, and BM25 weighs them by field (name over title over description over parameter
  * descriptions). The index is rebuilt only when the catalog changes.
  *
- * The gateway holds only the verbs every domain shares (create, list, get, search, update, delete). Each service
- * declares the words of its own domain with its catalog (`defineService({ vocabulary })`), so adding a service never
- * touches this file. The lexicon is one for the whole catalog (the shared verbs and every service's words): a
- * concept's weight then reflects how many tools of any domain use its words. A service's words cannot take more
+ * The gateway holds no words of its own: each service declares the words of its domain with its catalog
+ * (`defineService({ vocabulary })`), and service-kit adds the verbs every domain shares (create, list, get, search,
+ * update, delete: `packages/service-kit/src/common-verbs.ts`) to each, so adding a service never touches this file.
+ * The lexicon is one for the whole catalog (every service's words): a concept's weight then reflects how many tools
+ * of any domain use its words. A service's words cannot take more
  * from the others than its descriptions already could (a catalog is accepted only under the service's own key).
  *
  * A word can point at a tool of the wrong domain: in "run a python script in a sandbox", "script" names the
@@ -19,28 +20,18 @@
  */
 import type { ToolDescriptor, Vocabulary } from "@bancada/contracts";
 
-/** The actions every domain has, concept → the words that mean it; the concept's own name is one of its words. */
-const sharedVerbs: Vocabulary = {
-  create: ["add", "new", "make", "save", "insert", "put", "compose", "start", "begin"],
-  search: ["find", "look", "lookup", "query", "locate", "seek", "about", "matching"],
-  list: ["show", "browse", "all", "enumerate", "overview", "which"],
-  get: ["read", "fetch", "view", "see", "retrieve", "load", "detail", "inspect", "one", "single", "state", "full", "open"],
-  delete: ["remove", "destroy", "erase", "wipe", "kill", "purge", "teardown", "good"],
-  update: ["edit", "change", "modify", "rename", "rewrite", "replace", "fix", "set", "overwrite", "retitle"],
-};
-
 const stopwords = new Set(
   "a an the to of in on for my me i and or with from into by at it its this that these those is are be can please some any up out do does our your as than then so we will".split(
     " ",
   ),
 );
 
-/** Words → concepts: the shared verbs plus the services' vocabularies. */
+/** Words → concepts: the services' vocabularies (a concept's own name is one of its words). */
 export class Lexicon {
   readonly #conceptsOf = new Map<string, string[]>();
 
   constructor(vocabularies: readonly Vocabulary[] = []) {
-    for (const entries of [sharedVerbs, ...vocabularies]) {
+    for (const entries of vocabularies) {
       for (const [concept, words] of Object.entries(entries)) {
         for (const word of [concept, ...words]) {
           const key = stem(word);
@@ -118,7 +109,8 @@ export class ToolRanking {
 
   /**
    * `instructions`: each service's instructions (what the gateway tells clients), read as part of its domain;
-   * `vocabularies`: each service's words for its domain (a service without one is read with the shared verbs only).
+   * `vocabularies`: each service's words for its domain, the common verbs included (a service without one is read
+   *   by its tools' own words only).
    */
   constructor(
     tools: readonly RankableTool[],

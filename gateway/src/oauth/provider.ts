@@ -12,13 +12,12 @@
  */
 import { createECDH, hkdfSync } from "node:crypto";
 import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
-import { scopes as allScopes } from "@bancada/contracts";
 import type { GatewayDb } from "../db/client.js";
 import { postgresAdapter } from "./adapter.js";
 import { refusePrivateAddress } from "./private-address.js";
 
 /** What a grant may hold: every scope but the key-management ones (a token reaches /mcp only, never /v1/keys). */
-export const oauthScopes: readonly string[] = allScopes.filter((scope) => !scope.startsWith("keys:"));
+export const grantableScopes = (scopes: readonly string[]): readonly string[] => scopes.filter((scope) => !scope.startsWith("keys:"));
 
 const accessTokenTtlSeconds = 3_600;
 const refreshTokenTtlSeconds = 30 * 86_400;
@@ -29,6 +28,8 @@ export interface ProviderOptions {
   /** The gateway's secret (every replica holds the same): cookie and signing keys derive from it. */
   secret: string;
   db: GatewayDb;
+  /** The scopes a grant may hold (`grantableScopes`). */
+  scopes: readonly string[];
   /** Development only: fetch Client ID Metadata Documents from loopback and private addresses too. */
   allowPrivateClientDocuments?: boolean;
 }
@@ -38,6 +39,7 @@ const consentPath = (uid: string): string => `/oauth/consent/${uid}`;
 
 export function createProvider(options: ProviderOptions): Provider {
   const resource = `${options.issuer}/mcp`;
+  const oauthScopes = options.scopes;
   const configuration: Configuration = {
     adapter: postgresAdapter(options.db, derive(options.secret, "bancada oauth client secrets")),
     clients: [],

@@ -8,11 +8,13 @@ import type Provider from "oidc-provider";
 import type { Principal, Profile } from "@bancada/contracts";
 import type { GatewayDb } from "../db/client.js";
 import { GrantStore } from "./grants.js";
-import { createProvider, oauthScopes } from "./provider.js";
+import { createProvider, grantableScopes } from "./provider.js";
 
 export interface OAuthOptions {
   db: GatewayDb;
   secret: string;
+  /** Every scope a key may hold (the key store's); a grant may hold them but the key-management ones. */
+  scopes: readonly string[];
   /** The public origin clients use (`https://bancada.example`); a trailing slash or `/mcp` is dropped. */
   publicUrl?: string;
   allowPrivateClientDocuments?: boolean;
@@ -20,12 +22,15 @@ export interface OAuthOptions {
 
 export class OAuthServer {
   readonly grants: GrantStore;
+  /** What a grant may hold, and what the consent page offers. */
+  readonly scopes: readonly string[];
   readonly #options: OAuthOptions;
   #provider: Provider | undefined;
   #issuer: string | undefined;
 
   constructor(options: OAuthOptions) {
     this.#options = options;
+    this.scopes = grantableScopes(options.scopes);
     this.grants = new GrantStore(options.db);
     if (options.publicUrl) this.#issuer = options.publicUrl.replace(/\/+$/, "").replace(/\/mcp$/, "");
   }
@@ -44,6 +49,7 @@ export class OAuthServer {
       issuer: this.issuer(req),
       secret: this.#options.secret,
       db: this.#options.db,
+      scopes: this.scopes,
       ...(this.#options.allowPrivateClientDocuments ? { allowPrivateClientDocuments: true } : {}),
     }));
   }
@@ -53,7 +59,7 @@ export class OAuthServer {
     return {
       resource: this.resource(req),
       authorization_servers: [this.issuer(req)],
-      scopes_supported: oauthScopes,
+      scopes_supported: this.scopes,
       bearer_methods_supported: ["header"],
       resource_name: "Bancada",
       resource_documentation: `${this.issuer(req)}/`,

@@ -5,7 +5,6 @@
  * Usage: npx tsx gateway/test/conformance/test-stack.ts [--fixtures]
  */
 import { startStack } from "@bancada/e2e";
-import { scopes } from "@bancada/contracts";
 import { echoFactory, scriptsFactory } from "../fixtures.js";
 import { conformanceFactory } from "./fixture-service/service.js";
 
@@ -13,7 +12,7 @@ const fixtures = process.argv.includes("--fixtures");
 const stack = await startStack({
   services: { scripts: scriptsFactory, echo: echoFactory, ...(fixtures ? { conformance: conformanceFactory } : {}) },
 });
-const key = await stack.createKey({ scopes: [...scopes] });
+const key = await stack.createKey({ scopes: [...stack.gateway.keys.scopes] });
 console.log(`${stack.mcpUrl} ${key}`);
 process.stdin.resume();
 process.stdin.once("end", () => void stack.stop().finally(() => process.exit(0)));

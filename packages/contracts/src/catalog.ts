@@ -36,6 +36,10 @@ export const toolDescriptor = z.object({
       argument: z.string().optional(),
     })
     .optional(),
+  /** The handler may ask the client questions (`ctx.ask`: a form, a sampling, its roots) before it answers. */
+  asks: z.boolean().optional(),
+  /** The handler may send log messages to the client (`ctx.tell`). */
+  logs: z.boolean().optional(),
 });
 export type ToolDescriptor = z.infer<typeof toolDescriptor>;
 export type ToolConfirmation = NonNullable<ToolDescriptor["confirmation"]>;
@@ -107,10 +111,43 @@ export const completionTarget = z.discriminatedUnion("kind", [
 ]);
 export type CompletionTarget = z.infer<typeof completionTarget>;
 
+/** The MCP log levels, least severe first. */
+export const logLevels = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+/** What a client can be asked (the client capability each of MCP's embedded requests needs). */
+const askKinds = ["elicitation", "sampling", "roots"] as const;
+
+/**
+ * A question a handler puts to the client: one of MCP's embedded requests of an `input_required` result
+ * (`elicitation/create`, `sampling/createMessage`, `roots/list`), with its params as MCP defines them.
+ */
+export interface ClientQuestion {
+  method: "elicitation/create" | "sampling/createMessage" | "roots/list";
+  params?: Record<string, unknown>;
+}
+
+/**
+ * The client's side of an MCP call, carried to the service (absent on REST and task calls): what it can be asked,
+ * its answers so far by question id (every round of this call: the handler runs again from the start with them),
+ * and the least severe log level it wants (absent: no log messages).
+ */
+const clientSide = z.object({
+  can: z.array(z.enum(askKinds)),
+  answers: z.record(z.string(), z.unknown()),
+  logLevel: z.enum(logLevels).optional(),
+});
+export type ClientSide = z.infer<typeof clientSide>;
+
 /** The body of a `<root>.<service>.call` request; the principal travels in a header. */
 export const callRequest = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("tool"), tool: z.string(), args: z.unknown() }),
-  z.object({ kind: z.literal("prompt"), prompt: z.string(), args: z.record(z.string(), z.string()).optional() }),
+  z.object({ kind: z.literal("tool"), tool: z.string(), args: z.unknown(), client: clientSide.optional() }),
+  z.object({
+    kind: z.literal("prompt"),
+    prompt: z.string(),
+    args: z.record(z.string(), z.string()).optional(),
+    client: clientSide.optional(),
+  }),
   /** One page of a resource family's resources for the caller (`cursor` is the service's own, opaque). */
   z.object({ kind: z.literal("resources"), resource: z.string(), cursor: z.string().optional() }),
   /** One resource of a family, by URI, with the template's variables already matched by the gateway. */
@@ -140,9 +177,21 @@ export interface ProgressUpdate {
 
 /**
  * Errors travel as data, never as transport failures. A tool may add `content`: MCP content blocks a person would
- * rather see than the JSON (an image it read), shown beside the structured result.
+ * rather see than the JSON (an image it read), shown beside the structured result. A handler that needs the
+ * client's answers first replies with its questions (`asks`, by question id) instead of a result; only a call that
+ * carried `client` gets such a reply.
  */
-export type CallReply = { ok: true; result: unknown; content?: ContentBlock[] } | { ok: false; error: ErrorBody };
+export type CallReply =
+  | { ok: true; result: unknown; content?: ContentBlock[]; asks?: undefined }
+  | { ok: true; asks: Record<string, ClientQuestion>; result?: undefined; content?: undefined }
+  | { ok: false; error: ErrorBody };
+
+/** One log message a handler sends its client during a call (MCP `notifications/message`). */
+export interface ClientLog {
+  level: LogLevel;
+  data: unknown;
+  logger?: string;
+}
 
 /** An MCP content block a tool adds to its result (the JSON text block is always there). */
 export const contentBlock = z.discriminatedUnion("type", [

@@ -13,7 +13,7 @@ export {
 export type { ErrorBody, ErrorEnvelope, ValidationIssue } from "./errors.js";
 export { Profile, principalSchema, Transport } from "./principal.js";
 export type { Principal } from "./principal.js";
-export { scopes, isScope, noScope } from "./scopes.js";
+export { noScope } from "./scopes.js";
 export type { Scope, ToolScope } from "./scopes.js";
 export { authorize, permits, restAccess } from "./authorize.js";
 export type { Access, Authorization, RouteAccess, Surface, ToolAccess } from "./authorize.js";
@@ -31,6 +31,7 @@ export {
   resourceContents,
   listedResource,
   vocabulary,
+  logLevels,
 } from "./catalog.js";
 export { matchUriTemplate, templateVariables } from "./uri-template.js";
 export type {
@@ -48,6 +49,10 @@ export type {
   CallReply,
   ProgressUpdate,
   Vocabulary,
+  ClientQuestion,
+  ClientSide,
+  ClientLog,
+  LogLevel,
 } from "./catalog.js";
 export { mcpClientConfiguration, mcpStdioConfiguration } from "./client-config.js";
 export type { StdioLaunch } from "./client-config.js";

@@ -7,16 +7,14 @@ export function subjects(root: string) {
     call: (service: string) => `${root}.${service}.call`,
     catalog: (service: string) => `${root}.${service}.catalog`,
     cancel: (service: string) => `${root}.${service}.cancel`,
-    /** One node's replicas of a service: calls forwarded to the node that owns what they act on (service-kit owner-route.ts). */
-    nodeCall: (service: string, node: string) => `${root}.${service}.node.${node}.call`,
-    /** One node's replicas: REST requests relayed by a replica of the same service to the node that owns their box. */
-    nodeRest: (service: string, node: string) => `${root}.${service}.node.${node}.rest`,
-    /** Cancellations of relayed REST requests, heard by every replica of the node (the one running it aborts). */
-    nodeRestCancel: (service: string, node: string) => `${root}.${service}.node.${node}.cancel`,
     /** One node's agent of a service (boxes): the driver's operations, asked by the control plane (services/boxes/src/node). */
     nodeAgent: (service: string, node: string) => `${root}.${service}.node.${node}.agent`,
     /** Cancellations of one node agent's operations (heard by the agent running them). */
     nodeAgentCancel: (service: string, node: string) => `${root}.${service}.node.${node}.agent-cancel`,
+    /** What every control-plane replica of a service hears (boxes: a box frozen under the calls another replica runs in it). */
+    replicaEvents: (service: string) => `${root}.${service}.replicas.events`,
+    /** One replica process (by its instance id): asked to cancel work it runs (boxes: a delete taking over a create). */
+    replicaStopWork: (service: string, instance: string) => `${root}.${service}.replicas.${instance}.stop-work`,
     catalogChanged: `${root}.catalog.changed`,
     authResolve: `${root}.auth.resolve`,
     /**
@@ -24,8 +22,12 @@ export function subjects(root: string) {
      * the client; the service's name in the subject lets NATS permit each service its own progress only.
      */
     progress: (service: string, callId: string) => `${root}.progress.${service}.${callId}`,
+    /** A service's MCP resource changed (tagged with its key): gateways notify the subscribed clients of its account. */
+    resourceChanged: (service: string) => `${root}.resources.changed.${service}`,
     /** A client's `notifications/cancelled`, heard by every gateway replica (the call may run on another). */
     clientCancel: `${root}.gateway.cancel`,
+    /** A 2025-era client's answers to a server-to-client request, heard by every gateway replica (the one that asked takes them). */
+    clientAnswer: `${root}.gateway.answer`,
     queue: (service: string) => `${root}.${service}`,
   };
 }

@@ -4,8 +4,8 @@
  * families of every service and relays `resources/list`, `resources/read` and `completion/complete` here with the
  * caller's principal, as it does tool calls: every handler reads only what that principal may see.
  */
-import type { ListedResource, Principal, ResourceContents, ResourceDescriptor, ToolScope } from "@bancada/contracts";
-import type { ToolContext, ToolOwner } from "./define-tool.js";
+import type { ListedResource, ResourceContents, ResourceDescriptor, ToolScope } from "@bancada/contracts";
+import type { ToolContext } from "./define-tool.js";
 
 /** One page of a family's resources; `nextCursor` is the family's own (opaque to the gateway and the client). */
 export interface ResourcePage {
@@ -35,11 +35,6 @@ export interface ResourceDefinition {
   list?: (ctx: ToolContext, cursor: string | undefined) => Promise<ResourcePage>;
   /** One resource, by its URI and the template's variables; `not_found` when the caller has no such resource. */
   read: (ctx: ToolContext, uri: string, variables: Record<string, string>) => Promise<ResourceContents[]>;
-  /**
-   * Where a read must run, for resources that live on one machine (a box's files), as a tool's `owner`
-   * (define-tool.ts): a replica of another node forwards the read there.
-   */
-  owner?: (principal: Principal, variables: Record<string, string>) => Promise<ToolOwner | null>;
   /** Completers by template variable. */
   complete?: Record<string, Completer>;
 }

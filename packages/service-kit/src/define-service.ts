@@ -5,10 +5,11 @@
  * calls, the jobs' rounds finished, the service's own parts, the client last (nothing may query it after).
  */
 import type { Router } from "express";
-import { noScope, type Scope, type Vocabulary } from "@bancada/contracts";
+import { noScope, type Vocabulary } from "@bancada/contracts";
 import type { ResourceDefinition } from "./define-resource.js";
 import type { Tool } from "./define-tool.js";
 import type { Logger } from "./logger.js";
+import { resourceChanges } from "./resource-changes.js";
 import { applyMigrations } from "./migrations.js";
 import { startPeriodicJob, type PeriodicJob } from "./periodic-job.js";
 import type { ServiceOptions } from "./service-options.js";
@@ -25,6 +26,8 @@ export interface ServiceScope<Db, Options extends ServiceOptions> {
   options: Options;
   /** The service's own logger (`svc: <name>`). */
   log: Logger;
+  /** Tells the gateways that one of this service's MCP resources changed (resource-changes.ts). */
+  resourceChanged: (accountId: string, uri: string) => void;
 }
 
 /** One periodic upkeep task (service-kit's startPeriodicJob, with the service's logger). */
@@ -48,9 +51,10 @@ export interface ServiceDeclaration<
   instructions: string;
   /**
    * The scopes this service's tools and routes require (`<domain>:<action>`): the service owns them, and a tool of
-   * its own may require only one of these (or `noScope`); a start with any other fails naming the tool.
+   * its own may require only one of these (or `noScope`); a start with any other fails naming the tool. A service
+   * reads them from the `"bancada"` block of its package.json, where the gateway learns every service's.
    */
-  scopes: readonly Scope[];
+  scopes: readonly string[];
   /** The service's words for its domain: the gateway's tool search reads questions with them (contracts' `vocabulary`). */
   vocabulary?: Vocabulary;
   prisma: {
@@ -68,6 +72,11 @@ export interface ServiceDeclaration<
   /** Work that must be done before the first call is taken (loading a corpus, recovering what a previous process left). */
   start?(context: Context, scope: ServiceScope<Db, Options>): Promise<void>;
   tools(context: Context, scope: ServiceScope<Db, Options>): Tool[];
+  /**
+   * Whether this process takes the tools' calls from the bus (default yes). A process that runs only a part of its
+   * service says no (a boxes node agent: the control plane takes the calls); its REST routes still run them here.
+   */
+  servesBus?(context: Context): boolean;
   prompts?(context: Context, scope: ServiceScope<Db, Options>): PromptDefinition[];
   /** The MCP resource families the service serves (define-resource.ts). */
   resources?(context: Context, scope: ServiceScope<Db, Options>): ResourceDefinition[];
@@ -76,8 +85,6 @@ export interface ServiceDeclaration<
   jobs?(context: Context, scope: ServiceScope<Db, Options>): ReadonlyArray<JobDeclaration | false>;
   /** Stops what `context` started: after the tools and jobs have stopped, before the client is closed. */
   stop?(context: Context): Promise<void>;
-  /** This replica's node, for tools that run only where what they act on lives (define-tool.ts `owner`). */
-  node?(context: Context): string;
   /** Fields added to the running service, for those who start it (tests reach a driver or a worker). */
   expose?(context: Context): Exposed;
 }
@@ -101,7 +108,7 @@ export interface ServiceDefinition<
 > {
   name: Name;
   /** The scopes it owns (its declaration's `scopes`). */
-  scopes: readonly Scope[];
+  scopes: readonly string[];
   prisma: { schema: string; migrationsDir: string };
   start(options: Options): Promise<RunningService<Name, Db, Exposed>>;
 }
@@ -129,7 +136,8 @@ async function startService<Name extends string, Options extends ServiceOptions,
   const { schema, migrationsDir, createClient } = declaration.prisma;
   await applyMigrations({ connectionString: options.databaseUrl, schema, migrationsDir, log });
   const db = createClient(options.databaseUrl, options.poolMax);
-  const scope: ServiceScope<Db, Options> = { db, options, log };
+  const resourceChanged = resourceChanges(options.bus, options.subjects, declaration.name);
+  const scope: ServiceScope<Db, Options> = { db, options, log, resourceChanged };
   let context: Context | undefined;
   try {
     // without a context hook the parts are made from the client (Context defaults to Db)
@@ -170,7 +178,7 @@ function serve<Name extends string, Options extends ServiceOptions, Db extends S
     resources: declaration.resources?.(context, scope),
     log,
     ...(options.metrics ? { metrics: options.metrics } : {}),
-    ...(declaration.node ? { node: declaration.node(context) } : {}),
+    onBus: declaration.servesBus?.(context) ?? true,
   });
   const jobs: PeriodicJob[] = [];
   for (const job of declaration.jobs?.(context, scope) ?? []) if (job) jobs.push(startPeriodicJob({ ...job, log }));

@@ -4,7 +4,9 @@
  */
 import { z } from "zod";
 import type {
+  ClientQuestion,
   ContentBlock,
+  LogLevel,
   Principal,
   Profile,
   ProgressUpdate,
@@ -25,8 +27,20 @@ export interface ToolContext {
   log: Logger;
   /** Reports progress of a long call; a no-op unless the client asked for progress. */
   progress: (update: ProgressUpdate) => void;
-  /** The tool's owner lookup for this call, when it ran on this node before the handler (ToolOwner.found). */
-  owner?: ToolOwner;
+  /**
+   * Asks the client questions — a form for its person (`elicitation/create`), a completion of its model
+   * (`sampling/createMessage`), its roots (`roots/list`) — and gives the answers by question id (MCP's result of
+   * each). Until the client has answered, the call ends here with the questions; the client answers and calls
+   * again, and the handler runs again from the start with the answers of every round so far (no replica keeps
+   * the call waiting, docs/gateway.md#questions). So a handler asks before it changes anything, and asks only
+   * what `canAsk` says the client can answer. A tool declares `asks: true`. Without an MCP client on the
+   * other end (REST, a task) it fails with `failed_precondition`.
+   */
+  ask: (questions: Record<string, ClientQuestion>) => Promise<Record<string, unknown>>;
+  /** What this call's client can be asked (the capabilities it declared); empty when it cannot be asked anything. */
+  canAsk: ReadonlySet<"elicitation" | "sampling" | "roots">;
+  /** Sends the client a log message (MCP `notifications/message`) when it asked for that level; a tool declares `logs: true`. */
+  tell: (level: LogLevel, data: unknown) => void;
 }
 
 export interface ToolDefinition<I extends z.ZodType, O extends z.ZodType> {
@@ -52,34 +66,21 @@ export interface ToolDefinition<I extends z.ZodType, O extends z.ZodType> {
    * ask gets the tool's own contract (an explicit argument such as `confirm: true`). docs/gateway.md#confirmations.
    */
   confirmation?: ToolConfirmation;
+  /** The handler asks the client questions (`ctx.ask`); the gateway then serves its calls through the SDK. */
+  asks?: boolean;
+  /** The handler sends the client log messages (`ctx.tell`); the gateway then serves its calls through the SDK. */
+  logs?: boolean;
   /**
    * JSON Schemas to advertise verbatim instead of the ones generated from zod, when a contract gives
    * them exactly (the list tool of docs/drafts.md#tools). The zod schemas must accept and produce the same values; tests check both.
    */
   jsonSchema?: { input?: Record<string, unknown>; output?: Record<string, unknown> };
-  /**
-   * Where the call must run, for a tool acting on something that lives on one machine (a box on its node):
-   * the owner of what the input names, found for the caller's principal, or null when any replica may run it.
-   * A replica on another node forwards the call there (owner-route.ts). Read only by a host that knows its node.
-   */
-  owner?: (principal: Principal, input: z.output<I>) => Promise<ToolOwner | null>;
   handler: (ctx: ToolContext, input: z.output<I>) => Promise<z.input<O>>;
   /**
    * What a person would rather see than the JSON (an image the tool read), as MCP content blocks shown beside the
    * structured result; undefined or empty for nothing more.
    */
   present?: (result: z.output<O>, input: z.output<I>) => ContentBlock[] | undefined;
-}
-
-/** The node that must run a call, and what lives there, in words for an error message ("box bx_1"). */
-export interface ToolOwner {
-  node: string;
-  what: string;
-  /**
-   * What the lookup read to find the node (a box's row), handed to the handler as `ctx.owner` when the call runs
-   * where it was looked up: a handler that needs the same row then reads it once. Absent on a forwarded call.
-   */
-  found?: unknown;
 }
 
 export interface Tool extends ToolDefinition<z.ZodType, z.ZodType> {
@@ -113,6 +114,8 @@ export function describeTool(tool: Tool): ToolDescriptor {
     maxDurationMs: tool.maxDurationMs,
     ...(tool.task ? { taskSupport: tool.task } : {}),
     ...(tool.confirmation ? { confirmation: tool.confirmation } : {}),
+    ...(tool.asks ? { asks: true } : {}),
+    ...(tool.logs ? { logs: true } : {}),
   };
 }
 

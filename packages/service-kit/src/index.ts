@@ -24,11 +24,13 @@ export {
 export type { SignOptions, SignatureProblem } from "./bus/bus-signature.js";
 export type { NatsBusLog, NatsBusOptions, NatsTlsFiles } from "./bus/nats-bus.js";
 export { defineTool, describeTool } from "./define-tool.js";
-export type { Tool, ToolContext, ToolDefinition, ToolOwner } from "./define-tool.js";
+export type { Tool, ToolContext, ToolDefinition } from "./define-tool.js";
 export { hostTools, maxReplyBytes } from "./tool-host.js";
+export { withCommonVerbs } from "./common-verbs.js";
+export { envFlag, envList } from "./env-values.js";
+export { clientDialog } from "./client-dialog.js";
 export { defineResource, describeResource, maxCompletionValues } from "./define-resource.js";
 export type { Completer, Completion, ResourceDefinition, ResourcePage } from "./define-resource.js";
-export { ownerUnreachable } from "./owner-route.js";
 export type { ToolHost, ToolHostOptions, PromptDefinition } from "./tool-host.js";
 export { toErrorBody } from "./error-body.js";
 export { createLogger } from "./logger.js";

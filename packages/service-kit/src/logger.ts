@@ -17,7 +17,9 @@ export function createLogger(
   format: LogFormat = "json",
 ): Logger {
   // a stream instead of a descriptor: tests read what was logged
-  const destination = typeof fd === "number" ? pino.destination({ fd, sync: false }) : fd;
+  // minLength 1 writes each line as at 0, but makes flush(cb) wait for the line in flight (at 0 it answers at once,
+  // and a banner printed "after" it could reach the terminal first)
+  const destination = typeof fd === "number" ? pino.destination({ fd, sync: false, minLength: 1 }) : fd;
   const stream =
     format === "pretty"
       ? PinoPretty({ destination, colorize: typeof fd === "number" && Boolean(process[fd === 1 ? "stdout" : "stderr"].isTTY), sync: false })

@@ -1,8 +1,7 @@
 /**
  * Serves a service's tools on the bus: `<root>.<svc>.call` (queue group, one replica answers),
- * `<root>.<svc>.catalog`, and `<root>.<svc>.cancel` (fan-out: the replica running the call aborts it); with a
- * node, also `<root>.<svc>.node.<node>.call`, where calls owned by this node arrive from other replicas
- * (owner-route.ts).
+ * `<root>.<svc>.catalog`, and `<root>.<svc>.cancel` (fan-out: the replica running the call aborts it). Any replica
+ * runs any call: a service whose things live on one machine (boxes) reaches that machine itself.
  * A call runs only when the gateway tagged it with this service's key (bus-signature.ts): anything else that
  * reaches the bus is refused with `unauthenticated` and logged; a body announced in parts is pulled only once its
  * tag is checked. What the host says back is tagged with the same key — each reply and each catalog for the
@@ -32,22 +31,21 @@ import {
 import { decodeJson, encodeJson, type Bus, type BusMessage, type BusSubscription } from "./bus/bus.js";
 import {
   ReplayGuard,
-  admitsReply,
   checkBusAnnouncement,
   checkBusSignature,
-  checkReply,
   refusedCall,
   signBusMessage,
   signReply,
   type SignatureProblem,
 } from "./bus/bus-signature.js";
-import { describeTool, type Tool, type ToolContext, type ToolOwner } from "./define-tool.js";
+import { describeTool, type Tool, type ToolContext } from "./define-tool.js";
+import { Unanswered, clientDialog } from "./client-dialog.js";
 import { describeResource, maxCompletionValues, type Completer, type ResourceDefinition } from "./define-resource.js";
-import { forwardCall, ownerOfCall } from "./owner-route.js";
 import { toErrorBody } from "./error-body.js";
 import type { Logger } from "./logger.js";
 import type { ToolMetrics } from "./metrics.js";
-import { SpanKind, activeTraceparent, busSpanAttributes, setOutcome, withSpan, type Span } from "./telemetry.js";
+import { SpanKind, busSpanAttributes, setOutcome, withSpan, type Span } from "./telemetry.js";
+import { withCommonVerbs } from "./common-verbs.js";
 
 export interface PromptDefinition extends PromptDescriptor {
   scope: string;
@@ -69,19 +67,15 @@ export interface ToolHostOptions {
   resources?: ResourceDefinition[] | undefined;
   log: Logger;
   metrics?: ToolMetrics;
-  /**
-   * This replica's node. With it, a call of a tool whose `owner` is another node is forwarded there, and calls
-   * forwarded to this node are served (owner-route.ts); without it every call runs here.
-   */
-  node?: string;
+  /** False: the calls are taken in-process only (`call`), nothing is served on the bus (default true). */
+  onBus?: boolean;
 }
 
 export interface ToolHost {
   catalog: ServiceCatalog;
   /**
    * Runs one call as the bus would once its signature is checked, for trusted in-process callers (benchmarks,
-   * tests, the service's own REST routes). A call owned by another node is forwarded like a bus call, tagged here
-   * with this service's key.
+   * tests, the service's own REST routes).
    */
   call(tool: string, args: unknown, principal: Principal): Promise<CallReply>;
   /** Stops taking new calls; in-flight calls finish. */
@@ -91,11 +85,10 @@ export interface ToolHost {
 }
 
 export function hostTools(options: ToolHostOptions): ToolHost {
-  const { bus, subjects, service, log, node } = options;
+  const { bus, subjects, service, log } = options;
   // the key of this service's calls: a process that runs the service holds it (or the master it derives from)
   const key = bus.keys.for(service);
   const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
-  const longestCallMs = Math.max(0, ...options.tools.map((tool) => tool.maxDurationMs));
   const prompts = new Map((options.prompts ?? []).map((prompt) => [prompt.name, prompt]));
   const resources = new Map((options.resources ?? []).map((resource) => [resource.name, resource]));
   const running = new Map<string, AbortController>();
@@ -103,7 +96,7 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     service,
     version: options.version,
     instructions: options.instructions,
-    ...(options.vocabulary ? { vocabulary: options.vocabulary } : {}),
+    vocabulary: withCommonVerbs(options.vocabulary),
     tools: options.tools.map(describeTool),
     prompts: (options.prompts ?? []).map(({ name, title, description, arguments: args, scope, complete }) => ({
       name,
@@ -124,7 +117,7 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     bus.publish(subject, data, signBusMessage(key, subject, { [Header.callId]: callId }, data));
   }
 
-  async function run(message: BusMessage, span?: Span, owner?: ToolOwner): Promise<CallReply> {
+  async function run(message: BusMessage, span?: Span): Promise<CallReply> {
     const callId = message.headers[Header.callId] ?? randomUUID();
     const controller = new AbortController();
     running.set(callId, controller);
@@ -137,6 +130,9 @@ export function hostTools(options: ToolHostOptions): ToolHost {
       const transport: Transport = message.headers[Header.transport] === "stdio" ? "stdio" : "http";
       const request = callRequest.parse(decodeJson(message.data));
       const wantsProgress = message.headers[Header.progress] !== undefined;
+      const client = request.kind === "tool" || request.kind === "prompt" ? request.client : undefined;
+      // a prompt may always ask; a tool only when it says so (its calls then go through the gateway's SDK path)
+      const asks = request.kind === "prompt" || (request.kind === "tool" && tools.get(request.tool)?.asks === true);
       const ctx: ToolContext = {
         principal,
         callId,
@@ -144,7 +140,7 @@ export function hostTools(options: ToolHostOptions): ToolHost {
         signal: controller.signal,
         log: log.child({ callId }),
         progress: wantsProgress ? (update) => publishProgress(callId, update) : () => {},
-        ...(owner ? { owner } : {}),
+        ...clientDialog(client, asks, (said) => publishProgress(callId, said)),
       };
       label = labelOf(request);
       span?.updateName(`${service} ${label}`).setAttribute("bancada.tool", label);
@@ -164,6 +160,10 @@ export function hostTools(options: ToolHostOptions): ToolHost {
       options.metrics?.observe(label, "ok", performance.now() - started);
       return { ok: true, result };
     } catch (error) {
+      if (error instanceof Unanswered) {
+        options.metrics?.observe(label, "asked", performance.now() - started);
+        return { ok: true, asks: error.questions };
+      }
       const body = toErrorBody(error, log, callId);
       options.metrics?.observe(label, body.code, performance.now() - started);
       return { ok: false, error: body };
@@ -234,12 +234,8 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     return problem;
   }
 
-  /**
-   * A call in a SERVER span, child of the gateway's bus request span (its `traceparent` header): run here, or —
-   * arriving on the shared subject for something another node owns — forwarded there. One that arrives on this
-   * node's subject (`owned`) runs here whatever its owner: it is never forwarded twice.
-   */
-  function answer(message: BusMessage, owned: boolean): Promise<BusMessage> {
+  /** A call in a SERVER span, child of the gateway's bus request span (its `traceparent` header). */
+  function answer(message: BusMessage): Promise<BusMessage> {
     const subject = callSubject;
     const callId = message.headers[Header.callId] ?? "";
     const attributes = { ...busSpanAttributes(subject, callId), "bancada.service": service };
@@ -247,9 +243,7 @@ export function hostTools(options: ToolHostOptions): ToolHost {
       const problem = refusal(subject, message, checkBusSignature(key, subject, message), true);
       // a refusal goes back untagged: only the gateway's own calls get answers it takes
       if (problem) return { data: encodeJson({ ok: false, error: refusedCall(problem).toBody() } satisfies CallReply), headers: {} };
-      const routed = owned ? undefined : await forwarded(message, span);
-      if (routed?.reply) return routed.reply;
-      const reply = await run(message, span, routed?.owner);
+      const reply = await run(message, span);
       setOutcome(span, reply.ok ? "ok" : reply.error.code);
       return tagged(message, reply);
     });
@@ -261,59 +255,10 @@ export function hostTools(options: ToolHostOptions): ToolHost {
     return { data, headers: signReply(key, callSubject, request, data) };
   }
 
-  /** The owner's answer when the call belongs to another node; when it runs here, the owner found here (if any). */
-  async function forwarded(message: BusMessage, span: Span): Promise<{ reply?: BusMessage; owner?: ToolOwner } | undefined> {
-    if (node === undefined) return undefined;
-    const callId = message.headers[Header.callId] ?? "";
-    try {
-      const owner = await ownerOfCall(tools, message, resources);
-      if (!owner) return undefined;
-      if (owner.node === node) return { owner };
-      span.setAttribute("bancada.forwarded_to", owner.node);
-      return { reply: await forwardTo(owner, message) };
-    } catch (error) {
-      return { reply: tagged(message, { ok: false, error: toErrorBody(error, log, callId) }) };
-    }
-  }
-
-  async function forwardTo(owner: ToolOwner, message: BusMessage): Promise<BusMessage> {
-    const started = performance.now();
-    // the owner's span continues this one (the trace header is not signed)
-    const traceparent = activeTraceparent();
-    const outgoing = traceparent ? { ...message, headers: { ...message.headers, [Header.traceparent]: traceparent } } : message;
-    const answered = await forwardCall(bus, subjects.nodeCall(service, owner.node), outgoing, { ...owner, service }, longestCallMs, {
-      admitReply: admitsReply(key, callSubject, message),
-    });
-    const callId = message.headers[Header.callId];
-    // the owner tags its answer as it would for the gateway; an answer it did not tag (our own failure to reach it,
-    // or something else on the node's subject) is tagged here only as this replica's error, never relayed as is
-    const problem = answered.reply ? checkReply(key, callSubject, message, answered.reply) : undefined;
-    const reply = answered.reply && !problem ? answered.reply : tagged(message, answered.failure ?? unverifiedOwnerReply(owner, problem));
-    if (problem)
-      log.warn({ subject: subjects.nodeCall(service, owner.node), reason: problem, callId }, "refused a reply not signed by the service");
-    log.debug(
-      { callId, node: owner.node, owned: owner.what, ms: Math.round(performance.now() - started) },
-      "forwarded a call to its owner's node",
-    );
-    return reply;
-  }
-
   async function callHere(tool: string, args: unknown, principal: Principal): Promise<CallReply> {
     const data = encodeJson({ kind: "tool", tool, args });
     const headers: Record<string, string> = { [Header.principal]: JSON.stringify(principal), [Header.callId]: randomUUID() };
-    // an owner lookup that fails (the owner's node is down) answers as on the bus (forwarded), never runs here
-    let owner: ToolOwner | null;
-    try {
-      owner = node === undefined ? null : await ownerOfCall(tools, { data, headers }, resources);
-    } catch (error) {
-      return { ok: false, error: toErrorBody(error, log, headers[Header.callId]!) };
-    }
-    if (!owner || owner.node === node) return run({ data, headers }, undefined, owner ?? undefined);
-    const deadline = Date.now() + (tools.get(tool)?.maxDurationMs ?? longestCallMs);
-    const plain = { ...headers, [Header.deadline]: String(deadline), [Header.transport]: "http" };
-    // this process holds the service's key, so it may tag a call to another replica of it (never to another service)
-    const signed = signBusMessage(key, callSubject, plain, data, { notAfter: deadline });
-    return decodeJson((await forwardTo(owner, { data, headers: signed })).data) as CallReply;
+    return run({ data, headers });
   }
 
   /** The catalog, tagged for the request that asked (its call id and body): a catalog answer cannot be replayed to another. */
@@ -325,22 +270,26 @@ export function hostTools(options: ToolHostOptions): ToolHost {
   const admit = (headers: Readonly<Record<string, string>>, announcedBytes: number) =>
     checkBusAnnouncement(key, callSubject, headers, announcedBytes) === undefined;
 
-  const subscriptions: BusSubscription[] = [
-    bus.serve(callSubject, (message) => answer(message, false), { queue: subjects.queue(service), admit }),
-    ...(node === undefined
+  const subscriptions: BusSubscription[] =
+    options.onBus === false
       ? []
-      : [bus.serve(subjects.nodeCall(service, node), (message) => answer(message, true), { queue: subjects.queue(service), admit })]),
-    bus.serve(subjects.catalog(service), catalogAnswer, { queue: subjects.queue(service) }),
-    bus.subscribe(subjects.cancel(service), (message) => {
-      const callId = message.headers[Header.callId];
-      // a forged cancellation would abort another caller's call; a repeat of a genuine one changes nothing
-      const subject = subjects.cancel(service);
-      if (callId && running.has(callId) && !refusal(subject, message, checkBusSignature(key, subject, message), false))
-        running.get(callId)?.abort();
-    }),
-  ];
-  bus.publish(subjects.catalogChanged, encodeJson({ service, version: options.version }));
-  log.info({ tools: catalog.tools.length }, "tools served on the bus");
+      : [
+          bus.serve(callSubject, answer, { queue: subjects.queue(service), admit }),
+          bus.serve(subjects.catalog(service), catalogAnswer, { queue: subjects.queue(service) }),
+          bus.subscribe(subjects.cancel(service), (message) => {
+            const callId = message.headers[Header.callId];
+            // a forged cancellation would abort another caller's call; a repeat of a genuine one changes nothing
+            const subject = subjects.cancel(service);
+            if (callId && running.has(callId) && !refusal(subject, message, checkBusSignature(key, subject, message), false))
+              running.get(callId)?.abort();
+          }),
+        ];
+  if (options.onBus === false)
+    log.info({ tools: catalog.tools.length }, "tools taken in-process only: another process serves them on the bus");
+  else {
+    bus.publish(subjects.catalogChanged, encodeJson({ service, version: options.version }));
+    log.info({ tools: catalog.tools.length }, "tools served on the bus");
+  }
 
   return {
     catalog,
@@ -399,18 +348,6 @@ const maxMemoizedPrincipals = 10_000;
  * JSON escaping to spare. A bigger reply becomes a clear error, never a silent drop.
  */
 export const maxReplyBytes = 8 * 1024 * 1024;
-
-/** What a forwarding replica answers when its owner's reply does not carry the service's tag. */
-function unverifiedOwnerReply(owner: ToolOwner, problem: SignatureProblem | undefined): CallReply {
-  return {
-    ok: false,
-    error: {
-      code: "unavailable",
-      message: `The answer from node ${owner.node} was not signed by this service, so it was not relayed; retry (with the same idempotency key for a write).`,
-      details: { node: owner.node, reason: problem ?? "unsigned" },
-    },
-  };
-}
 
 function fitForBus(data: Uint8Array): Uint8Array {
   if (data.byteLength <= maxReplyBytes) return data;

@@ -6,6 +6,7 @@ import { runExpiryJobs } from "./domain/expiry.js";
 import { boardsRoutes } from "./http/routes.js";
 import { boardsPrompts } from "./prompts/index.js";
 import { boardsInstructions, boardsTools, boardsVocabulary } from "./tools/index.js";
+import boardsPackage from "@bancada/boards/package.json" with { type: "json" };
 
 export interface BoardsServiceOptions extends ServiceOptions {
   /** How often the expiry jobs run (default hourly); 0 turns the schedule off (tests run them directly). */
@@ -20,7 +21,7 @@ export const migrationsDir = path.join(import.meta.dirname, "../prisma/migration
 
 export const boardsService = defineService<BoardsServiceOptions>()({
   name: "boards",
-  scopes: ["boards:read", "boards:write"],
+  scopes: boardsPackage.bancada.scopes,
   version: "0.1.0",
   instructions: boardsInstructions,
   vocabulary: boardsVocabulary,

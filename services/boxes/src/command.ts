@@ -22,6 +22,8 @@ export const boxesEnvFields = {
       }
     }, "must be 32 random bytes as base64 (44 characters) or hex (64 digits), e.g. `openssl rand -base64 32`")
     .optional(),
+  /** What this process runs: both parts (all), the control plane only, or this machine's node agent only (config.ts). */
+  BOXES_ROLE: z.enum(["all", "control", "node"], { error: "must be all, control or node" }).optional(),
   /** One boxes replica's own public URL, over BANCADA_PUBLIC_URL in its transfer URLs (several boxes nodes). */
   BOXES_PUBLIC_URL: z.url({ protocol: /^https?$/, error: "must be the http(s) URL that reaches this boxes replica" }).optional(),
 };

@@ -29,13 +29,19 @@
  *   BOXES_PORT_CONNECTIONS_PER_IP  open connections to one published port from one address (default 64)
  *   BOXES_PORT_CONNECTIONS_TOTAL   open connections to all published ports of this node (default 4096)
  *   BOXES_SIGNING_KEY          the key transfer URLs (only) are signed with, ≥ 32 characters, the same for every
- *                              replica (default: one made once and kept in the data folder)
+ *                              node (default: each node's own, derived from its node key: node/node-key.ts)
+ *   BOXES_ROLE                 what this process runs (default all): all — the control plane and this machine's node
+ *                              agent, as one process on a laptop; control — the control plane only (tools, REST,
+ *                              placement; no box runs here: it needs no privilege); node — this machine's node agent
+ *                              only (its boxes, disks, published ports, SSH and transfer URLs; it takes no tool call
+ *                              from the bus: the control plane does)
  *   BOXES_NODE                 this machine's name among the replicas (default: the hostname); letters, digits, . _ -
  *   BOXES_NODE_KEY             the key of this node's agent (base64 of 32 bytes; `bancada boxes node-key <node>` prints it),
  *                              on a machine that runs the node agent without the boxes service's bus key
  *   BOXES_WARM_POOL            boxes started ahead of create_box, each a disk and a running sandbox with a host uid of
  *                              its own (driver/local/disk-pool.ts): a count of boxes of the smallest disk size, or
- *                              size:count pairs in GiB such as 20:4,50:1; 0 (the default for now): none
+ *                              size:count pairs in GiB such as 20:4,50:1 (default 2 of 20 GiB; 0: none; image
+ *                              disks only: a machine without loop devices starts none)
  *   BOXES_DISK_STORE           auto (default): when the data folder cannot reflink, box images and snapshots live on an
  *                              XFS image with reflink=1 made in it (driver/local/disk-store.ts); off: on the data folder
  *   BOXES_ENTER_HELPER         the enter helper (native/bancada-enter.c) built elsewhere, e.g. with the boxes image:
@@ -54,9 +60,10 @@ import { limits } from "./domain/limits.js";
 import type { PortConnectionLimits, PortSettings } from "./domain/ports/port-settings.js";
 import { developmentSecretsKey, SecretsKey } from "./domain/secrets/sealing.js";
 import { priceTable, type PriceTable, type PriceText } from "./domain/usage/prices.js";
-import type { HostCapacity, PlacementSettings, UidRange } from "./domain/host-settings.js";
+import { boxesRoles, type BoxesRole, type HostCapacity, type PlacementSettings, type UidRange } from "./domain/host-settings.js";
 
 export interface BoxesConfig {
+  role: BoxesRole;
   capacity: HostCapacity;
   uids: UidRange;
   prices: PriceTable;
@@ -93,6 +100,8 @@ export interface SshLimits {
 }
 
 export interface BoxesConfigOptions {
+  /** Over BOXES_ROLE. */
+  role?: BoxesRole;
   hostMemoryMiB?: number;
   memoryReserveMiB?: number;
   hostCores?: number;
@@ -175,7 +184,10 @@ export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.Proces
   const sshPort = options.sshPort !== undefined ? options.sshPort : sshText === "off" ? null : Number(sshText);
   if (sshPort !== null && !(Number.isInteger(sshPort) && sshPort >= 0 && sshPort <= 65_535))
     throw new Error(`BOXES_SSH_PORT must be a port (0-65535) or off (got '${sshText}')`);
+  const role = options.role ?? (env.BOXES_ROLE || "all");
+  if (!boxesRoles.includes(role as BoxesRole)) throw new Error(`BOXES_ROLE must be all, control or node (got '${role}')`);
   return {
+    role: role as BoxesRole,
     sshPort,
     sshLimits,
     ports,
@@ -192,7 +204,7 @@ export function boxesConfig(options: BoxesConfigOptions = {}, env: NodeJS.Proces
       diskOvercommit,
     },
     accountCalls,
-    warmPool: options.warmPool ?? warmPool(env.BOXES_WARM_POOL || "0"),
+    warmPool: options.warmPool ?? warmPool(env.BOXES_WARM_POOL || "2"),
     diskStore: options.diskStore ?? diskStore(env),
     enterHelper: env.BOXES_ENTER_HELPER || undefined,
     uids: { base, count },

@@ -18,19 +18,19 @@ import { expireKeys } from "./domain/idempotency.js";
 import type { PlanName } from "./domain/plans.js";
 import { heartbeat, heartbeatEveryMs } from "./domain/placement.js";
 import { reapBoxes } from "./domain/reaper.js";
-import { keptSigningKey } from "./domain/transfers/signing-key.js";
+import { moveDrainedBoxes } from "./domain/move-box.js";
 import { transferLimits } from "./domain/transfers/settings.js";
 import { recoverBoxes, watchBoxes } from "./domain/reconcile.js";
 import { boxesRoutes } from "./http/routes.js";
-import { ownerRelay, type OwnerRelay } from "./http/owner-relay.js";
 import { PortProxy } from "./http/port-proxy.js";
 import { startSshServer, type SshEndpoint } from "./ssh/ssh-server.js";
 import { recordSshEndpoint } from "./domain/ssh/ssh-command.js";
 import { servePublishedPorts, unpublishDeletedBoxes } from "./domain/ports/publish-port.js";
 import { boxesInstructions, boxesTools, boxesVocabulary } from "./tools/index.js";
 import { NodeDrivers } from "./node/node-drivers.js";
-import { agentNodeKey } from "./node/node-key.js";
+import { agentNodeKey, deriveNodeKey, transferKey } from "./node/node-key.js";
 import { boxFilesResource } from "./resources/box-files-resource.js";
+import boxesPackage from "@bancada/boxes/package.json" with { type: "json" };
 
 export interface BoxesServiceOptions extends ServiceOptions, BoxesConfigOptions {
   /** Where local boxes keep their disks (default `.data/boxes`). */
@@ -52,6 +52,8 @@ export interface BoxesServiceOptions extends ServiceOptions, BoxesConfigOptions 
   maxReplyBytes?: number;
   /** How often dead boxes and ended jobs are looked for (default 2 s). */
   watchIntervalMs?: number;
+  /** How often the control plane looks for stopped boxes to move off drained nodes (default 2 s). */
+  moveIntervalMs?: number;
   /** How often the reapers (idle sleep, run limit, deleteAfterSeconds) look for due boxes (default 5 s). */
   reapIntervalMs?: number;
   /** "directory": box disks are plain folders, dataGiB not enforced (default: images where loop devices work). */
@@ -68,8 +70,6 @@ export type BoxesService = RunningService<"boxes", BoxesDb, { driver: BoxDriver;
 
 /** The SSH endpoint each started service runs (closed at stop). */
 const sshEndpoints = new WeakMap<BoxesRuntime, SshEndpoint | null>();
-/** The relay of each started service's REST requests to their box's node (stopped at stop). */
-const relays = new WeakMap<BoxesRuntime, OwnerRelay>();
 
 export const migrationsDir = path.join(import.meta.dirname, "../prisma/migrations");
 
@@ -89,21 +89,29 @@ const housekeepingPoolMax = 4;
 
 export const boxesService = defineService<BoxesServiceOptions>()({
   name: "boxes",
-  scopes: ["boxes:read", "boxes:write", "boxes:delete", "boxes:exec", "images:read", "images:write"],
+  scopes: boxesPackage.bancada.scopes,
   version: "0.1.0",
   instructions: boxesInstructions,
   vocabulary: boxesVocabulary,
   prisma: { schema: postgresSchema, migrationsDir, createClient: createBoxesDb },
   async context({ db, options, log }): Promise<BoxesRuntime> {
     const config = boxesConfig(options);
-    const dataDir = path.resolve(options.dataDir ?? ".data/boxes");
     if (config.developmentSecretsKey) log.warn("workspace secrets are sealed with the public development key: set BOXES_SECRETS_KEY");
     // The warm pool's boxes take their host uids from the same sequence as create_box's.
     const hostUids = () => nextHostUid(db, config);
-    const driver = options.driver ?? (await localDriverOrUnavailable(options, log, config.uids.base, config.node, { ...config, hostUids }));
+    const driver =
+      options.driver ??
+      (config.role === "control"
+        ? controlPlaneDriver(config.node)
+        : await localDriverOrUnavailable(options, log, config.uids.base, config.node, { ...config, hostUids }));
     const background = new Background(log);
+    const boxesKey = options.bus.keys.for("boxes");
+    const agentKey = agentNodeKey(options.bus.keys, driver.node, config.nodeKey);
+    // transfer URLs: one key for every node when the deployment sets it, else each node's own (node/node-key.ts)
+    const shared = config.signingKey ? Buffer.from(config.signingKey) : null;
     const runtime: BoxesRuntime = {
       db,
+      role: config.role,
       driver,
       log,
       instance: randomUUID(),
@@ -123,7 +131,8 @@ export const boxesService = defineService<BoxesServiceOptions>()({
       housekeepingDb: createBoxesDb(options.databaseUrl, housekeepingPoolMax),
       transfers: {
         publicUrl: config.publicUrl,
-        signingKey: config.signingKey ? Buffer.from(config.signingKey) : await keptSigningKey(dataDir),
+        signingKey: shared ?? transferKey(agentKey),
+        keyOf: (node) => shared ?? (node === driver.node ? transferKey(agentKey) : transferKey(deriveNodeKey(boxesKey, node))),
         now: () => (options.clock ? options.clock().getTime() : Date.now()),
         maxUploadBytes: options.maxUploadBytes ?? transferLimits.uploadBytes,
         maxArchiveBytes: options.maxArchiveBytes ?? transferLimits.archiveBytes,
@@ -135,8 +144,8 @@ export const boxesService = defineService<BoxesServiceOptions>()({
         bus: options.bus,
         subjects: options.subjects,
         local: driver,
-        agentKey: agentNodeKey(options.bus.keys, driver.node, config.nodeKey),
-        boxesKey: options.bus.keys.for("boxes"),
+        agentKey,
+        boxesKey,
         log,
       }),
     };
@@ -148,7 +157,8 @@ export const boxesService = defineService<BoxesServiceOptions>()({
     if (runtime.driver.available) await recoverBoxes(runtime);
     if (runtime.driver.available) await servePublishedPorts(runtime);
     // the node agent: this node's driver operations for any replica (node/node-agent.ts)
-    runtime.nodes.serveLocal();
+    runtime.nodes.serveLocal(runtime.ports);
+    runtime.nodes.linkReplicas(runtime);
     const { sshPort, sshLimits } = boxesConfig(options);
     if (runtime.driver.available && sshPort !== null) {
       const dataDir = path.resolve(options.dataDir ?? ".data/boxes");
@@ -186,17 +196,16 @@ export const boxesService = defineService<BoxesServiceOptions>()({
     // registered with what it can hold before it serves: create_box places boxes here from now on
     if (runtime.driver.available) await heartbeat(runtime);
   },
-  // a box runs on one node: box-bound calls that reach another replica are forwarded there (domain/box-owner.ts)
-  node: (runtime) => runtime.driver.node,
   tools: (runtime) => boxesTools(runtime),
+  // a node agent alone takes no tool call from the bus: the control plane's replicas do, and reach it (BOXES_ROLE)
+  servesBus: (runtime) => runtime.role !== "node",
   resources: (runtime) => [boxFilesResource(runtime)],
-  routes: (runtime, { options }) => {
-    const relay = ownerRelay(runtime, options.bus, options.subjects);
-    relays.set(runtime, relay);
-    return boxesRoutes(runtime, relay);
-  },
+  // any replica serves any call: the use cases reach the box's node themselves (domain/box-node.ts)
+  routes: (runtime) => boxesRoutes(runtime),
   jobs: (runtime, { options }) => [
     { name: "expiring idempotency keys", intervalMs: 3600_000, run: () => expireKeys(runtime.db), runNow: true },
+    // the control plane's: stopped boxes of drained nodes go to other nodes (domain/move-box.ts)
+    runtime.role !== "node" && movingOffDrainedNodes(runtime, options.moveIntervalMs ?? 2_000),
     runtime.driver.available && { name: "heartbeat", intervalMs: heartbeatEveryMs, run: () => heartbeat(runtime) },
     runtime.driver.available && {
       name: "watching boxes",
@@ -216,7 +225,6 @@ export const boxesService = defineService<BoxesServiceOptions>()({
   ],
   async stop(runtime) {
     runtime.nodes.stop();
-    relays.get(runtime)?.stop();
     await runtime.background.settled();
     await runtime.ports.closeAll();
     await sshEndpoints.get(runtime)?.close();
@@ -226,7 +234,24 @@ export const boxesService = defineService<BoxesServiceOptions>()({
   expose: (runtime) => ({ driver: runtime.driver, runtime }),
 });
 
+function movingOffDrainedNodes(runtime: BoxesRuntime, intervalMs: number) {
+  const failures = new Map<string, number>();
+  return { name: "moving boxes off drained nodes", intervalMs, run: () => moveDrainedBoxes(runtime, failures) };
+}
+
 export const createBoxesService = (options: BoxesServiceOptions): Promise<BoxesService> => boxesService.start(options);
+
+/**
+ * The driver of a control-plane-only replica (BOXES_ROLE=control): it runs no box, so this process needs no
+ * privilege; every box is placed on a node agent's node, and with none up create_box says so.
+ */
+function controlPlaneDriver(node: string | null): BoxDriver {
+  return unavailableDriver(
+    "local",
+    `${node ?? hostname()}-control-plane`,
+    "this replica is the control plane only (BOXES_ROLE=control) and no node agent is up: start one on a machine that runs boxes (BOXES_ROLE=node).",
+  );
+}
 
 /** The local driver, or — when this machine cannot run it (no bubblewrap) — a driver that says so on every call. */
 async function localDriverOrUnavailable(

@@ -176,7 +176,12 @@ describeBoxes("connection floods and port bridges", () => {
         5_000,
       );
       expect(running.length).toBeLessThanOrEqual(65);
-      for (const bridge of running) expect(bridge.cgroup).toContain(`/${box.id}/port-9000`);
+      // the box's groups are named by its id, or by the warm pool's entry the box was made from
+      const runtime = (await boxes.service().db.box.findUniqueOrThrow({ where: { id: box.id } })).runtime as {
+        groups: { tree: { path: string } | null; limits: { path: string }[] };
+      };
+      const group = path.basename(runtime.groups.tree?.path ?? runtime.groups.limits[0]!.path);
+      for (const bridge of running) expect(bridge.cgroup).toContain(`/${group}/port-9000`);
     } finally {
       held.close();
     }

@@ -9,7 +9,7 @@ const config = (env: Record<string, string>) => boxesConfig({}, { BOXES_SECRETS_
 
 describe("disk settings", () => {
   it("when nothing is set, then two 20 GiB disks wait in the pool and the store is made where it helps", () => {
-    expect(config({})).toMatchObject({ warmPool: [{ dataGiB: 20, count: 0 }], diskStore: { mode: "auto" } });
+    expect(config({})).toMatchObject({ warmPool: [{ dataGiB: 20, count: 2 }], diskStore: { mode: "auto" } });
   });
 
   it("when the pool is a count or size:count pairs, then it holds that many of each size; 0 holds none", () => {

@@ -145,6 +145,7 @@ describeBoxes("races between a box and its host", () => {
     "when a box falsely marked stopped is deleted, then none of its processes, groups or files are left and no host file changes",
     async () => {
       const { box } = await ok(fixture.client, "create_box", { name: "racer-delete" });
+      const group = groupOf(fixture.boxes.dataDir, box.id);
       const victims = hostVictims();
       const before = snapshot(victims);
       await compileRacer(box.id);
@@ -162,7 +163,7 @@ describeBoxes("races between a box and its host", () => {
         30_000,
       );
       expect(isSameProcess(old.init)).toBe(false);
-      expect(processesRunning("/data/home/racer").filter((pid) => inBox(pid, box.id))).toEqual([]);
+      expect(processesRunning("/data/home/racer").filter((pid) => inBox(pid, group))).toEqual([]);
       expect(existsSync(old.groups.tree!.path)).toBe(false);
       expect(existsSync(path.join(fixture.boxes.dataDir, "mnt", box.id))).toBe(false);
       expect(snapshot(victims)).toEqual(before);
@@ -209,12 +210,13 @@ describeBoxes("races between a box and its host", () => {
     });
     const { box } = JSON.parse(await firstLine(child.stdout!)) as { box: string };
     const sleeper = readFileSync(path.join(other.dataDir, "mnt", box, "home/exec.pid"), "utf8").trim();
+    const group = groupOf(other.dataDir, box);
     expect(sleeper).not.toBe("");
     const exited = new Promise((resolve) => child.once("exit", resolve));
     // The service's process alone, as a crash or the OOM killer would: what it started stays.
     process.kill(child.pid!, "SIGKILL");
     await exited;
-    expect(processesRunning("sleep 1000").filter((pid) => inBox(pid, box))).not.toEqual([]);
+    expect(processesRunning("sleep 1000").filter((pid) => inBox(pid, group))).not.toEqual([]);
     const again = await createBoxesService({
       databaseUrl: database.url,
       bus: new MemoryBus(),
@@ -224,7 +226,7 @@ describeBoxes("races between a box and its host", () => {
     });
     cleanupAfterTest(() => again.stop());
     const left = await until(
-      async () => processesRunning("sleep 1000").filter((pid) => inBox(pid, box)),
+      async () => processesRunning("sleep 1000").filter((pid) => inBox(pid, group)),
       (pids) => pids.length === 0,
       5_000,
     );
@@ -274,9 +276,16 @@ function processesRunning(text: string): number[] {
 }
 
 /** Whether a host process belongs to the box (its cgroups name the box). */
-function inBox(pid: number, boxId: string): boolean {
+/** The name of a box's cgroups: its id, or that of the warm pool's entry it was made from (its run folder says). */
+function groupOf(dataDir: string, boxId: string): string {
+  const file = path.join(dataDir, "state", boxId, "run", "runtime.json");
+  const runtime = JSON.parse(readFileSync(file, "utf8")) as { groups: { tree: { path: string } | null; limits: { path: string }[] } };
+  return path.basename(runtime.groups.tree?.path ?? runtime.groups.limits[0]!.path);
+}
+
+function inBox(pid: number, group: string): boolean {
   try {
-    return readFileSync(`/proc/${pid}/cgroup`, "utf8").includes(`/${boxId}`);
+    return readFileSync(`/proc/${pid}/cgroup`, "utf8").includes(`/${group}`);
   } catch {
     return false;
   }

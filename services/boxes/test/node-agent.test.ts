@@ -19,7 +19,7 @@ import { connectNode, type NodeClient } from "../src/node/node-client.js";
 import { agentNodeKey, deriveNodeKey } from "../src/node/node-key.js";
 import { printNodeKey } from "../src/index.js";
 import { closeBoxFixture, describeBoxes, openBoxFixture, type BoxFixture } from "./stack.js";
-import { ok } from "./helpers.js";
+import { ok, until } from "./helpers.js";
 
 const node = `agent-${randomInt(0, 1_000_000)}`;
 const subjects = subjectsOf(`test${randomUUID().replaceAll("-", "").slice(0, 12)}`);
@@ -75,7 +75,13 @@ describeBoxes("a node agent and the control plane's client of it", () => {
     agentBus = await connectNatsBus({ url: natsUrl, name: `agent-${node}`, keys: BusKeys.generate(), log });
     planeBus = await connectNatsBus({ url: natsUrl, name: "control-plane", keys: keys.only(["boxes"]), log });
     agent = serveNodeAgent({ bus: agentBus, subjects, driver, key: nodeKey, log });
-    client = await connectNode({ bus: planeBus, subjects, node, key: deriveNodeKey(keys.for("boxes"), node) });
+    // the agent's subscription travels on its own connection: until the server has it, the node has "no responders"
+    const connect = () => connectNode({ bus: planeBus, subjects, node, key: deriveNodeKey(keys.for("boxes"), node) });
+    client =
+      (await until(
+        () => connect().catch(() => null),
+        (connected) => connected !== null,
+      )) ?? (await connect());
     box.runtime = await client.create(spec());
   }, 120_000);
 
@@ -196,7 +202,12 @@ describeBoxes("a node agent and the control plane's client of it", () => {
     expect((error as DomainError).message).toContain(`box ${box.id} lives on node ${node}`);
     // and a new agent serves it again, box and files as they were
     agent = serveNodeAgent({ bus: agentBus, subjects, driver, key: nodeKey, log });
-    expect(await client.inspect(box)).toBe("running");
+    expect(
+      await until(
+        () => client.inspect(box).catch(() => "not yet"),
+        (liveness) => liveness === "running",
+      ),
+    ).toBe("running");
   });
 
   async function connectNodeOrError(key: ReturnType<typeof deriveNodeKey>, name = node): Promise<unknown> {

@@ -1,8 +1,9 @@
 /**
  * Boxes on more than one node: two replicas with their own data folders and node names share one database and
  * NATS. Replica A runs in a process of its own (so that it can be killed); replica B runs in this process, where
- * its tool host can be called directly: a call for A's box entering B is forwarded to A's node subject. The
- * gateway's calls enter either replica (one queue group).
+ * its tool host can be called directly: a call for A's box entering B is served by B, which drives the box through
+ * A's node agent (the one path: domain/box-node.ts). The gateway's calls enter either replica (one queue group).
+ * Nothing is forwarded between replicas any more: a replica asks the box's node's agent for the node's work.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
@@ -15,7 +16,7 @@ import { Router } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Header, type CallReply, type Principal } from "@bancada/contracts";
-import { busKeyResolver, createServiceApp, decodeJson, encodeJson, signBusMessage } from "@bancada/service-kit";
+import { busKeyResolver, createServiceApp, encodeJson, signBusMessage } from "@bancada/service-kit";
 import { captureLogs, connectClient, natsUrl, startStack, type Stack } from "@bancada/e2e";
 import { boxesTestStack, describeBoxes, type BoxesTestStack } from "./stack.js";
 import { allScopes, fails, ok, restClient, run, until, type Box, type ExecResult, type Job } from "./helpers.js";
@@ -24,8 +25,6 @@ const fixture = path.join(import.meta.dirname, "fixtures/replica-process.ts");
 const nodeA = "node-a";
 const nodeB = "node-b";
 const publicUrlA = "http://node-a.boxes.test:8787";
-/** Transfer URLs are signed with one key for every replica (BOXES_SIGNING_KEY). */
-const signingKey = "routing-test-transfer-signing-key-0123456789";
 const principal = (accountId: string): Principal => ({
   keyId: `key-${accountId}`,
   accountId,
@@ -80,7 +79,8 @@ describeRouting("boxes on more than one node", () => {
       ];
       child = spawn(process.execPath, ["--import", "tsx", fixture, ...args], {
         stdio: ["ignore", "pipe", "inherit"],
-        env: { ...process.env, BOXES_SIGNING_KEY: signingKey },
+        // no BOXES_SIGNING_KEY: each node's transfer key derives from its node key, which replica B derives too
+        env: { ...process.env, BOXES_SIGNING_KEY: "" },
       });
       await new Promise<void>((resolve, reject) => {
         child!.once("exit", (code) => reject(new Error(`replica A exited (${code}) before serving`)));
@@ -97,7 +97,7 @@ describeRouting("boxes on more than one node", () => {
     box = (await ok(client, "create_box", { name: "on-a" }, 120_000)).box;
     doomed = (await ok(client, "create_box", { name: "on-a-doomed" }, 120_000)).box;
     // Replica B, in this process: same database, bus and subject root; another node and data folder.
-    b = boxesTestStack({ node: nodeB, uidBase: 300_000, signingKey, log: logsB.log, reapIntervalMs: 3_600_000 });
+    b = boxesTestStack({ node: nodeB, uidBase: 300_000, log: logsB.log, reapIntervalMs: 3_600_000 });
     await b.factory({ databaseUrl: stack.database.url, bus: stack.bus, subjects: stack.subjects, log: logsB.log });
     serverB = serviceApp().listen(0, "127.0.0.1");
     await new Promise((resolve) => serverB.once("listening", resolve));
@@ -124,8 +124,8 @@ describeRouting("boxes on more than one node", () => {
     if (!reply.ok) throw new Error(`${tool} via B: ${reply.error.code} ${reply.error.message}`);
     return reply.result as T;
   };
-  const forwards = () => logsB.lines().filter((line) => line.msg === "forwarded a call to its owner's node");
-  const relays = () => logsB.lines().filter((line) => line.msg === "relayed a REST request to its owner's node");
+  /** The node agent operations replica B asked (node-client.ts), other than describing the node. */
+  const agentCalls = () => logsB.lines().filter((line) => line.msg === "asked a node's agent" && line.op !== "describe");
   /** Where node A keeps a snapshot's files (`<dataDir>/snapshots/<account>/<id>`), or null once they are gone. */
   const snapshotFolder = (id: string): string | null => {
     const root = path.join(a.dataDir, "snapshots");
@@ -142,7 +142,7 @@ describeRouting("boxes on more than one node", () => {
       guards: { bindHost: "127.0.0.1", allowedHosts: [], allowedOrigins: [] },
     });
 
-  it("when a box lives on node A, then its calls entering replica B are forwarded to A and answered as there", async () => {
+  it("when a box lives on node A, then its calls entering replica B are served by B through A's node agent", async () => {
     const row = await b.service().db.box.findUniqueOrThrow({ where: { id: box.id } });
     expect(row.node).toBe(nodeA);
     // A holds the box's state; B never had it
@@ -162,30 +162,37 @@ describeRouting("boxes on more than one node", () => {
       exitCode: 0,
     });
     expect(JSON.stringify(await okViaB("job_logs", { boxId: box.id, jobId: job.id }))).toContain("job-done");
-    // the transfer URL is minted by the owner, with its own public URL: it enters node A
+    // the transfer URL is minted by B with node A's public URL (box_nodes) and key: it enters node A
     const upload = await okViaB<{ url: string }>("get_upload_url", { boxId: box.id, path: "/data/home/up.bin" });
     expect(upload.url.startsWith(`${publicUrlA}/`)).toBe(true);
+    // and node A takes it: the bytes go to A's own HTTP (here its port on this machine), never over the bus
+    const onA = new URL(upload.url);
+    const put = await fetch(`http://127.0.0.1:${portA}${onA.pathname}${onA.search}`, { method: "PUT", body: "uploaded through A\n" });
+    expect(put.status).toBe(200);
+    expect((await okViaB<ExecResult>("exec", { boxId: box.id, cmd: "cat /data/home/up.bin" })).stdout).toBe("uploaded through A\n");
 
     // get_box reads Postgres where it enters; its sshCommand names node A's own SSH endpoint (box_nodes)
     const { box: shown } = await okViaB<{ box: Box }>("get_box", { boxId: box.id });
     expect(shown.sshCommand).toMatch(new RegExp(`^ssh -p \\d+ ${box.id}@node-a\\.boxes\\.test$`));
 
-    const seen = forwards();
-    expect(seen.length).toBeGreaterThanOrEqual(7);
-    expect(seen.every((line) => line.node === nodeA && line.owned === `box ${box.id}`)).toBe(true);
+    // write, read, exec, start, wait and logs: each asked A's agent for this box
+    const asked = agentCalls();
+    expect(asked.length).toBeGreaterThanOrEqual(6);
+    expect(asked.every((line) => line.node === nodeA && line.box === box.id)).toBe(true);
+    for (const op of ["writeFile", "readFile", "exec", "startJob", "readJobLog"]) expect(asked.map((line) => line.op)).toContain(op);
     // the job ran on A: its row says so, and A's driver recorded it
     expect((await b.service().db.job.findUniqueOrThrow({ where: { id: job.id } })).boxId).toBe(box.id);
   });
 
   it("when calls enter through the gateway, then each one answers whichever replica takes it", async () => {
-    const before = forwards().length;
+    const before = agentCalls().length;
     for (let i = 0; i < 20; i++) expect((await run(client, box.id, `echo ${i}`)).stdout).toBe(`${i}\n`);
-    // both replicas take calls from the queue group: some of these entered B and were forwarded
-    expect(forwards().length).toBeGreaterThan(before);
+    // both replicas take calls from the queue group: some of these entered B, which ran them through A's agent
+    expect(agentCalls().length).toBeGreaterThan(before);
   });
 
   it("when another account names A's box through B, then it is not found and nothing is forwarded", async () => {
-    const before = forwards().length;
+    const asked = agentCalls().length;
     const refusals = [
       await viaB("exec", { boxId: box.id, cmd: "true" }, "acct-b"),
       await viaB("read_file", { boxId: "on-a", path: "/etc/hostname" }, "acct-b"),
@@ -200,7 +207,8 @@ describeRouting("boxes on more than one node", () => {
     } finally {
       await other.close();
     }
-    expect(forwards().length).toBe(before);
+    // node A's agent is asked nothing for it
+    expect(agentCalls().length).toBe(asked);
   });
 
   it("when a transfer URL minted by node A enters replica B, then B answers unavailable naming node A and writes nothing", async () => {
@@ -221,8 +229,8 @@ describeRouting("boxes on more than one node", () => {
     expect((await okViaB<ExecResult>("exec", { boxId: box.id, cmd: "test -e /data/home/misrouted.txt; echo $?" })).stdout).toBe("1\n");
   });
 
-  it("when REST requests for a box on node A enter replica B, then each runs on A and answers as A's own API does", async () => {
-    const before = relays().length;
+  it("when REST requests for a box on node A enter replica B, then B serves each through A's agent and answers as A's own API does", async () => {
+    const askedBefore = agentCalls().length;
     const path1 = `/v1/boxes/${box.id}`;
     expect(await restB("PUT", `${path1}/files`, { path: "rest.txt", content: "through B's REST\n" })).toMatchObject({
       status: 200,
@@ -257,7 +265,7 @@ describeRouting("boxes on more than one node", () => {
     const logs = await restB<{ data: string }>("GET", `${path1}/jobs/${started.body.job.id}/logs?tail=5`);
     expect(logs.body.data).toContain("rest-job");
 
-    // transfer URLs are minted by the owner with its own public URL
+    // transfer URLs are minted with node A's public URL
     const upload = await restB<{ url: string }>("POST", `${path1}/upload-url`, { path: "/data/home/up.bin" });
     const download = await restB<{ url: string }>("POST", `${path1}/download-url`, { path: "/data/home/rest.txt" });
     for (const minted of [upload, download]) expect(minted.body.url.startsWith(`${publicUrlA}/`)).toBe(true);
@@ -287,14 +295,27 @@ describeRouting("boxes on more than one node", () => {
     expect(await restB("DELETE", `/v1/boxes/${copy!.id}?confirm=true`)).toMatchObject({ status: 200, body: { box: { state: "deleted" } } });
     expect(existsSync(path.join(a.dataDir, "state", copy!.id))).toBe(false);
 
-    const seen = relays().slice(before);
-    expect(seen.length).toBe(18);
-    expect(seen.every((line) => line.node === nodeA)).toBe(true);
+    // each asked A's agent; the published port was opened and closed by A's proxy, through A's agent
+    const asked = agentCalls().slice(askedBefore);
+    expect(asked.every((line) => line.node === nodeA)).toBe(true);
+    for (const op of [
+      "writeFile",
+      "readFile",
+      "exec",
+      "startJob",
+      "suspend",
+      "resume",
+      "copyDisk",
+      "destroy",
+      "listenPort",
+      "closePortListener",
+    ])
+      expect(asked.map((line) => line.op)).toContain(op);
     // bad input is answered where it entered: nothing crosses
-    const count = relays().length;
+    const askedCount = agentCalls().length;
     expect(await restB("POST", `${path1}/exec`, {})).toMatchObject({ status: 400, body: { error: { code: "invalid_argument" } } });
     expect(await restB("GET", `${path1}/jobs/${started.body.job.id}/logs?tail=0`)).toMatchObject({ status: 400 });
-    expect(relays().length).toBe(count);
+    expect(agentCalls().length).toBe(askedCount);
 
     // the byte limits hold across the hop: 1 MiB crosses both ways (in parts, over NATS's max_payload); one byte more is 413
     const mib = Buffer.alloc(1024 * 1024, 0xff); // not UTF-8: read back as base64
@@ -335,25 +356,25 @@ describeRouting("boxes on more than one node", () => {
     });
 
     // another account: not found wherever it names it, and nothing crosses
-    const before = relays().length;
+    const asked = agentCalls().length;
     expect(await otherB("DELETE", `/v1/snapshots/${snapshotId}`)).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
     expect(await otherB("POST", "/v1/boxes", { snapshotId })).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
-    expect(relays().length).toBe(before);
+    expect(agentCalls().length).toBe(asked);
 
     const deleted = await restB<{ snapshot: { state: string } }>("DELETE", `/v1/snapshots/${snapshotId}`);
     expect(deleted).toMatchObject({ status: 200, body: { snapshot: { state: "deleted" } } });
     expect(snapshotFolder(snapshotId)).toBeNull();
-    // a deleted snapshot is a row: answered where it enters, as it is
-    const after = relays().length;
+    // a deleted snapshot is a row: answered where it enters, as it is, without asking its node
+    const after = agentCalls().length;
     expect((await restB("DELETE", `/v1/snapshots/${snapshotId}`)).status).toBe(200);
-    expect(relays().length).toBe(after);
+    expect(agentCalls().length).toBe(after);
     const kept = await restB<{ snapshot: { id: string } }>("POST", `/v1/boxes/${doomed.id}/snapshots`, { name: "kept-for-outage" });
     expect(kept.status).toBe(201);
     outageSnapshot = kept.body.snapshot.id;
   }, 240_000);
 
   it("when another account names A's box through B's REST, then it is not found and nothing is forwarded", async () => {
-    const before = relays().length;
+    const asked = agentCalls().length;
     const refusals = [
       await otherB("POST", `/v1/boxes/${box.id}/exec`, { cmd: "true" }),
       await otherB("GET", "/v1/boxes/on-a/files?path=/etc/hostname"),
@@ -373,7 +394,7 @@ describeRouting("boxes on more than one node", () => {
       await otherB("DELETE", `/v1/boxes/${box.id}?confirm=true`),
     ];
     for (const refusal of refusals) expect(refusal).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
-    expect(relays().length).toBe(before);
+    expect(agentCalls().length).toBe(asked);
   });
 
   it("when a REST client goes away while its command runs on node A, then A kills the command", async () => {
@@ -394,51 +415,63 @@ describeRouting("boxes on more than one node", () => {
     expect((await until(probe, (reply) => reply.body.stdout === "no\n", 20_000)).body.stdout).toBe("no\n");
   }, 60_000);
 
-  it("when a relayed REST request is unsigned, signed with another key or for another body, or replayed, then node A refuses it and runs nothing", async () => {
-    const subject = stack.subjects.nodeRest("boxes", nodeA);
-    const principalText = JSON.stringify(principal("acct-a"));
-    const writing = (name: string) =>
-      encodeJson({ operation: "write_file", input: { boxId: box.id, path: `/data/home/${name}`, content: name } });
-    const ask = async (data: Uint8Array, headers: Record<string, string>) =>
-      decodeJson((await stack.bus.request(subject, data, { timeoutMs: 10_000, headers })).data) as CallReply;
-    const fields = () => ({
-      [Header.principal]: principalText,
-      [Header.callId]: randomUUID(),
-      [Header.deadline]: String(Date.now() + 30_000),
-    });
-    const refused = (reason: string) => ({ ok: false, error: { code: "unavailable", details: { node: nodeA, reason } } });
-    // relays are tagged with the boxes service's bus key, as every call to the service is
-    const boxesKey = stack.bus.keys.for("boxes");
-    const forged = writing("forged.txt");
-    expect(await ask(forged, { [Header.principal]: principalText, [Header.callId]: randomUUID() })).toMatchObject(refused("unsigned"));
-    expect(await ask(forged, signBusMessage(stack.bus.keys.for("scripts"), subject, fields(), forged))).toMatchObject(
-      refused("bad_signature"),
-    );
-    expect(await ask(forged, signBusMessage(boxesKey, subject, fields(), writing("other.txt")))).toMatchObject(refused("bad_signature"));
-    const expired = signBusMessage(boxesKey, subject, fields(), forged, { now: Date.now() - 60_000 });
-    expect(await ask(forged, expired)).toMatchObject(refused("expired"));
-    const genuine = writing("genuine.txt");
-    const signed = signBusMessage(boxesKey, subject, fields(), genuine);
-    expect(await ask(genuine, signed)).toMatchObject({ ok: true, result: { path: "/data/home/genuine.txt" } });
-    expect(await ask(genuine, signed)).toMatchObject(refused("replayed"));
-    const listed = await okViaB<ExecResult>("exec", {
-      boxId: box.id,
-      cmd: "ls /data/home/forged.txt /data/home/other.txt 2>&1; cat genuine.txt",
-    });
-    expect(listed.stdout).toContain("No such file");
-    expect(listed.stdout).not.toMatch(/^\/data\/home\/(forged|other)\.txt$/m);
-    expect(listed.stdout.endsWith("genuine.txt")).toBe(true);
-  });
+  it("when replica A suspends a box while replica B runs a command in it, then B's exec answers at once; an unsigned freeze is ignored", async () => {
+    const events = stack.subjects.replicaEvents("boxes");
+    const freeze = (reason: string) => encodeJson({ from: "someone", boxId: box.id, freeze: { state: "suspended", reason } });
+    const running = viaB<ExecResult>("exec", { boxId: box.id, cmd: "sleep 100", timeoutSeconds: 120 });
+    const probe = () =>
+      restA<ExecResult>("POST", `/v1/boxes/${box.id}/exec`, { cmd: "pgrep -f '[s]leep 100' >/dev/null && echo yes || echo no" });
+    expect((await until(probe, (reply) => reply.body.stdout === "yes\n", 20_000)).body.stdout).toBe("yes\n");
+    // not tagged with the boxes key (or tagged with another service's): no replica acts on it
+    stack.bus.publish(events, freeze("forged"), { [Header.callId]: randomUUID() });
+    const other = freeze("forged with the scripts key");
+    stack.bus.publish(events, other, signBusMessage(stack.bus.keys.for("scripts"), events, { [Header.callId]: randomUUID() }, other));
+    const early = await Promise.race([running, new Promise((resolve) => setTimeout(() => resolve("still running"), 1_500))]);
+    expect(early).toBe("still running");
+    // the genuine freeze, made by node A's own replica: B's exec hears it over the bus and answers at once
+    const started = performance.now();
+    expect(await restA("POST", `/v1/boxes/${box.id}/suspend`, {})).toMatchObject({ status: 200, body: { box: { state: "suspended" } } });
+    const reply = await running;
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(reply).toMatchObject({ ok: false, error: { code: "failed_precondition", details: { state: "suspended" } } });
+    expect(reply.ok === false && reply.error.message).toContain("resume_box");
+    expect(await restB("POST", `/v1/boxes/${box.id}/resume`, {})).toMatchObject({ status: 200, body: { box: { state: "running" } } });
+    expect((await until(probe, (answer) => answer.body.stdout === "no\n", 20_000)).body.stdout).toBe("no\n");
+  }, 90_000);
 
   it("when a box on node A is deleted through B, then A deletes it", async () => {
     const deleted = await okViaB<{ box: Box }>("delete_box", { boxId: box.id, confirm: true });
     expect(deleted.box.state).toBe("deleted");
     expect(existsSync(path.join(a.dataDir, "state", box.id))).toBe(false);
-    // a deleted box is rows only: B answers for it itself
-    const before = forwards().length;
+    // a deleted box is rows only: B answers for it without asking node A
+    const before = agentCalls().length;
     expect((await okViaB<{ box: Box }>("get_box", { boxId: box.id })).box.state).toBe("deleted");
-    expect(forwards().length).toBe(before);
+    expect(agentCalls().length).toBe(before);
   });
+
+  it("when a box being created by replica A (its setup running) is deleted through B, then A's create stops and the box is deleted, nothing left", async () => {
+    const made = await restA<{ box: Box }>("POST", "/v1/boxes", { name: "creating-on-a", setup: { cmd: "sleep 60" }, wait: false });
+    expect(made.status).toBe(201);
+    const id = made.body.box.id;
+    await until(
+      () => okViaB<{ box: Box }>("get_box", { boxId: id }),
+      (answer) => answer.box.stateReason === "running setup",
+      30_000,
+    );
+    // the create runs in A's process: B's delete asks A (replicas.<instance>.stop-work) to cancel it and waits for it
+    const started = Date.now();
+    expect((await okViaB<{ box: Box }>("delete_box", { boxId: id, confirm: true })).box).toMatchObject({
+      state: "deleted",
+      operation: null,
+    });
+    expect(Date.now() - started).toBeLessThan(20_000);
+    const stopped = logsB.lines().filter((line) => line.msg === "asked another replica to stop its work" && line.boxId === id);
+    expect(stopped).toMatchObject([{ answered: true }]);
+    expect(existsSync(path.join(a.dataDir, "state", id))).toBe(false);
+    // the create's own last step never overwrote the deletion
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await okViaB<{ box: Box }>("get_box", { boxId: id })).box.state).toBe("deleted");
+  }, 90_000);
 
   it("when replica B drives a box of node A through A's node agent (another process), then A's driver answers; B's own node is its own driver", async () => {
     const nodes = b.service().runtime.nodes;
@@ -460,6 +493,19 @@ describeRouting("boxes on more than one node", () => {
   }, 60_000);
 
   it("when node A's process is killed, then a call for its box answers unavailable naming node A at once", async () => {
+    // what PostgreSQL alone answers, B answers without asking node A: a job or a port the box never had, the box's
+    // published ports, and transfer URLs (signed with node A's key and URL: they work once A is back)
+    const asked = agentCalls().length;
+    for (const answer of [
+      await restB("GET", `/v1/boxes/${doomed.id}/jobs/job_none/logs`),
+      await restB("POST", `/v1/boxes/${doomed.id}/jobs/job_none/wait`, {}),
+      await restB("DELETE", `/v1/boxes/${doomed.id}/ports/8080`),
+    ])
+      expect(answer).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
+    expect(await restB("GET", `/v1/boxes/${doomed.id}/ports`)).toMatchObject({ status: 200, body: { ports: [] } });
+    const minted = await restB<{ url: string }>("POST", `/v1/boxes/${doomed.id}/upload-url`, { path: "/data/home/x" });
+    expect(minted.body.url.startsWith(`${publicUrlA}/`)).toBe(true);
+    expect(agentCalls().length).toBe(asked);
     child!.kill("SIGKILL");
     await new Promise((resolve) => child!.once("exit", resolve));
     // NATS drops A's subscriptions when it reads the closed connection, which on a loaded machine can come a moment
@@ -493,16 +539,10 @@ describeRouting("boxes on more than one node", () => {
       await restB("POST", `/v1/boxes/${doomed.id}/exec`, { cmd: "true" }),
       await restB("GET", `/v1/boxes/${doomed.id}/files?path=x`),
       await restB("POST", `/v1/boxes/${doomed.id}/jobs`, { cmd: "true" }),
-      await restB("GET", `/v1/boxes/${doomed.id}/ports`),
       await restB("POST", `/v1/boxes/${doomed.id}/resume`, {}),
       await restB("POST", `/v1/boxes/${doomed.id}/snapshots`, {}),
       await restB("PUT", `/v1/boxes/${doomed.id}/files`, { path: "x", content: "x" }),
-      await restB("GET", `/v1/boxes/${doomed.id}/jobs/job_none/logs`),
-      await restB("POST", `/v1/boxes/${doomed.id}/jobs/job_none/wait`, {}),
-      await restB("POST", `/v1/boxes/${doomed.id}/upload-url`, { path: "/data/home/x" }),
-      await restB("POST", `/v1/boxes/${doomed.id}/download-url`, { path: "/data/home/x" }),
       await restB("POST", `/v1/boxes/${doomed.id}/ports`, { port: 8080 }),
-      await restB("DELETE", `/v1/boxes/${doomed.id}/ports/8080`),
       await restB("POST", `/v1/boxes/${doomed.id}/suspend`, {}),
       await restB("POST", `/v1/boxes/${doomed.id}/fork`, {}),
       await restB("DELETE", `/v1/boxes/${doomed.id}?confirm=true`),

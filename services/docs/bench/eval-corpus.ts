@@ -3,7 +3,10 @@
  * database of its own (word weights are the corpus's own; kept between runs: an unchanged page costs a
  * hash, a new index version re-indexes all).
  */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { applyMigrations } from "@bancada/service-kit";
 import { createDocsDb, ingestFolder, migrationsDir, postgresSchema, type DocsDb } from "../src/index.js";
 
@@ -34,7 +37,10 @@ export const npmDocs: EvalCorpus = {
 /**
  * Node.js's API documentation: one Markdown page per module, as the nodejs package ships it (Debian's
  * nodejs-doc and NodeSource's nodejs both install it here); the folder also holds each page as HTML and
- * JSON, so only the Markdown is read.
+ * JSON, so only the Markdown is read. Debian's nodejs-doc gzips every page but the smallest (`fs.md.gz`,
+ * `string_decoder.md`), so the Markdown is first copied out, unzipped, under the same file names.
+ * Installing nodejs-doc where NodeSource's nodejs is installed removes nodejs (the two packages conflict):
+ * on such a machine the pages are already there.
  */
 export const nodeApiDocs: EvalCorpus = {
   label: "Node.js API docs (Markdown)",
@@ -64,10 +70,24 @@ export async function ingestEvalCorpus(db: DocsDb, corpus: EvalCorpus): Promise<
     return false;
   }
   const extension = corpus.extension;
-  const files = extension ? readdirSync(corpus.folder).filter((file) => file.endsWith(extension)) : undefined;
-  const report = await ingestFolder({ db, folder: corpus.folder, baseUri: corpus.baseUri, files, prune: true });
+  const folder = extension ? unzippedCopy(corpus.folder, extension) : corpus.folder;
+  const files = extension ? readdirSync(folder).filter((file) => file.endsWith(extension)) : undefined;
+  const report = await ingestFolder({ db, folder, baseUri: corpus.baseUri, files, prune: true });
   log(
     `${corpus.label}: ${report.files} files, ${report.created} new, ${report.updated} updated, ${report.unchanged} unchanged, ${report.skipped} skipped (${(report.durationMs / 1000).toFixed(1)} s)`,
   );
   return true;
+}
+
+/** The folder's `*{extension}` and `*{extension}.gz` files as plain `*{extension}` in a folder of their own. */
+function unzippedCopy(folder: string, extension: string): string {
+  const copy = path.join(tmpdir(), `docs-eval-${path.basename(path.dirname(folder))}-${path.basename(folder)}`);
+  mkdirSync(copy, { recursive: true });
+  for (const file of readdirSync(folder)) {
+    const zipped = file.endsWith(`${extension}.gz`);
+    if (!zipped && !file.endsWith(extension)) continue;
+    const bytes = readFileSync(path.join(folder, file));
+    writeFileSync(path.join(copy, zipped ? file.slice(0, -3) : file), zipped ? gunzipSync(bytes) : bytes);
+  }
+  return copy;
 }

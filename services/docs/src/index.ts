@@ -1,5 +1,6 @@
 export { createDocsService, docsService } from "./service.js";
 export type { DocsService, DocsServiceOptions } from "./service.js";
+export { docsCommandOptions, docsEnvFields } from "./command.js";
 export { migrationsDir } from "./migrations-dir.js";
 export { createDocsDb, postgresSchema } from "./db/client.js";
 export type { DocsDb } from "./db/client.js";

@@ -6,6 +6,7 @@ import { loadDemoCorpus } from "./ingest/demo-corpus.js";
 import { migrationsDir } from "./migrations-dir.js";
 import { documentsResource } from "./resources/documents-resource.js";
 import { docsInstructions, docsTools, docsVocabulary } from "./tools/index.js";
+import docsPackage from "@bancada/docs/package.json" with { type: "json" };
 
 export interface DocsServiceOptions extends ServiceOptions {
   /** Accounts allowed to change the shared corpus over REST (DOCS_INGEST_ACCOUNTS). None by default. */
@@ -18,7 +19,7 @@ export type DocsService = RunningService<"docs", DocsDb>;
 
 export const docsService = defineService<DocsServiceOptions>()({
   name: "docs",
-  scopes: ["docs:read"],
+  scopes: docsPackage.bancada.scopes,
   version: "0.1.0",
   instructions: docsInstructions,
   vocabulary: docsVocabulary,

@@ -15,6 +15,7 @@ import { draftsRoutes } from "./http/routes.js";
 import { startEventRelay, type EventRelay } from "./pipeline/event-relay.js";
 import { defaultWorkerSettings, startSubmissionWorker, type SubmissionWorker, type WorkerSettings } from "./pipeline/submission-worker.js";
 import { draftsInstructions, draftsTools, draftsVocabulary } from "./tools/index.js";
+import draftsPackage from "@bancada/drafts/package.json" with { type: "json" };
 
 export interface DraftsServiceOptions extends ServiceOptions {
   /**
@@ -46,7 +47,7 @@ interface DraftsParts {
 
 export const draftsService = defineService<DraftsServiceOptions>()({
   name: "drafts",
-  scopes: ["drafts:read", "drafts:write"],
+  scopes: draftsPackage.bancada.scopes,
   version: "0.1.0",
   instructions: draftsInstructions,
   vocabulary: draftsVocabulary,

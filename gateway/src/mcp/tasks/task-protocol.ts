@@ -235,30 +235,25 @@ function traceparentOf(ctx: ServerContext): string | undefined {
   return ctx.http?.req?.headers.get("traceparent") ?? undefined;
 }
 
-/** A task as 2025-11-25 shows it. */
-function legacyTask(task: TaskRecord) {
+/** What both eras show of a task; they differ in how they name its lifetime and poll interval. */
+function taskFields(task: TaskRecord) {
   return {
     taskId: task.id,
     status: task.status,
     ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
     createdAt: task.createdAt.toISOString(),
     lastUpdatedAt: task.updatedAt.toISOString(),
-    ttl: task.ttlMs,
-    pollInterval: pollIntervalMs,
   };
+}
+
+/** A task as 2025-11-25 shows it. */
+function legacyTask(task: TaskRecord) {
+  return { ...taskFields(task), ttl: task.ttlMs, pollInterval: pollIntervalMs };
 }
 
 /** A task as the 2026-07-28 extension shows it. */
 function modernTask(task: TaskRecord) {
-  return {
-    taskId: task.id,
-    status: task.status,
-    ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
-    createdAt: task.createdAt.toISOString(),
-    lastUpdatedAt: task.updatedAt.toISOString(),
-    ttlMs: task.ttlMs,
-    pollIntervalMs,
-  };
+  return { ...taskFields(task), ttlMs: task.ttlMs, pollIntervalMs };
 }
 
 /** tasks/get of the extension: the task, with its result or error inlined once it has one. */

@@ -2,11 +2,13 @@
 import { DomainError, ErrorCode } from "@bancada/contracts";
 import { defineResource, type PromptDefinition, type ResourceDefinition } from "@bancada/service-kit";
 import { onePixelPng } from "./media.js";
+import { askingPrompt } from "./asking-tools.js";
 
 const user = (content: unknown) => ({ role: "user", content });
 
 export function fixturePrompts(): PromptDefinition[] {
   return [
+    askingPrompt,
     {
       name: "test_simple_prompt",
       description: "A simple prompt without arguments.",
@@ -79,6 +81,8 @@ export function fixtureResources(): ResourceDefinition[] {
   return [
     fixed("test://static-text", "static-text", "text/plain", { text: "This is the content of the static text resource." }),
     fixed("test://static-binary", "static-binary", "image/png", { blob: onePixelPng }),
+    // the resource the subscription scenarios watch; test_update_watched_resource says it changed (tools.ts)
+    fixed("test://watched-resource", "watched-resource", "text/plain", { text: "A resource that changes when asked to." }),
     defineResource({
       name: "template-data",
       uriTemplate: "test://template/{id}/data",

@@ -9,6 +9,7 @@ import type { ServiceFactory } from "@bancada/e2e";
 import { defineService } from "@bancada/service-kit";
 import { fixturePrompts, fixtureResources } from "./prompts-and-resources.js";
 import { fixtureTools } from "./tools.js";
+import { tasksTools } from "../fixtures/tasks-tools.js";
 
 /** It keeps nothing: a client with nothing to close stands in for Prisma's. */
 const noDb = { $disconnect: async () => {} };
@@ -20,7 +21,8 @@ export const conformanceService = defineService()({
   // the suite's fixtures are reads of no domain: they borrow docs:read, which every conformance key holds
   scopes: ["docs:read"],
   prisma: { schema: "conformance", migrationsDir: path.join(import.meta.dirname, "migrations"), createClient: () => noDb },
-  tools: () => fixtureTools(),
+  // the Tasks extension scenarios' tools (greet, slow_compute, failing_job, protocol_error_job)
+  tools: (_db, { resourceChanged }) => [...fixtureTools(resourceChanged), ...tasksTools],
   prompts: () => fixturePrompts(),
   resources: () => fixtureResources(),
   routes: () => Router(),

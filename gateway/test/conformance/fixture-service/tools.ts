@@ -8,6 +8,7 @@ import { z } from "zod";
 import { DomainError, ErrorCode } from "@bancada/contracts";
 import { defineTool, type Tool } from "@bancada/service-kit";
 import { onePixelPng, silentWav } from "./media.js";
+import { askingTools, askingTools2025 } from "./asking-tools.js";
 
 const readsOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 const noInput = z.strictObject({});
@@ -40,13 +41,24 @@ const schema2020 = {
 
 /** The suite's input-required tools that a confirmation answers, and the text each returns once confirmed. */
 const confirmationFixtures = [
-  ["test_input_required_result_elicitation", "Confirmed."],
   ["test_input_required_result_request_state", "state-ok: the request state came back sealed and verified."],
   ["test_input_required_result_tampered_state", "state-ok"],
 ] as const;
 
-export function fixtureTools(): Tool[] {
+/** `changed` tells the gateways that one of this service's resources changed (the service scope's `resourceChanged`). */
+export function fixtureTools(changed: (accountId: string, uri: string) => void = () => {}): Tool[] {
   return [
+    defineTool({
+      ...common,
+      name: "test_update_watched_resource",
+      description: "Says that test://watched-resource changed, for the caller's account (subscribers are notified).",
+      handler: async (ctx) => {
+        changed(ctx.principal.accountId, "test://watched-resource");
+        return { shown: "changed" };
+      },
+    }),
+    ...askingTools(),
+    ...askingTools2025(),
     defineTool({
       ...common,
       name: "test_simple_text",

@@ -79,9 +79,12 @@ export class MemoryBus implements Bus {
 
   publish(subject: string, data: Uint8Array, headers: Record<string, string> = {}): void {
     if (this.#closed) return;
-    for (const listener of this.#listeners.get(subject) ?? []) {
-      const message: BusMessage = { data: data.slice(), headers: { ...headers } };
-      queueMicrotask(() => listener(message));
+    for (const [pattern, listeners] of this.#listeners) {
+      if (pattern !== subject && !(pattern.includes("*") && matchesWildcard(pattern, subject))) continue;
+      for (const listener of listeners) {
+        const message: BusMessage = { data: data.slice(), headers: { ...headers } };
+        queueMicrotask(() => listener(message));
+      }
     }
   }
 
@@ -136,4 +139,11 @@ function raceDeadline(reply: Promise<BusMessage>, subject: string, options: Requ
     }
     reply.then(finish, () => finish(new BusRequestError(BusFailure.handlerFailed, subject)));
   });
+}
+
+/** NATS's `*`: one token (`a.*.c` hears `a.b.c`, not `a.b.b.c`); the only wildcard subscriptions here use it. */
+function matchesWildcard(pattern: string, subject: string): boolean {
+  const wanted = pattern.split(".");
+  const tokens = subject.split(".");
+  return wanted.length === tokens.length && wanted.every((token, i) => token === "*" || token === tokens[i]);
 }

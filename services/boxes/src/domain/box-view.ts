@@ -9,8 +9,10 @@ export interface Operation {
   instance: string;
   /** A suspend by the idle reaper (reaper.ts) freezes the box into `sleeping`, not `suspended`. */
   frozenState?: "sleeping";
+  /** A move off a drained node (move-box.ts): the node it goes to. */
+  to?: string;
 }
-export type OperationKind = "create" | "suspend" | "resume" | "start" | "delete" | "fork" | "snapshot";
+export type OperationKind = "create" | "suspend" | "resume" | "start" | "delete" | "fork" | "snapshot" | "move";
 
 export function operationOf(row: Pick<BoxRow, "operation">): Operation | null {
   return (row.operation as Operation | null) ?? null;

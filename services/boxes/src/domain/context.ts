@@ -1,5 +1,5 @@
 import type { Logger } from "@bancada/service-kit";
-import type { HostCapacity, PlacementSettings, UidRange } from "./host-settings.js";
+import type { BoxesRole, HostCapacity, PlacementSettings, UidRange } from "./host-settings.js";
 import type { BoxesDb } from "../db/client.js";
 import type { BoxDriver } from "../driver/box-driver.js";
 import type { AccountCalls } from "./account-calls.js";
@@ -18,6 +18,8 @@ import type { NodeDrivers } from "../node/node-drivers.js";
 /** What every use case of this service instance shares. */
 export interface BoxesRuntime {
   db: BoxesDb;
+  /** What this process runs (BOXES_ROLE): a control-plane-only replica's driver is one that runs nothing. */
+  role: BoxesRole;
   driver: BoxDriver;
   log: Logger;
   /** This service process: operations it starts carry it, so a restarted service can tell them apart. */
@@ -64,4 +66,6 @@ export interface BoxesContext extends BoxesRuntime {
   accountId: string;
   personId: string;
   agentId: string;
+  /** create_box from a snapshot of another node: where this node reads the snapshot's files (snapshot-copy.ts). */
+  snapshotSource?: string;
 }

@@ -8,6 +8,7 @@
 import { DomainError, ErrorCode, type ProgressUpdate } from "@bancada/contracts";
 import type { BoxSpec } from "../driver/box-driver.js";
 import { findReadySnapshot, holdReadySnapshot, snapshotHandle, type SnapshotRow } from "./snapshot-view.js";
+import { createFromSnapshot } from "./snapshot-copy.js";
 import type { BoxesTx, BoxRow } from "../db/client.js";
 import { Prisma } from "../db/generated/client.js";
 import type { Operation } from "./box-view.js";
@@ -41,7 +42,7 @@ export async function createBox(
   const { row, fresh } = await recordBox(ctx, sized, plan, snapshot);
   if (fresh) {
     const steps = { setup: input.setup, task: input.task };
-    const fromSnapshot = snapshot && ((spec: BoxSpec) => ctx.driver.createFromCopy(spec, snapshotHandle(snapshot)));
+    const fromSnapshot = snapshot && ((spec: BoxSpec) => createFromSnapshot(ctx, spec, snapshotHandle(snapshot)));
     void ctx.operations.run(row.id, `create ${row.id}`, (cancel) => bringUp(ctx, row, steps, cancel, fromSnapshot ?? undefined));
   }
   if (!input.wait) return boxAnswer(ctx, row);

@@ -45,7 +45,9 @@ export async function deleteBox(ctx: BoxesContext, input: DeleteBoxInput, signal
   const deleting = await changeState(ctx, box.id, { state: "deleting", reason: `deleted by ${ctx.personId}`, endOperation: false });
   return runOperation(ctx, deleting, "delete", input.wait, signal, async () => {
     // The work it took over stops and cleans up first; then what it may have stored (a runtime) is read again.
-    await ctx.operations.cancel(box.id, cancelWaitMs);
+    // the operation it took over, as read before the claim (its process is asked to cancel it)
+    const taken = operationOf(box);
+    await ctx.operations.cancel(box.id, cancelWaitMs, taken && taken.instance !== ctx.instance ? taken.instance : undefined);
     const current = await ctx.db.box.findUniqueOrThrow({ where: { id: box.id } });
     await ctx.driver.destroy(boxHandle(current));
     await endRunningJobs(ctx, current, "the box was deleted");

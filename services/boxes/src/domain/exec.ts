@@ -53,12 +53,12 @@ async function runExec(
       )
     : undefined;
   // A command running longer than autoSuspendSeconds is activity all along: recorded every minute and at its end.
-  // A box no longer running by then was frozen by another replica of this node (suspensions.ts).
+  // A box no longer running by then was frozen meanwhile, and the news of it missed this replica (suspensions.ts).
   const active = setInterval(
     () =>
       void stillRunning(ctx, box.id).then(
         (running) =>
-          running || ctx.suspensions.announce(box.id, { state: "suspended", reason: "it is no longer running; get_box says why" }),
+          running || ctx.suspensions.announceHere(box.id, { state: "suspended", reason: "it is no longer running; get_box says why" }),
       ),
     activityEveryMs,
   );

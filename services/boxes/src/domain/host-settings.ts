@@ -35,3 +35,7 @@ export interface UidRange {
   base: number;
   count: number;
 }
+
+/** What a boxes process runs (BOXES_ROLE): both parts, the control plane only, or a node agent only. */
+export type BoxesRole = "all" | "control" | "node";
+export const boxesRoles: readonly BoxesRole[] = ["all", "control", "node"];

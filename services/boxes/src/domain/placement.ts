@@ -13,11 +13,13 @@
  * The choice is made on what the rows say a moment before; the chosen node admits the box in its own transaction
  * under its node lock (capacity.ts), so racing creates never overfill it: one that loses the race for a node's last
  * room answers `unavailable` naming the resource, and its retry is placed on what is left.
- * Forks stay on their source's node and a box made from a snapshot goes where the snapshot is (tools' `owner`).
+ * Forks stay on their source's node. A box made from a snapshot goes where the snapshot is while that node can hold
+ * it (`placeNear`), else where placement puts it, which copies the snapshot first (snapshot-copy.ts).
  */
 import { DomainError, ErrorCode } from "@bancada/contracts";
 import type { BoxNode } from "../db/generated/client.js";
 import type { BoxesRuntime } from "./context.js";
+import type { HostCapacity } from "./host-settings.js";
 
 /** A node with no heartbeat for this long is down: its boxes answer unavailable and nothing is placed there. */
 export const nodeDownAfterMs = 3_000;
@@ -73,6 +75,20 @@ export async function placeBox(rt: BoxesRuntime, accountId: string, demand: Plac
   );
 }
 
+/**
+ * `near` (a snapshot's node) when it is up and can hold the box, as placeBox judges; else the node placeBox picks
+ * (null: none registered up). A node that is down, or never registered, is `near` still: its own refusal answers.
+ */
+export async function placeNear(rt: BoxesRuntime, accountId: string, demand: PlacementDemand, near: string): Promise<string | null> {
+  const nodes = await registeredNodes(rt);
+  const own = nodes.find((node) => node.node === near);
+  if (!own?.up) return near;
+  const usage = await usageByNode(rt, accountId);
+  const required = rt.placement.templateLabels[demand.template] ?? [];
+  if (judge(own, usage.get(near), demand, required).reason === null) return near;
+  return placeBox(rt, accountId, demand);
+}
+
 type NodeState = BoxNode & { up: boolean; silentMs: number | null };
 
 /** The nodes of this driver, each with whether it heartbeat within nodeDownAfterMs (by the database's clock). */
@@ -89,11 +105,27 @@ async function registeredNodes(rt: BoxesRuntime): Promise<NodeState[]> {
 }
 
 /** Whether a node is up now (null: it never registered, e.g. its boxes predate node registration). */
-export async function nodeIsUp(rt: BoxesRuntime, node: string): Promise<{ up: boolean; silentMs: number | null } | null> {
-  const [row] = await rt.db.$queryRaw<{ silentMs: number | null }[]>`
-    SELECT (extract(epoch FROM now() - heartbeat_at) * 1000)::float8 AS "silentMs" FROM box_nodes WHERE node = ${node} AND vcpus > 0`;
+export async function nodeIsUp(rt: BoxesRuntime, node: string): Promise<NodeReach | null> {
+  const [row] = await rt.db.$queryRaw<Omit<NodeReach, "up">[]>`
+    SELECT (extract(epoch FROM now() - heartbeat_at) * 1000)::float8 AS "silentMs", ssh_host AS host, ssh_port AS "sshPort", public_url AS "publicUrl", capacity,
+           CASE WHEN port_first IS NULL THEN NULL ELSE json_build_object('first', port_first, 'last', port_last) END AS "portRange"
+      FROM box_nodes WHERE node = ${node} AND vcpus > 0`;
   if (!row) return null;
-  return { up: row.silentMs !== null && row.silentMs < nodeDownAfterMs, silentMs: row.silentMs };
+  return { ...row, up: row.silentMs !== null && row.silentMs < nodeDownAfterMs };
+}
+
+/** Whether a node is up, and where clients reach it: its public host (ports, SSH) and HTTP (transfer URLs). */
+export interface NodeReach {
+  up: boolean;
+  silentMs: number | null;
+  host: string;
+  publicUrl: string | null;
+  /** What it admits (null: a node that registered before it said so). */
+  capacity: HostCapacity | null;
+  /** The host ports its published ports take (null: a node that registered before it said so). */
+  portRange: { first: number; last: number } | null;
+  /** Its SSH endpoint's port (null: SSH is off there). */
+  sshPort: number | null;
 }
 
 /** The boxes that hold processes (capacity.ts counts the same), per node. */
@@ -150,13 +182,17 @@ export async function heartbeat(rt: BoxesRuntime): Promise<void> {
   const { capacity } = rt;
   const diskRoomGiB = await diskRoom(rt);
   const labels = rt.placement.nodeLabels;
+  const { range } = rt.portSettings;
   await rt.housekeepingDb.$executeRaw`
-    INSERT INTO box_nodes (node, ssh_host, ssh_port, updated_at, driver, cores, vcpus, mem_mib, share_percent, disk_room_gib, labels, heartbeat_at)
+    INSERT INTO box_nodes (node, ssh_host, ssh_port, updated_at, driver, cores, vcpus, mem_mib, share_percent, disk_room_gib, labels,
+                           public_url, capacity, port_first, port_last, heartbeat_at)
     VALUES (${rt.driver.node}, ${rt.ssh.host}, ${rt.ssh.port}, now(), ${rt.driver.kind}, ${capacity.cores}, ${capacity.vcpus},
-            ${capacity.memMiB}, ${capacity.accountSharePercent}, ${diskRoomGiB}, ${labels}, now())
+            ${capacity.memMiB}, ${capacity.accountSharePercent}, ${diskRoomGiB}, ${labels}, ${rt.transfers.publicUrl},
+            ${JSON.stringify(capacity)}::jsonb, ${range.first}, ${range.last}, now())
     ON CONFLICT (node) DO UPDATE SET driver = EXCLUDED.driver, cores = EXCLUDED.cores, vcpus = EXCLUDED.vcpus,
       mem_mib = EXCLUDED.mem_mib, share_percent = EXCLUDED.share_percent, disk_room_gib = EXCLUDED.disk_room_gib,
-      labels = EXCLUDED.labels, heartbeat_at = now()`;
+      labels = EXCLUDED.labels, public_url = EXCLUDED.public_url, capacity = EXCLUDED.capacity,
+      port_first = EXCLUDED.port_first, port_last = EXCLUDED.port_last, heartbeat_at = now()`;
 }
 
 /**

@@ -3,6 +3,7 @@
  * the driver acts in the background, the state changes when it is done, and `wait` decides whether the
  * call waits for that. A box found gone on the way is marked stopped with the reason.
  */
+import { DomainError } from "@bancada/contracts";
 import type { BoxesTx, BoxRow } from "../db/client.js";
 import { DriverError } from "../driver/driver-error.js";
 import { frozenStateOf, type OperationKind } from "./box-view.js";
@@ -33,7 +34,13 @@ export async function suspendBox(ctx: BoxesContext, input: PowerInput, signal?: 
 
 export async function resumeBox(ctx: BoxesContext, input: PowerInput, signal?: AbortSignal): Promise<BoxView> {
   const box = await findBox(ctx, input.boxId);
-  if (box.state === "running" && !box.operation) return boxAnswer(ctx, box);
+  if (box.state === "running" && !box.operation) {
+    // its node vouches for it: a node gone answers unavailable naming it, as every call acting on the box does
+    await ctx.driver.inspect(boxHandle(box)).catch((error: unknown) => {
+      if (error instanceof DomainError) throw error;
+    });
+    return boxAnswer(ctx, box);
+  }
   if (box.state === "stopped") {
     const claimed = await beginOperation(ctx, box, "start", ["stopped"], await admission(ctx, box, true));
     return runOperation(ctx, claimed, "start", input.wait, signal, () => startFresh(ctx, claimed));

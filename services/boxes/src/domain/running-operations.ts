@@ -1,8 +1,10 @@
 /**
  * The cancellable work this service process runs — a box being created, forked or saved as a snapshot — by
  * box, so that delete_box (which may delete a box in any state) can stop it and wait for it to clean up
- * before removing the box. Work another process runs is not reachable from here: it notices on its own, as
- * its every state change is conditional on still owning the box's operation (transitions.ts, changeOwnState).
+ * before removing the box. Work another replica runs (any replica serves any call: box-node.ts) is cancelled
+ * there: the operation's row names its process (`instance`), which is asked over the bus (node/replica-link.ts)
+ * and answers once its work has ended. A process gone meanwhile ran nothing more; and every state change of the
+ * work is conditional on still owning the box's operation (transitions.ts, changeOwnState).
  */
 import type { Background } from "./background.js";
 
@@ -15,9 +17,15 @@ interface Entry {
 export class RunningOperations {
   readonly #byBox = new Map<string, Entry>();
   readonly #background: Background;
+  #elsewhere: ((instance: string, boxId: string, timeoutMs: number) => Promise<void>) | null = null;
 
   constructor(background: Background) {
     this.#background = background;
+  }
+
+  /** How another replica's work is cancelled (set by node/replica-link.ts). */
+  cancelElsewhereWith(cancel: ((instance: string, boxId: string, timeoutMs: number) => Promise<void>) | null): void {
+    this.#elsewhere = cancel;
   }
 
   /** Runs `work` in the background, cancellable through the boxes it names. */
@@ -50,10 +58,16 @@ export class RunningOperations {
       : null;
   }
 
-  /** Cancels the box's work (when this process runs it) and waits for it to end, at most `timeoutMs`. */
-  async cancel(boxId: string, timeoutMs: number): Promise<void> {
+  /**
+   * Cancels the box's work and waits for it to end, at most `timeoutMs`: this process's, or — `instance` naming
+   * another process (the operation row's) — that one's.
+   */
+  async cancel(boxId: string, timeoutMs: number, instance?: string): Promise<void> {
     const entry = this.#byBox.get(boxId);
-    if (!entry) return;
+    if (!entry) {
+      if (instance !== undefined) await this.#elsewhere?.(instance, boxId, timeoutMs);
+      return;
+    }
     entry.controller?.abort();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([

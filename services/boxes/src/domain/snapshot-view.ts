@@ -40,7 +40,8 @@ export async function findReadySnapshot(ctx: BoxesContext, id: string): Promise<
     const why = row.state === "creating" ? "is still being saved; retry when list_snapshots shows it ready" : `failed (${row.stateReason})`;
     throw new DomainError(ErrorCode.failedPrecondition, `Snapshot ${id} ${why}.`, { snapshotId: id, state: row.state });
   }
-  if (row.driver !== ctx.driver.kind || row.node !== ctx.driver.node) {
+  // on another node the box's node reads a copy of it (snapshot-copy.ts); without that, this node cannot use it
+  if (row.driver !== ctx.driver.kind || (row.node !== ctx.driver.node && !ctx.snapshotSource)) {
     throw new DomainError(
       ErrorCode.unavailable,
       `Snapshot ${id} is kept on another machine (${row.node}); this one cannot start a box from it.`,

@@ -4,8 +4,9 @@
  * (suspend_box, the reaper's run limit and idle sleep: `freezeBox`) first tells the calls this process runs in it,
  * and each answers at once: failed_precondition, saying the box was suspended and that resume_box wakes it. The
  * command is killed (its output would otherwise be lost with a caller that already has its answer), an upload
- * writes nothing. A suspend made by another replica of the same node is not seen here at once: an exec also learns
- * it at its next activity write (every minute, exec.ts).
+ * writes nothing. Any replica may run a call in a box of any node (box-node.ts), so a freeze is told to every
+ * replica (node/replica-link.ts carries it over the bus); an exec also learns of a freeze it missed at its next
+ * activity write (every minute, exec.ts).
  */
 import { DomainError, ErrorCode } from "@bancada/contracts";
 import type { BoxRow } from "../db/client.js";
@@ -22,6 +23,12 @@ type Listener = (freeze: Freeze) => void;
 
 export class BoxSuspensions {
   readonly #listeners = new Map<string, Set<Listener>>();
+  #others: ((boxId: string, freeze: Freeze) => void) | null = null;
+
+  /** How a freeze made here reaches the calls the other replicas run (set by node/replica-link.ts). */
+  tellOthersWith(tell: ((boxId: string, freeze: Freeze) => void) | null): void {
+    this.#others = tell;
+  }
 
   /** Calls `listener` if this process freezes the box; the function returned stops listening. */
   listen(boxId: string, listener: Listener): () => void {
@@ -34,8 +41,14 @@ export class BoxSuspensions {
     };
   }
 
-  /** Tells every call listening on the box that it is being frozen, with the reason. */
+  /** Tells every call in the box, on every replica, that it is being frozen, with the reason. */
   announce(boxId: string, freeze: Freeze): void {
+    this.announceHere(boxId, freeze);
+    this.#others?.(boxId, freeze);
+  }
+
+  /** Tells the calls this process runs in the box. */
+  announceHere(boxId: string, freeze: Freeze): void {
     for (const listener of [...(this.#listeners.get(boxId) ?? [])]) listener(freeze);
   }
 }

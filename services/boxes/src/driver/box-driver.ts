@@ -232,6 +232,24 @@ export interface BoxDriver {
    * (grown to the box's dataGiB when that is larger). The disk becomes the box's own (its host user, its hostname).
    */
   createFromCopy(spec: BoxSpec, snapshot?: SnapshotHandle): Promise<unknown>;
+  /**
+   * A stopped box's disk and its jobs' logs as one stream (a sparse tar, zstd-compressed), for a move to another node
+   * (domain/move-box.ts): served by this node's transfer route, read by the receiving node's `importDisk`. Its
+   * processes are ended and its disk unmounted first, so the bytes are all of it; the box stays as it was here.
+   */
+  exportDisk(box: BoxHandle): Promise<DownloadStream>;
+  /**
+   * Takes the disk another node's `exportDisk` serves at `source` (a signed URL) as this box's own, stopped: `start`
+   * then runs it here. A box this node holds a disk of already is refused; what a failed import left is removed.
+   */
+  importDisk(box: BoxHandle, source: string, signal?: AbortSignal): Promise<{ bytes: number }>;
+  /** A ready snapshot's files as one stream (as exportDisk), for a box made from it on another node. */
+  exportSnapshot(snapshot: SnapshotHandle): Promise<DownloadStream>;
+  /**
+   * Copies the snapshot another node's `exportSnapshot` serves at `source` (a signed URL) into this node's snapshot
+   * store, so that `createFromCopy` can take it here; `deleteSnapshot` removes the copy. What a failed copy left is removed.
+   */
+  importSnapshot(snapshot: SnapshotHandle, source: string, signal?: AbortSignal): Promise<{ bytes: number }>;
   /** Lets go of a disk an interrupted copyDisk held still (after a restart of the service). Safe to repeat. */
   releaseDisk(box: BoxHandle): Promise<void>;
   /** Removes a snapshot's files. Safe to repeat. */

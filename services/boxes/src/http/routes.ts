@@ -1,21 +1,21 @@
 /**
  * The REST API (`/v1/boxes…`): every route that mirrors a tool runs that tool's handler, with its zod schema and
  * access, so the two never diverge; each is one row below (method, path, how its input is read from the request).
- * The owner relay runs it where it must run — on the box's node, whichever replica the request entered
- * (owner-relay.ts). A request whose client goes away cancels the work the same way a cancelled tool call does.
+ * Any replica runs it: the use cases reach the box's node themselves (domain/box-node.ts). A request whose
+ * client goes away cancels the work the same way a cancelled tool call does (run-operation.ts).
  */
 import { Router, type Request } from "express";
 import { mountRoutes, restRoutes, type RouteDeclaration, type RouteMethod } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
-import { forkBoxInput, listSnapshotsInput, saveSnapshotInput, snapshotIdParams } from "../domain/schemas/disk.js";
-import { getUsageInput } from "../domain/usage/schemas.js";
+import { forkBoxInput, listSnapshotsInput, listSnapshotsResult, saveSnapshotInput, snapshotIdParams } from "../domain/schemas/disk.js";
+import { getUsageInput, usageResult } from "../domain/usage/schemas.js";
 import { listFolderQuery, listFolderResult, listJobsQuery, listJobsResult } from "../domain/schemas/browse.js";
-import { boxRefInput, createBoxInput, deleteBoxInput, powerInput } from "../domain/schemas/box.js";
+import { boxRefInput, boxResult, createBoxInput, deleteBoxInput, listBoxesResult, powerInput } from "../domain/schemas/box.js";
 import { execInput, jobWaitInput, startJobInput, writeFileInput } from "../domain/schemas/exec.js";
-import { publishPortInput } from "../domain/schemas/port.js";
+import { listPortsResult, publishPortInput } from "../domain/schemas/port.js";
 import { downloadUrlInput, uploadUrlInput } from "../domain/schemas/transfer.js";
 import { boxOperations } from "./box-operations.js";
-import type { BoxOperation, OwnerRelay } from "./owner-relay.js";
+import { runOperation, type BoxOperation } from "./run-operation.js";
 import { transferRoutes } from "./transfer-routes.js";
 import { sshKeyRoutes } from "./ssh-key-routes.js";
 import { secretsRoutes } from "./secrets-routes.js";
@@ -31,15 +31,15 @@ interface Mirror {
 
 const idempotency = { notInBody: ["idempotencyKey"], headers: { "Idempotency-Key": "a retry with the same key answers the first result" } };
 
-export function boxesRoutes(rt: BoxesRuntime, relay: OwnerRelay): Router {
+export function boxesRoutes(rt: BoxesRuntime): Router {
   const router = Router();
   const routes = restRoutes(router);
-  const ops = boxOperations(rt, relay);
+  const ops = boxOperations(rt);
   mountRoutes(router, transferRoutes(rt), sshKeyRoutes(rt), secretsRoutes(rt));
 
   const mirror = (method: RouteMethod, path: string, { summary, op, input, status = 200, declare }: Mirror) =>
     routes[method](path, { summary, access: op.access, ...declare, ...(status === 200 ? {} : { status }) }, async (req, res) => {
-      res.status(status).json(await relay.run(req, res, op, input(req)));
+      res.status(status).json(await runOperation(rt, req, res, op, input(req)));
     });
   const box = (req: Request) => ({ ...body(req), boxId: req.params.boxId });
   const keyed = (req: Request) => {
@@ -47,7 +47,12 @@ export function boxesRoutes(rt: BoxesRuntime, relay: OwnerRelay): Router {
     return key ? { idempotencyKey: key } : {};
   };
 
-  mirror("get", "/v1/boxes", { summary: "List boxes (state=…, metadata.<key>=…)", op: ops.list, input: (req) => listQuery(req.query) });
+  mirror("get", "/v1/boxes", {
+    summary: "List boxes (state=…, metadata.<key>=…)",
+    op: ops.list,
+    input: (req) => listQuery(req.query),
+    declare: { response: listBoxesResult },
+  });
   mirror("post", "/v1/boxes", {
     summary: "Create a box",
     op: ops.create,
@@ -59,7 +64,7 @@ export function boxesRoutes(rt: BoxesRuntime, relay: OwnerRelay): Router {
     summary: "Read one box",
     op: ops.get,
     input: (req) => ({ boxId: req.params.boxId }),
-    declare: { params: boxRefInput },
+    declare: { params: boxRefInput, response: boxResult },
   });
   mirror("delete", "/v1/boxes/:boxId", {
     summary: "Delete a box (confirm=true)",
@@ -153,7 +158,7 @@ export function boxesRoutes(rt: BoxesRuntime, relay: OwnerRelay): Router {
     summary: "List a box's published ports",
     op: ops.listPorts,
     input: (req) => ({ boxId: req.params.boxId }),
-    declare: { params: boxRefInput },
+    declare: { params: boxRefInput, response: listPortsResult },
   });
   mirror("delete", "/v1/boxes/:boxId/ports/:port", {
     summary: "Unpublish a port",
@@ -164,7 +169,7 @@ export function boxesRoutes(rt: BoxesRuntime, relay: OwnerRelay): Router {
     summary: "The account's box usage (period=…)",
     op: ops.usage,
     input: (req) => strings(req.query, ["period"]),
-    declare: { query: getUsageInput },
+    declare: { query: getUsageInput, response: usageResult },
   });
   mirror("delete", "/v1/snapshots/:snapshotId", {
     summary: "Delete a snapshot (its files; its storage stops being billed)",
@@ -176,7 +181,7 @@ export function boxesRoutes(rt: BoxesRuntime, relay: OwnerRelay): Router {
     summary: "List snapshots",
     op: ops.listSnapshots,
     input: (req) => ({ ...numbers(req.query, ["limit"]), ...strings(req.query, ["boxId", "cursor"]) }),
-    declare: { query: listSnapshotsInput },
+    declare: { query: listSnapshotsInput, response: listSnapshotsResult },
   });
 
   return router;

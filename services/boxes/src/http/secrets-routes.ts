@@ -7,7 +7,7 @@ import { Router } from "express";
 import { restAccess } from "@bancada/contracts";
 import { authorizedPrincipal, restRoutes } from "@bancada/service-kit";
 import type { BoxesContext, BoxesRuntime } from "../domain/context.js";
-import { secretNameInput, setSecretInput } from "../domain/secrets/schemas.js";
+import { secretAnswers, secretNameInput, setSecretInput } from "../domain/secrets/schemas.js";
 import { deleteSecret, listSecrets, setSecret } from "../domain/secrets/secrets.js";
 
 const reads = restAccess({ scope: "boxes:read", writes: false });
@@ -21,13 +21,17 @@ export function secretsRoutes(rt: BoxesRuntime): Router {
     return { ...rt, accountId: principal.accountId, personId: principal.personId, agentId: principal.agentId };
   };
 
-  routes.get("/v1/secrets", { summary: "List the workspace secrets' names (never values)", access: reads }, async (req, res) => {
-    res.json({ secrets: await listSecrets(context(req, reads)) });
-  });
+  routes.get(
+    "/v1/secrets",
+    { summary: "List the workspace secrets' names (never values)", access: reads, response: secretAnswers.secrets },
+    async (req, res) => {
+      res.json({ secrets: await listSecrets(context(req, reads)) });
+    },
+  );
 
   routes.put(
     "/v1/secrets/:name",
-    { summary: "Set a secret (create or replace)", access: writes, body: setSecretInput },
+    { summary: "Set a secret (create or replace)", access: writes, body: setSecretInput, response: secretAnswers.secret },
     async (req, res) => {
       const ctx = context(req, writes);
       const body = req.body && typeof req.body === "object" && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
@@ -35,10 +39,14 @@ export function secretsRoutes(rt: BoxesRuntime): Router {
     },
   );
 
-  routes.delete("/v1/secrets/:name", { summary: "Delete a secret", access: writes, params: secretNameInput }, async (req, res) => {
-    const ctx = context(req, writes);
-    res.json(await deleteSecret(ctx, secretNameInput.parse({ name: req.params.name }).name));
-  });
+  routes.delete(
+    "/v1/secrets/:name",
+    { summary: "Delete a secret", access: writes, params: secretNameInput, response: secretAnswers.deleted },
+    async (req, res) => {
+      const ctx = context(req, writes);
+      res.json(await deleteSecret(ctx, secretNameInput.parse({ name: req.params.name }).name));
+    },
+  );
 
   return router;
 }

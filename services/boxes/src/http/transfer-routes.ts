@@ -3,6 +3,8 @@
  * authority (domain/transfers/open-transfer.ts). Bodies are streams here, never parsed.
  *   PUT  /boxes/transfers/upload/:boxId?path&mode&expires&signature     → 200 { path, size, mode }
  *   GET  /boxes/transfers/download/:boxId?path&archive&expires&signature → the file (Range → 206, 416) or a tar.zst
+ *   GET  /boxes/transfers/disk/:id?to&expires&signature                  → a stopped box's disk, for its move (move-box.ts)
+ *   GET  /boxes/transfers/snapshot/:id?to&expires&signature              → a snapshot's files (snapshot-copy.ts)
  * The REST mirrors of the two tools that hand such URLs out (`POST /v1/boxes/:boxId/upload-url|download-url`) are
  * rows of routes.ts: they run on the box's node, which mints the URL with its own public address.
  */
@@ -17,6 +19,8 @@ import { downloadTarget, streamDownload } from "../domain/transfers/download.js"
 import { openTransfer, type TransferRequest } from "../domain/transfers/open-transfer.js";
 import type { TransferOp } from "../domain/transfers/signing.js";
 import { receiveUpload } from "../domain/transfers/upload.js";
+import { openDiskExport } from "../domain/move-box.js";
+import { openSnapshotExport } from "../domain/snapshot-copy.js";
 
 const query = z.object({
   path: z.string().min(1).max(4096),
@@ -87,8 +91,40 @@ export function transferRoutes(rt: BoxesRuntime): Router {
     },
   );
 
+  // node to node (domain/transfers/node-transfer.ts): a stopped box's disk for its move, a snapshot's files for a box
+  // made from it on another node; the control plane signs each URL for one thing and the node that reads it
+  const nodeRoutes = [
+    {
+      path: "/boxes/transfers/disk/:id",
+      summary: "A stopped box's disk, read by the node it moves to off a drained node (node to node; signed by the control plane)",
+      open: openDiskExport,
+    },
+    {
+      path: "/boxes/transfers/snapshot/:id",
+      summary: "A snapshot's files, read by the node a box made from it goes to (node to node; signed by the control plane)",
+      open: openSnapshotExport,
+    },
+  ];
+  for (const { path, summary, open } of nodeRoutes)
+    routes.get(path, { summary, access: "signed", query: nodeQuery, response: "bytes" }, async (req, res) => {
+      const parsed = nodeQuery.safeParse(req.query);
+      const signed = parsed.success
+        ? { to: parsed.data.to, expires: Number(parsed.data.expires), signature: parsed.data.signature }
+        : { to: "", expires: 0, signature: "" };
+      const bytes = await open(rt, { id: String(req.params.id ?? ""), ...signed });
+      res.setHeader("Content-Type", "application/zstd");
+      res.setHeader("Cache-Control", "private, no-store");
+      await send(res, bytes, Number.MAX_SAFE_INTEGER);
+    });
+
   return router;
 }
+
+const nodeQuery = z.object({
+  to: z.string().min(1).max(200),
+  expires: z.string().regex(/^\d{1,12}$/),
+  signature: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+});
 
 /** The signed fields of the URL; a URL that does not even parse is answered like a tampered one. */
 function grantOf(req: Request, op: TransferOp): TransferRequest {

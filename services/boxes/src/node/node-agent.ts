@@ -20,11 +20,13 @@ import {
   type Logger,
 } from "@bancada/service-kit";
 import type { BoxDriver } from "../driver/box-driver.js";
+import type { BoxPortRow, PortListeners } from "../domain/ports/port-listeners.js";
 import {
   enforcementShape,
   isNodeOperation,
   withSignal,
   type NodeDescription,
+  type NodeOperation,
   type NodeReply,
   type NodeRequest,
 } from "./node-operations.js";
@@ -36,6 +38,8 @@ export interface NodeAgentOptions {
   driver: BoxDriver;
   key: BusKey;
   log: Logger;
+  /** This node's published-ports proxy (the port operations); absent: it serves none. */
+  ports?: PortListeners | undefined;
 }
 
 export interface NodeAgent {
@@ -44,7 +48,7 @@ export interface NodeAgent {
   stop(): void;
 }
 
-export function serveNodeAgent({ bus, subjects, driver, key, log }: NodeAgentOptions): NodeAgent {
+export function serveNodeAgent({ bus, subjects, driver, key, log, ports }: NodeAgentOptions): NodeAgent {
   const subject = subjects.nodeAgent("boxes", driver.node);
   const cancelSubject = subjects.nodeAgentCancel("boxes", driver.node);
   const replays = new ReplayGuard();
@@ -85,9 +89,7 @@ export function serveNodeAgent({ bus, subjects, driver, key, log }: NodeAgentOpt
     const started = performance.now();
     try {
       const args = withSignal(op, fromWire(request.args) as unknown[], controller.signal);
-      const method = driver[op] as ((...given: unknown[]) => Promise<unknown>) | undefined;
-      if (!method) throw new DomainError(ErrorCode.failedPrecondition, `Node ${driver.node}'s driver has no operation '${op}'.`);
-      const value = await method.apply(driver, args);
+      const value = await perform(op, args);
       return { ok: true, value: toWire(value) };
     } catch (error) {
       return { ok: false, error: errorToWire(error) };
@@ -96,6 +98,19 @@ export function serveNodeAgent({ bus, subjects, driver, key, log }: NodeAgentOpt
       running.delete(callId);
       log.debug({ op, callId, ms: Math.round(performance.now() - started) }, "ran a node operation");
     }
+  }
+
+  /** The driver's operation, or one of the port listeners' (served by this node's proxy). */
+  async function perform(op: Exclude<NodeOperation, "describe">, args: unknown[]): Promise<unknown> {
+    if (op === "listenPort" || op === "closePortListener") {
+      if (!ports) throw new DomainError(ErrorCode.failedPrecondition, `Node ${driver.node} serves no published ports.`);
+      return op === "listenPort" ? ports.listen(args[0] as BoxPortRow) : ports.close(args[0] as string);
+    }
+    const method = driver[op] as ((...given: unknown[]) => Promise<unknown>) | undefined;
+    // a node without a warm pool has no box started ahead: the create makes its own
+    if (!method && (op === "reserveWarmBox" || op === "releaseWarmBox")) return null;
+    if (!method) throw new DomainError(ErrorCode.failedPrecondition, `Node ${driver.node}'s driver has no operation '${op}'.`);
+    return method.apply(driver, args);
   }
 
   const cancel = (message: BusMessage) => {

@@ -2,7 +2,7 @@
  * The control plane's driver for one node: the BoxDriver interface over the node agent's RPC (node-agent.ts), so the
  * domain's use cases run unchanged whether the box's node is this process or another machine. Each operation is one
  * bus request tagged with the node's key, with a deadline the agent also holds to; an agent that does not answer is
- * `unavailable` naming the node (the wording of every unreachable owner, service-kit `ownerUnreachable`), one that
+ * `unavailable` naming the node and what lives there (`unreachable` below), one that
  * answers too late `deadline_exceeded`. A caller's abort signal becomes a cancel the agent hears: the operation ends
  * there and answers as it would have in-process (an exec cancelled, a copy removed).
  *
@@ -12,16 +12,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { DomainError, ErrorCode, Header, type Subjects } from "@bancada/contracts";
-import {
-  admitsReply,
-  checkReply,
-  decodeJson,
-  encodeJson,
-  ownerUnreachable,
-  signBusMessage,
-  type Bus,
-  type BusKey,
-} from "@bancada/service-kit";
+import { admitsReply, checkReply, decodeJson, encodeJson, signBusMessage, type Bus, type BusKey, type Logger } from "@bancada/service-kit";
 import type {
   BoxDriver,
   BoxHandle,
@@ -47,6 +38,8 @@ import type {
   UploadOutcome,
   BoxLiveness,
 } from "../driver/box-driver.js";
+import type { BoxPortRow, PortListeners } from "../domain/ports/port-listeners.js";
+import { thingOf, unreachable } from "./node-failures.js";
 import { boxOf, fillEnforcement, type NodeDescription, type NodeOperation, type NodeReply } from "./node-operations.js";
 import { errorFromWire, fromWire, toWire } from "./wire.js";
 
@@ -58,6 +51,8 @@ export interface NodeClientOptions {
   key: BusKey;
   /** How long an operation without its own time may take (default 60 s; disk operations 10 min). */
   operationMs?: number;
+  /** Each operation asked is logged at debug level ("asked a node's agent": node, op, box, ms). */
+  log?: Logger;
 }
 
 const defaultOperationMs = 60_000;
@@ -67,9 +62,9 @@ const diskOperationMs = 600_000;
 const answerMarginMs = 30_000;
 
 /** The client of one node; `describe` first (its template and enforcement are properties the domain reads at once). */
-export async function connectNode(options: NodeClientOptions): Promise<NodeClient> {
+export async function connectNode(options: NodeClientOptions, what = "node agent"): Promise<NodeClient> {
   const client = new NodeClient(options);
-  await client.describe();
+  await client.describe(what);
   return client;
 }
 
@@ -80,6 +75,7 @@ export class NodeClient implements BoxDriver {
   readonly #subject: string;
   readonly #cancelSubject: string;
   readonly #operationMs: number;
+  readonly #log: Logger | undefined;
   #description: NodeDescription | null = null;
 
   constructor(options: NodeClientOptions) {
@@ -90,11 +86,12 @@ export class NodeClient implements BoxDriver {
     this.#subject = subjects.nodeAgent("boxes", options.node);
     this.#cancelSubject = subjects.nodeAgentCancel("boxes", options.node);
     this.#operationMs = options.operationMs ?? defaultOperationMs;
+    this.#log = options.log;
   }
 
-  /** Asks the agent what it is (kind, template, enforcement); the answer is kept. */
-  async describe(): Promise<NodeDescription> {
-    this.#description = (await this.#call("describe", [])) as NodeDescription;
+  /** Asks the agent what it is (kind, template, enforcement); the answer is kept. `what`: the thing named if it fails. */
+  async describe(what = "node agent"): Promise<NodeDescription> {
+    this.#description = (await this.#call("describe", [], { what })) as NodeDescription;
     return this.#description;
   }
 
@@ -114,6 +111,15 @@ export class NodeClient implements BoxDriver {
     return fillEnforcement(this.#described().enforcement, resources);
   }
 
+  /** A box the node's warm pool started ahead, for a create about to be recorded (null: none of that size waits). */
+  async reserveWarmBox(resources: BoxResources): Promise<number | null> {
+    return (await this.#call("reserveWarmBox", [resources])) as number | null;
+  }
+
+  async releaseWarmBox(hostUid: number): Promise<void> {
+    await this.#call("releaseWarmBox", [hostUid]);
+  }
+
   create(spec: BoxSpec): Promise<unknown> {
     return this.#call("create", [spec], { timeoutMs: diskOperationMs });
   }
@@ -124,6 +130,24 @@ export class NodeClient implements BoxDriver {
 
   createFromCopy(spec: BoxSpec, snapshot?: SnapshotHandle): Promise<unknown> {
     return this.#call("createFromCopy", snapshot ? [spec, snapshot] : [spec], { timeoutMs: diskOperationMs });
+  }
+
+  /** The node serves a stopped box's disk on its transfer route (domain/move-box.ts): never over this RPC. */
+  exportDisk(): Promise<DownloadStream> {
+    return Promise.reject(this.#streamedElsewhere("a box's disk is read from the transfer route of the node it leaves"));
+  }
+
+  async importDisk(box: BoxHandle, source: string, signal?: AbortSignal): Promise<{ bytes: number }> {
+    return (await this.#call("importDisk", [box, source], { timeoutMs: diskOperationMs, signal })) as { bytes: number };
+  }
+
+  /** The node serves a snapshot's files on its transfer route (domain/snapshot-copy.ts): never over this RPC. */
+  exportSnapshot(): Promise<DownloadStream> {
+    return Promise.reject(this.#streamedElsewhere("a snapshot's files are read from the transfer route of its node"));
+  }
+
+  async importSnapshot(snapshot: SnapshotHandle, source: string, signal?: AbortSignal): Promise<{ bytes: number }> {
+    return (await this.#call("importSnapshot", [snapshot, source], { timeoutMs: diskOperationMs, signal })) as { bytes: number };
   }
 
   async releaseDisk(box: BoxHandle): Promise<void> {
@@ -231,6 +255,15 @@ export class NodeClient implements BoxDriver {
     return Promise.reject(this.#streamedElsewhere("published ports are served by the proxy of the box's node"));
   }
 
+  /** The node's published-ports listeners: opened and closed by its agent, served by its own proxy. */
+  readonly ports: PortListeners = {
+    listen: async (row: BoxPortRow) =>
+      (await this.#call("listenPort", [{ id: row.id, boxId: row.boxId, protocol: row.protocol, hostPort: row.hostPort }])) as boolean,
+    close: async (portId: string) => void (await this.#call("closePortListener", [portId])),
+    // the node closes its own at its stop
+    closeAll: async () => {},
+  };
+
   /** Nothing is held for a remote node between operations. */
   async close(): Promise<void> {}
 
@@ -250,7 +283,7 @@ export class NodeClient implements BoxDriver {
   async #call(
     op: NodeOperation,
     args: unknown[],
-    options: { timeoutMs?: number; signal?: AbortSignal | undefined } = {},
+    options: { timeoutMs?: number; signal?: AbortSignal | undefined; what?: string } = {},
   ): Promise<unknown> {
     const timeoutMs = options.timeoutMs ?? this.#operationMs;
     const deadline = Date.now() + timeoutMs;
@@ -267,7 +300,8 @@ export class NodeClient implements BoxDriver {
     if (options.signal?.aborted) cancel();
     else options.signal?.addEventListener("abort", cancel, { once: true });
     const box = boxOf(op, args);
-    const owner = { node: this.node, what: box ? `box ${box}` : "node agent", service: "boxes-node" };
+    const what = options.what ?? thingOf(op, args, box);
+    const started = performance.now();
     let reply;
     try {
       reply = await this.#bus.request(this.#subject, data, {
@@ -276,9 +310,10 @@ export class NodeClient implements BoxDriver {
         admitReply: admitsReply(this.#key, this.#subject, request),
       });
     } catch (error) {
-      throw ownerUnreachable(error, owner);
+      throw unreachable(error, this.node, what);
     } finally {
       options.signal?.removeEventListener("abort", cancel);
+      this.#log?.debug({ node: this.node, op, box, ms: Math.round(performance.now() - started) }, "asked a node's agent");
     }
     const answer = decodeJson(reply.data) as NodeReply;
     const problem = checkReply(this.#key, this.#subject, request, reply);

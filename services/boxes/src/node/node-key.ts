@@ -35,3 +35,12 @@ export function agentNodeKey(keys: BusKeys, node: string, given: string | undefi
   }
   return deriveNodeKey(keys.for("boxes"), node);
 }
+
+/**
+ * The key a node's transfer URLs are signed with when the deployment sets no BOXES_SIGNING_KEY:
+ * `HMAC-SHA256(K_node, "bancada boxes transfer key v1")`. The node derives it from its own key, and any control-plane
+ * replica from the boxes key (through `deriveNodeKey`), so a URL minted by any replica opens on the box's node only.
+ */
+export function transferKey(nodeKey: BusKey): Buffer {
+  return createHmac("sha256", Buffer.from(nodeKey.export(), "base64")).update("bancada boxes transfer key v1").digest();
+}

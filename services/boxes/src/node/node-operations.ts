@@ -11,6 +11,8 @@ const nodeOperations = [
   "create",
   "createFromCopy",
   "copyDisk",
+  "importDisk",
+  "importSnapshot",
   "releaseDisk",
   "deleteSnapshot",
   "start",
@@ -32,12 +34,21 @@ const nodeOperations = [
   "listFolder",
   "closePorts",
   "sweep",
+  // the node's warm pool: a create the control plane places here takes a box its agent started ahead
+  "reserveWarmBox",
+  "releaseWarmBox",
 ] as const satisfies readonly (keyof BoxDriver)[];
 
-export type NodeOperation = (typeof nodeOperations)[number] | "describe";
+/**
+ * Beyond the driver: the node's published-ports listeners (domain/ports/port-listeners.ts), opened and closed by the
+ * control plane that publishes a port of one of its boxes, served by its own proxy.
+ */
+const portOperations = ["listenPort", "closePortListener"] as const;
+
+export type NodeOperation = (typeof nodeOperations)[number] | (typeof portOperations)[number] | "describe";
 
 export const isNodeOperation = (op: unknown): op is NodeOperation =>
-  op === "describe" || (nodeOperations as readonly unknown[]).includes(op);
+  op === "describe" || (nodeOperations as readonly unknown[]).includes(op) || (portOperations as readonly unknown[]).includes(op);
 
 export interface NodeRequest {
   op: NodeOperation;
@@ -94,14 +105,17 @@ export function fillEnforcement(shape: Enforcement, resources: BoxResources): En
 export function withSignal(op: NodeOperation, args: unknown[], signal: AbortSignal): unknown[] {
   const given = [...args];
   if (op === "exec") given[1] = { ...(given[1] as object), signal };
-  if (op === "copyDisk") given[2] = signal;
+  if (op === "copyDisk" || op === "importDisk" || op === "importSnapshot") given[2] = signal;
   if (op === "jobChanged") given[3] = signal;
   return given;
 }
 
 /** The box an operation acts on, for the errors that name it (null: a snapshot or the node itself). */
 export function boxOf(op: NodeOperation, args: unknown[]): string | null {
-  if (op === "describe" || op === "deleteSnapshot" || op === "diskSpace") return null;
-  const first = args[0] as { id?: unknown } | undefined;
+  if (op === "describe" || op === "deleteSnapshot" || op === "importSnapshot" || op === "diskSpace" || op === "closePortListener")
+    return null;
+  if (op === "reserveWarmBox" || op === "releaseWarmBox") return null;
+  const first = args[0] as { id?: unknown; boxId?: unknown } | undefined;
+  if (op === "listenPort") return typeof first?.boxId === "string" ? first.boxId : null;
   return typeof first?.id === "string" ? first.id : null;
 }

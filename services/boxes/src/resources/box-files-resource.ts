@@ -7,13 +7,12 @@
  */
 import { DomainError, ErrorCode } from "@bancada/contracts";
 import { defineResource } from "@bancada/service-kit";
-import { ownerOfBox } from "../domain/box-owner.js";
 import type { BoxesRuntime } from "../domain/context.js";
 import { readBoxFile } from "../domain/files.js";
 import { imageTypeOf } from "../domain/media-types.js";
 import { boxRef } from "../domain/schemas/common.js";
 import { issueDownloadUrl } from "../domain/transfers/issue-url.js";
-import { boxesContext } from "../tools/context.js";
+import { onBox } from "../tools/context.js";
 
 const completionsMax = 100;
 
@@ -26,10 +25,9 @@ export const boxFilesResource = (rt: BoxesRuntime) =>
       "A file in one of your boxes (box by id or name; path relative to /data/home, or absolute after a leading /). Up to 1 MB it is read " +
       "as read_file reads it; a larger file answers a signed download URL (text/uri-list, valid 1 hour).",
     scope: "boxes:read",
-    owner: (principal, { box }) => ownerOfBox(rt, principal.accountId, boxIdOf(box), false),
     async read(ctx, uri, { box, path }) {
       const input = { boxId: boxIdOf(box), path: path! };
-      const context = boxesContext(rt, ctx);
+      const context = await onBox(rt, ctx, input.boxId);
       try {
         const file = await readBoxFile(context, input);
         if (file.encoding === "utf8") return [{ uri, mimeType: "text/plain", text: file.content }];

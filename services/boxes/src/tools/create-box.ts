@@ -1,6 +1,6 @@
 import { defineTool } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
-import { ownerOfNewBox } from "../domain/box-owner.js";
+import { onNewBoxNode } from "../domain/box-node.js";
 import { createBox } from "../domain/create-box.js";
 import { boxResult, createBoxInput } from "../domain/schemas/box.js";
 import { boxesContext, createsOrChanges } from "./context.js";
@@ -23,6 +23,7 @@ export const createBoxTool = (rt: BoxesRuntime) =>
     profile: "core",
     maxDurationMs: 130_000,
     task: "optional",
-    owner: (principal, input) => ownerOfNewBox(rt, principal.accountId, input),
-    handler: async (ctx, input) => ({ box: await createBox(boxesContext(rt, ctx), input, ctx.signal, ctx.progress) }),
+    handler: async (ctx, input) => ({
+      box: await createBox(await onNewBoxNode(boxesContext(rt, ctx), input), input, ctx.signal, ctx.progress),
+    }),
   });

@@ -2,7 +2,7 @@ import { defineTool } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
 import { deleteBox } from "../domain/delete-box.js";
 import { boxResult, deleteBoxInput } from "../domain/schemas/box.js";
-import { boxOwner, boxesContext, changesOrDeletes } from "./context.js";
+import { onBox, changesOrDeletes } from "./context.js";
 
 export const deleteBoxTool = (rt: BoxesRuntime) =>
   defineTool({
@@ -18,6 +18,5 @@ export const deleteBoxTool = (rt: BoxesRuntime) =>
     profile: "core",
     maxDurationMs: 70_000,
     confirmation: { message: "Delete box `{boxId}` and all its files? This cannot be undone.", argument: "confirm" },
-    owner: boxOwner(rt),
-    handler: async (ctx, input) => ({ box: await deleteBox(boxesContext(rt, ctx), input, ctx.signal) }),
+    handler: async (ctx, input) => ({ box: await deleteBox(await onBox(rt, ctx, input.boxId, true), input, ctx.signal) }),
   });

@@ -1,9 +1,9 @@
 import { defineTool } from "@bancada/service-kit";
-import type { BoxRow } from "../db/client.js";
+import { onBoxNode } from "../domain/box-node.js";
 import type { BoxesRuntime } from "../domain/context.js";
 import { execCommand } from "../domain/exec.js";
 import { execInput, execResult } from "../domain/schemas/exec.js";
-import { boxOwner, boxesContext, changesOrDeletes } from "./context.js";
+import { boxesContext, changesOrDeletes } from "./context.js";
 
 export const execTool = (rt: BoxesRuntime) =>
   defineTool({
@@ -23,7 +23,9 @@ export const execTool = (rt: BoxesRuntime) =>
     profile: "core",
     maxDurationMs: 620_000,
     task: "optional",
-    // the owner lookup reads the whole row, and the handler acts on it: one read of the box per exec
-    owner: boxOwner(rt, true),
-    handler: (ctx, input) => execCommand(boxesContext(rt, ctx), input, ctx.signal, ctx.progress, ctx.owner?.found as BoxRow | undefined),
+    handler: async (ctx, input) => {
+      // the node lookup reads the whole row, and exec acts on it: one read of the box per exec
+      const { ctx: on, box } = await onBoxNode(boxesContext(rt, ctx), input.boxId);
+      return execCommand(on, input, ctx.signal, ctx.progress, box ?? undefined);
+    },
   });

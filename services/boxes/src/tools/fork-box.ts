@@ -2,7 +2,7 @@ import { defineTool } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
 import { forkBox } from "../domain/fork-box.js";
 import { forkBoxInput, forkBoxResult } from "../domain/schemas/disk.js";
-import { boxOwner, boxesContext, createsOrChanges } from "./context.js";
+import { onBox, createsOrChanges } from "./context.js";
 
 export const forkBoxTool = (rt: BoxesRuntime) =>
   defineTool({
@@ -20,6 +20,5 @@ export const forkBoxTool = (rt: BoxesRuntime) =>
     profile: "core",
     maxDurationMs: 130_000,
     task: "optional",
-    owner: boxOwner(rt),
-    handler: (ctx, input) => forkBox(boxesContext(rt, ctx), input, ctx.signal, ctx.progress),
+    handler: async (ctx, input) => forkBox(await onBox(rt, ctx, input.boxId, true), input, ctx.signal, ctx.progress),
   });

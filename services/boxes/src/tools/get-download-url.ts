@@ -2,7 +2,7 @@ import { defineTool } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
 import { issueDownloadUrl } from "../domain/transfers/issue-url.js";
 import { downloadUrlInput, transferUrlResult } from "../domain/schemas/transfer.js";
-import { boxOwner, boxesContext, readsOnly } from "./context.js";
+import { onBox, readsOnly } from "./context.js";
 
 export const getDownloadUrlTool = (rt: BoxesRuntime) =>
   defineTool({
@@ -16,6 +16,5 @@ export const getDownloadUrlTool = (rt: BoxesRuntime) =>
     annotations: readsOnly,
     scope: "boxes:read",
     profile: "core",
-    owner: boxOwner(rt),
-    handler: (ctx, input) => issueDownloadUrl(boxesContext(rt, ctx), input),
+    handler: async (ctx, input) => issueDownloadUrl(await onBox(rt, ctx, input.boxId), input),
   });

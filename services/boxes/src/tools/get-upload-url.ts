@@ -2,7 +2,7 @@ import { defineTool } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
 import { issueUploadUrl } from "../domain/transfers/issue-url.js";
 import { transferUrlResult, uploadUrlInput } from "../domain/schemas/transfer.js";
-import { boxOwner, boxesContext, createsOrChanges } from "./context.js";
+import { onBox, createsOrChanges } from "./context.js";
 
 export const getUploadUrlTool = (rt: BoxesRuntime) =>
   defineTool({
@@ -17,6 +17,5 @@ export const getUploadUrlTool = (rt: BoxesRuntime) =>
     annotations: createsOrChanges(false),
     scope: "boxes:write",
     profile: "core",
-    owner: boxOwner(rt),
-    handler: (ctx, input) => issueUploadUrl(boxesContext(rt, ctx), input),
+    handler: async (ctx, input) => issueUploadUrl(await onBox(rt, ctx, input.boxId), input),
   });

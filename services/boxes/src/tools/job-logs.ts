@@ -2,7 +2,7 @@ import { defineTool } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
 import { jobLogs } from "../domain/job-logs.js";
 import { jobLogsInput, jobLogsResult } from "../domain/schemas/exec.js";
-import { boxOwner, boxesContext, readsOnly } from "./context.js";
+import { onBox, readsOnly } from "./context.js";
 
 export const jobLogsTool = (rt: BoxesRuntime) =>
   defineTool({
@@ -17,6 +17,5 @@ export const jobLogsTool = (rt: BoxesRuntime) =>
     annotations: readsOnly,
     scope: "boxes:read",
     profile: "core",
-    owner: boxOwner(rt),
-    handler: (ctx, input) => jobLogs(boxesContext(rt, ctx), input),
+    handler: async (ctx, input) => jobLogs(await onBox(rt, ctx, input.boxId), input),
   });

@@ -2,7 +2,7 @@ import { defineTool } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
 import { jobWait } from "../domain/job-wait.js";
 import { jobResult, jobWaitInput } from "../domain/schemas/exec.js";
-import { boxOwner, boxesContext, readsOnly } from "./context.js";
+import { onBox, readsOnly } from "./context.js";
 
 export const jobWaitTool = (rt: BoxesRuntime) =>
   defineTool({
@@ -19,6 +19,5 @@ export const jobWaitTool = (rt: BoxesRuntime) =>
     profile: "core",
     maxDurationMs: 610_000,
     task: "optional",
-    owner: boxOwner(rt),
-    handler: async (ctx, input) => ({ job: await jobWait(boxesContext(rt, ctx), input, ctx.signal, ctx.progress) }),
+    handler: async (ctx, input) => ({ job: await jobWait(await onBox(rt, ctx, input.boxId), input, ctx.signal, ctx.progress) }),
   });

@@ -2,7 +2,7 @@ import { defineTool } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
 import { publishPort } from "../domain/ports/publish-port.js";
 import { publishPortInput, publishPortResult } from "../domain/schemas/port.js";
-import { boxOwner, boxesContext, createsOrChanges } from "./context.js";
+import { onBox, createsOrChanges } from "./context.js";
 
 export const publishPortTool = (rt: BoxesRuntime) =>
   defineTool({
@@ -17,6 +17,5 @@ export const publishPortTool = (rt: BoxesRuntime) =>
     annotations: createsOrChanges(false),
     scope: "boxes:write",
     profile: "core",
-    owner: boxOwner(rt),
-    handler: (ctx, input) => publishPort(boxesContext(rt, ctx), input),
+    handler: async (ctx, input) => publishPort(await onBox(rt, ctx, input.boxId), input),
   });

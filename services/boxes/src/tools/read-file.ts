@@ -3,7 +3,7 @@ import type { BoxesRuntime } from "../domain/context.js";
 import { readBoxFile } from "../domain/files.js";
 import { imageTypeOf } from "../domain/media-types.js";
 import { readFileInput, readFileResult } from "../domain/schemas/exec.js";
-import { boxOwner, boxesContext, readsOnly } from "./context.js";
+import { onBox, readsOnly } from "./context.js";
 
 export const readFileTool = (rt: BoxesRuntime) =>
   defineTool({
@@ -18,8 +18,7 @@ export const readFileTool = (rt: BoxesRuntime) =>
     scope: "boxes:read",
     profile: "core",
     maxDurationMs: 70_000,
-    owner: boxOwner(rt),
-    handler: (ctx, input) => readBoxFile(boxesContext(rt, ctx), input),
+    handler: async (ctx, input) => readBoxFile(await onBox(rt, ctx, input.boxId), input),
     // an image is shown to the person as an image, beside the same bytes in the structured result
     present: (result) => {
       const mimeType = result.encoding === "base64" ? imageTypeOf(result.path) : undefined;

@@ -2,7 +2,7 @@ import { defineTool } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
 import { saveSnapshot } from "../domain/save-snapshot.js";
 import { saveSnapshotInput, snapshotResult } from "../domain/schemas/disk.js";
-import { boxOwner, boxesContext, createsOrChanges } from "./context.js";
+import { onBox, createsOrChanges } from "./context.js";
 
 export const saveSnapshotTool = (rt: BoxesRuntime) =>
   defineTool({
@@ -19,6 +19,5 @@ export const saveSnapshotTool = (rt: BoxesRuntime) =>
     profile: "core",
     maxDurationMs: 70_000,
     task: "optional",
-    owner: boxOwner(rt),
-    handler: async (ctx, input) => ({ snapshot: await saveSnapshot(boxesContext(rt, ctx), input, ctx.signal) }),
+    handler: async (ctx, input) => ({ snapshot: await saveSnapshot(await onBox(rt, ctx, input.boxId, true), input, ctx.signal) }),
   });

@@ -2,7 +2,7 @@ import { defineTool } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
 import { startJob } from "../domain/start-job.js";
 import { jobResult, startJobInput } from "../domain/schemas/exec.js";
-import { boxOwner, boxesContext, changesOrDeletes } from "./context.js";
+import { onBox, changesOrDeletes } from "./context.js";
 
 export const startJobTool = (rt: BoxesRuntime) =>
   defineTool({
@@ -18,6 +18,5 @@ export const startJobTool = (rt: BoxesRuntime) =>
     scope: "boxes:exec",
     profile: "core",
     maxDurationMs: 60_000,
-    owner: boxOwner(rt),
-    handler: async (ctx, input) => ({ job: await startJob(boxesContext(rt, ctx), input) }),
+    handler: async (ctx, input) => ({ job: await startJob(await onBox(rt, ctx, input.boxId), input) }),
   });

@@ -2,7 +2,7 @@ import { defineTool } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
 import { suspendBox } from "../domain/power.js";
 import { boxResult, powerInput } from "../domain/schemas/box.js";
-import { boxOwner, boxesContext, createsOrChanges } from "./context.js";
+import { onBox, createsOrChanges } from "./context.js";
 
 export const suspendBoxTool = (rt: BoxesRuntime) =>
   defineTool({
@@ -16,6 +16,5 @@ export const suspendBoxTool = (rt: BoxesRuntime) =>
     annotations: createsOrChanges(true),
     scope: "boxes:write",
     maxDurationMs: 70_000,
-    owner: boxOwner(rt),
-    handler: async (ctx, input) => ({ box: await suspendBox(boxesContext(rt, ctx), input, ctx.signal) }),
+    handler: async (ctx, input) => ({ box: await suspendBox(await onBox(rt, ctx, input.boxId, true), input, ctx.signal) }),
   });

@@ -2,7 +2,7 @@ import { defineTool } from "@bancada/service-kit";
 import type { BoxesRuntime } from "../domain/context.js";
 import { writeBoxFile } from "../domain/files.js";
 import { writeFileInput, writeFileResult } from "../domain/schemas/exec.js";
-import { boxOwner, boxesContext, changesOrDeletes } from "./context.js";
+import { onBox, changesOrDeletes } from "./context.js";
 
 export const writeFileTool = (rt: BoxesRuntime) =>
   defineTool({
@@ -17,6 +17,5 @@ export const writeFileTool = (rt: BoxesRuntime) =>
     scope: "boxes:write",
     profile: "core",
     maxDurationMs: 70_000,
-    owner: boxOwner(rt),
-    handler: (ctx, input) => writeBoxFile(boxesContext(rt, ctx), input),
+    handler: async (ctx, input) => writeBoxFile(await onBox(rt, ctx, input.boxId), input),
   });

@@ -2,6 +2,33 @@
  * The product contract's JSON Schemas of sosoapi_list_content_drafts (docs/drafts.md#tools), verbatim: the tool advertises them
  * as they are. The zod schemas in schemas.ts accept and produce the same values (a test proves it).
  */
+
+/** The page cursor: `cursor` in, `next_cursor` out (the same object, or null). */
+const pageCursor: Record<string, unknown> = {
+  anyOf: [
+    {
+      type: "object",
+      properties: {
+        updated_at: {
+          type: "string",
+          format: "date-time",
+          pattern:
+            "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d+)?)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$",
+        },
+        id: {
+          type: "string",
+          format: "uuid",
+        },
+      },
+      required: ["updated_at", "id"],
+      additionalProperties: false,
+    },
+    {
+      type: "null",
+    },
+  ],
+};
+
 export const listDraftsInputJsonSchema: Record<string, unknown> = {
   type: "object",
   properties: {
@@ -14,30 +41,7 @@ export const listDraftsInputJsonSchema: Record<string, unknown> = {
       minimum: 1,
       maximum: 50,
     },
-    cursor: {
-      anyOf: [
-        {
-          type: "object",
-          properties: {
-            updated_at: {
-              type: "string",
-              format: "date-time",
-              pattern:
-                "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d+)?)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$",
-            },
-            id: {
-              type: "string",
-              format: "uuid",
-            },
-          },
-          required: ["updated_at", "id"],
-          additionalProperties: false,
-        },
-        {
-          type: "null",
-        },
-      ],
-    },
+    cursor: pageCursor,
   },
   required: ["workspace_id"],
   additionalProperties: false,
@@ -134,30 +138,7 @@ export const listDraftsOutputJsonSchema: Record<string, unknown> = {
         additionalProperties: false,
       },
     },
-    next_cursor: {
-      anyOf: [
-        {
-          type: "object",
-          properties: {
-            updated_at: {
-              type: "string",
-              format: "date-time",
-              pattern:
-                "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d+)?)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$",
-            },
-            id: {
-              type: "string",
-              format: "uuid",
-            },
-          },
-          required: ["updated_at", "id"],
-          additionalProperties: false,
-        },
-        {
-          type: "null",
-        },
-      ],
-    },
+    next_cursor: pageCursor,
     returned_count: {
       type: "integer",
       minimum: 0,

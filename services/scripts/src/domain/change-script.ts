@@ -21,7 +21,7 @@ export interface ScriptChange {
 }
 
 export async function changeScript(ctx: ScriptsContext, change: ScriptChange): Promise<ScriptView> {
-  return ctx.db.$transaction(async (tx) => {
+  const view = await ctx.db.$transaction(async (tx) => {
     const now = new Date();
     const { count } = await tx.script.updateMany({
       where: {
@@ -37,6 +37,9 @@ export async function changeScript(ctx: ScriptsContext, change: ScriptChange): P
     await appendChange(tx, { accountId: ctx.accountId, scriptId: row.id, revision: row.revision, kind: change.kind, at: now });
     return toScriptView(row);
   });
+  // after the commit: a client told of the change reads the new revision
+  ctx.changed?.(ctx.accountId, view.id);
+  return view;
 }
 
 async function explainMiss(tx: Prisma.TransactionClient, ctx: ScriptsContext, change: ScriptChange): Promise<DomainError> {

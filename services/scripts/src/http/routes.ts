@@ -6,8 +6,7 @@
 import { Router, type Request } from "express";
 import { invalidArgument, restAccess, type Access } from "@bancada/contracts";
 import { authorizedPrincipal, restRoutes } from "@bancada/service-kit";
-import type { ScriptsDb } from "../db/client.js";
-import type { ScriptsContext } from "../domain/context.js";
+import type { Scripts, ScriptsContext } from "../domain/context.js";
 import { createScript } from "../domain/create-script.js";
 import { getScript } from "../domain/get-script.js";
 import { listChanges } from "../domain/list-changes.js";
@@ -30,20 +29,21 @@ import { updateScriptTool } from "../tools/update-script.js";
 
 const readingChanges = restAccess({ scope: "scripts:read", writes: false });
 
-export function scriptsRoutes(db: ScriptsDb): Router {
+export function scriptsRoutes(scripts: Scripts): Router {
+  const { db, changed } = scripts;
   const router = Router();
   const routes = restRoutes(router);
   const context = (req: Request, access: Access): ScriptsContext => {
     const principal = authorizedPrincipal(req, access);
-    return { db, accountId: principal.accountId, personId: principal.personId };
+    return { db, accountId: principal.accountId, personId: principal.personId, changed };
   };
   const tools = {
-    list: listScriptsTool(db),
-    get: getScriptTool(db),
-    create: createScriptTool(db),
-    update: updateScriptTool(db),
-    trash: trashScriptTool(db),
-    restore: restoreScriptTool(db),
+    list: listScriptsTool(scripts),
+    get: getScriptTool(scripts),
+    create: createScriptTool(scripts),
+    update: updateScriptTool(scripts),
+    trash: trashScriptTool(scripts),
+    restore: restoreScriptTool(scripts),
   };
 
   routes.get(

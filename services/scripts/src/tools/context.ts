@@ -1,9 +1,8 @@
 import type { ToolContext } from "@bancada/service-kit";
-import type { ScriptsDb } from "../db/client.js";
-import type { ScriptsContext } from "../domain/context.js";
+import type { Scripts, ScriptsContext } from "../domain/context.js";
 
-export function scriptsContext(db: ScriptsDb, ctx: Pick<ToolContext, "principal">): ScriptsContext {
-  return { db, accountId: ctx.principal.accountId, personId: ctx.principal.personId };
+export function scriptsContext({ db, changed }: Scripts, ctx: Pick<ToolContext, "principal">): ScriptsContext {
+  return { db, accountId: ctx.principal.accountId, personId: ctx.principal.personId, changed };
 }
 
 export const closedWorld = { openWorldHint: false } as const;

@@ -1,10 +1,10 @@
 import { defineTool } from "@bancada/service-kit";
-import type { ScriptsDb } from "../db/client.js";
+import type { Scripts } from "../domain/context.js";
 import { createScript } from "../domain/create-script.js";
 import { createScriptInput, scriptResult } from "../domain/schemas.js";
 import { closedWorld, scriptsContext } from "./context.js";
 
-export const createScriptTool = (db: ScriptsDb) =>
+export const createScriptTool = (scripts: Scripts) =>
   defineTool({
     name: "create_script",
     title: "Create a script",
@@ -15,5 +15,5 @@ export const createScriptTool = (db: ScriptsDb) =>
     output: scriptResult,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, ...closedWorld },
     scope: "scripts:write",
-    handler: async (ctx, input) => ({ script: await createScript(scriptsContext(db, ctx), input) }),
+    handler: async (ctx, input) => ({ script: await createScript(scriptsContext(scripts, ctx), input) }),
   });

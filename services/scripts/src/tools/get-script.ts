@@ -1,10 +1,10 @@
 import { defineTool } from "@bancada/service-kit";
-import type { ScriptsDb } from "../db/client.js";
+import type { Scripts } from "../domain/context.js";
 import { getScript } from "../domain/get-script.js";
 import { getScriptInput, scriptResult } from "../domain/schemas.js";
 import { closedWorld, scriptsContext } from "./context.js";
 
-export const getScriptTool = (db: ScriptsDb) =>
+export const getScriptTool = (scripts: Scripts) =>
   defineTool({
     name: "get_script",
     title: "Read a script",
@@ -15,5 +15,5 @@ export const getScriptTool = (db: ScriptsDb) =>
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, ...closedWorld },
     scope: "scripts:read",
     profile: "core",
-    handler: async (ctx, input) => ({ script: await getScript(scriptsContext(db, ctx), input.id) }),
+    handler: async (ctx, input) => ({ script: await getScript(scriptsContext(scripts, ctx), input.id) }),
   });

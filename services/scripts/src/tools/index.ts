@@ -1,6 +1,6 @@
 import type { Vocabulary } from "@bancada/contracts";
 import type { Tool } from "@bancada/service-kit";
-import type { ScriptsDb } from "../db/client.js";
+import type { Scripts } from "../domain/context.js";
 import { createScriptTool } from "./create-script.js";
 import { getScriptTool } from "./get-script.js";
 import { listScriptsTool } from "./list-scripts.js";
@@ -8,8 +8,10 @@ import { restoreScriptTool } from "./restore-script.js";
 import { trashScriptTool } from "./trash-script.js";
 import { updateScriptTool } from "./update-script.js";
 
-export function scriptsTools(db: ScriptsDb): Tool[] {
-  return [listScriptsTool, getScriptTool, createScriptTool, updateScriptTool, trashScriptTool, restoreScriptTool].map((make) => make(db));
+export function scriptsTools(scripts: Scripts): Tool[] {
+  return [listScriptsTool, getScriptTool, createScriptTool, updateScriptTool, trashScriptTool, restoreScriptTool].map((make) =>
+    make(scripts),
+  );
 }
 
 export const scriptsInstructions =

@@ -1,10 +1,10 @@
 import { defineTool } from "@bancada/service-kit";
-import type { ScriptsDb } from "../db/client.js";
+import type { Scripts } from "../domain/context.js";
 import { listScripts } from "../domain/list-scripts.js";
 import { listScriptsInput, listScriptsResult } from "../domain/schemas.js";
 import { closedWorld, scriptsContext } from "./context.js";
 
-export const listScriptsTool = (db: ScriptsDb) =>
+export const listScriptsTool = (scripts: Scripts) =>
   defineTool({
     name: "list_scripts",
     title: "List scripts",
@@ -17,5 +17,5 @@ export const listScriptsTool = (db: ScriptsDb) =>
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, ...closedWorld },
     scope: "scripts:read",
     profile: "core",
-    handler: (ctx, input) => listScripts(scriptsContext(db, ctx), input),
+    handler: (ctx, input) => listScripts(scriptsContext(scripts, ctx), input),
   });

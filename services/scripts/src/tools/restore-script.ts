@@ -1,10 +1,10 @@
 import { defineTool } from "@bancada/service-kit";
-import type { ScriptsDb } from "../db/client.js";
+import type { Scripts } from "../domain/context.js";
 import { restoreScript } from "../domain/update-script.js";
 import { revisionedRef, scriptResult } from "../domain/schemas.js";
 import { closedWorld, scriptsContext } from "./context.js";
 
-export const restoreScriptTool = (db: ScriptsDb) =>
+export const restoreScriptTool = (scripts: Scripts) =>
   defineTool({
     name: "restore_script",
     title: "Restore a script from the trash",
@@ -13,5 +13,5 @@ export const restoreScriptTool = (db: ScriptsDb) =>
     output: scriptResult,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, ...closedWorld },
     scope: "scripts:write",
-    handler: async (ctx, input) => ({ script: await restoreScript(scriptsContext(db, ctx), input) }),
+    handler: async (ctx, input) => ({ script: await restoreScript(scriptsContext(scripts, ctx), input) }),
   });

@@ -1,10 +1,10 @@
 import { defineTool } from "@bancada/service-kit";
-import type { ScriptsDb } from "../db/client.js";
+import type { Scripts } from "../domain/context.js";
 import { trashScript } from "../domain/update-script.js";
 import { revisionedRef, scriptResult } from "../domain/schemas.js";
 import { closedWorld, scriptsContext } from "./context.js";
 
-export const trashScriptTool = (db: ScriptsDb) =>
+export const trashScriptTool = (scripts: Scripts) =>
   defineTool({
     name: "trash_script",
     title: "Move a script to the trash",
@@ -15,5 +15,5 @@ export const trashScriptTool = (db: ScriptsDb) =>
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, ...closedWorld },
     scope: "scripts:write",
     confirmation: { message: "Move script `{id}` to the trash? restore_script brings it back." },
-    handler: async (ctx, input) => ({ script: await trashScript(scriptsContext(db, ctx), input) }),
+    handler: async (ctx, input) => ({ script: await trashScript(scriptsContext(scripts, ctx), input) }),
   });

@@ -1,10 +1,10 @@
 import { defineTool } from "@bancada/service-kit";
-import type { ScriptsDb } from "../db/client.js";
+import type { Scripts } from "../domain/context.js";
 import { updateScript } from "../domain/update-script.js";
 import { scriptResult, updateScriptInput } from "../domain/schemas.js";
 import { closedWorld, scriptsContext } from "./context.js";
 
-export const updateScriptTool = (db: ScriptsDb) =>
+export const updateScriptTool = (scripts: Scripts) =>
   defineTool({
     name: "update_script",
     title: "Replace a script",
@@ -15,5 +15,5 @@ export const updateScriptTool = (db: ScriptsDb) =>
     output: scriptResult,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, ...closedWorld },
     scope: "scripts:write",
-    handler: async (ctx, input) => ({ script: await updateScript(scriptsContext(db, ctx), input) }),
+    handler: async (ctx, input) => ({ script: await updateScript(scriptsContext(scripts, ctx), input) }),
   });

@@ -51,10 +51,14 @@ export async function unpublishPort(ctx: BoxesContext, input: { boxId: string; p
   return { unpublished: portView(ctx, row) };
 }
 
-/** The ports of deleted boxes are unpublished (whatever deleted them: delete_box, the reaper, another replica). */
+/**
+ * The ports of deleted boxes are unpublished (whatever deleted them: delete_box, the reaper, another replica), each
+ * by its own node, whose proxy serves it.
+ */
 export async function unpublishDeletedBoxes(rt: BoxesRuntime): Promise<string[]> {
   const rows = await rt.db.$queryRaw<{ id: string }[]>`
-    DELETE FROM box_ports p USING boxes b WHERE b.id = p.box_id AND b.state IN ('deleting', 'deleted') RETURNING p.id`;
+    DELETE FROM box_ports p USING boxes b
+     WHERE b.id = p.box_id AND b.state IN ('deleting', 'deleted') AND p.node = ${rt.driver.node} RETURNING p.id`;
   for (const row of rows) await rt.ports.close(row.id);
   return rows.map((row) => row.id);
 }

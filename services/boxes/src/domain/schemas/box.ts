@@ -160,7 +160,9 @@ export const boxView = z.object({
   stateReason: z.string().nullable(),
   operation: operationView
     .nullable()
-    .describe("The operation in progress (create, suspend, resume, start, delete, fork, snapshot), or null."),
+    .describe(
+      "The operation in progress (create, suspend, resume, start, delete, fork, snapshot, move: to another node, off a drained one), or null.",
+    ),
   template: z.string(),
   templateVersion: z.string(),
   snapshotId: z.string().nullable().describe("The snapshot the box was made from (create_box snapshotId), or null."),

@@ -42,4 +42,7 @@ export const publishPortResult = z.object({
 });
 export type PublishPortResult = z.infer<typeof publishPortResult>;
 
+/** The REST list of a box's published ports (GET /v1/boxes/:boxId/ports). */
+export const listPortsResult = z.object({ ports: z.array(portView) });
+
 export const unpublishPortInput = z.strictObject({ boxId: boxRef, port: portNumber });

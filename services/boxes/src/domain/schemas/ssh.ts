@@ -17,3 +17,8 @@ const sshKeyView = z.object({
   createdAt: isoDate,
 });
 export type SshKeyView = z.infer<typeof sshKeyView>;
+export const sshKeyAnswers = {
+  key: z.object({ key: sshKeyView }),
+  keys: z.object({ keys: z.array(sshKeyView) }),
+  deleted: z.object({ deleted: sshKeyView }),
+};

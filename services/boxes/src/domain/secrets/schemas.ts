@@ -21,3 +21,8 @@ export const secretNameInput = z.strictObject({ name: secretName });
 
 const secretView = z.object({ name: z.string(), createdAt: z.string(), updatedAt: z.string(), updatedBy: z.string() });
 export type SecretView = z.infer<typeof secretView>;
+export const secretAnswers = {
+  secret: z.object({ secret: secretView }),
+  secrets: z.object({ secrets: z.array(secretView) }),
+  deleted: z.object({ name: z.string(), deleted: z.literal(true) }),
+};

@@ -22,7 +22,8 @@ export async function openTransfer(rt: BoxesRuntime, request: TransferRequest): 
   const tool = request.op === "upload" ? "get_upload_url" : "get_download_url";
   const found = await rt.db.box.findUnique({ where: { id: request.boxId } });
   const grant = { ...request, accountId: found?.accountId ?? "" };
-  if (!found || !signatureMatches(rt.transfers.signingKey, grant, request.signature))
+  // checked with the key of the box's node (any replica can tell a good URL that reached the wrong node, below)
+  if (!found || !signatureMatches(rt.transfers.keyOf(found.node), grant, request.signature))
     throw new DomainError(
       ErrorCode.permissionDenied,
       `This transfer URL's signature does not match: use the URL exactly as ${tool} gave it, or ask ${tool} for a new one.`,
@@ -35,8 +36,8 @@ export async function openTransfer(rt: BoxesRuntime, request: TransferRequest): 
     );
   if (found.state === "deleted" || found.state === "deleting")
     throw new DomainError(ErrorCode.notFound, `Box ${found.id} was deleted; its files are gone.`, { boxId: found.id });
-  // The owner minted the URL with its own BOXES_PUBLIC_URL (get_*_url is forwarded to it): only a deployment
-  // that sends a replica's URLs to another replica lands here, and the bytes cannot be relayed between them.
+  // The URL was minted with the box's node's BOXES_PUBLIC_URL (box_nodes): only a deployment that sends one node's
+  // URLs to another node lands here, and the bytes are not relayed between them.
   if (found.node !== rt.driver.node)
     throw new DomainError(
       ErrorCode.unavailable,

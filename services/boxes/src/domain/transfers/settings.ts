@@ -5,8 +5,13 @@ export interface TransferSettings {
    * slash. Transfer URLs start with it. Tests set it once their server listens.
    */
   publicUrl: string;
-  /** The HMAC key transfer URLs are signed with (≥ 32 bytes); every replica of the service must share it. */
+  /** The HMAC key this node checks its transfer URLs with (≥ 32 bytes). */
   signingKey: Buffer;
+  /**
+   * The key of `node`'s transfer URLs, for minting one for a box of another node (box-node.ts): BOXES_SIGNING_KEY
+   * where the deployment sets one (every node shares it), else derived from the node's key (node/node-key.ts).
+   */
+  keyOf: (node: string) => Buffer;
   /** The clock URLs expire by (milliseconds); tests move it. */
   now: () => number;
   /** The largest upload (5 GB), and the largest folder an archive download packs (2 GB). */

@@ -5,7 +5,8 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 
-export type TransferOp = "upload" | "download";
+/** `move` and `snapshot`: a node reads another's disk bytes (node-transfer.ts); `variant` is the reading node. */
+export type TransferOp = "upload" | "download" | "move" | "snapshot";
 
 export interface TransferGrant {
   op: TransferOp;

@@ -44,6 +44,7 @@ import { DriverError } from "../driver-error.js";
 import {
   adoptDisk,
   boxPaths,
+  exists,
   handDisk,
   nameDisk,
   hostOsVersion,
@@ -75,7 +76,8 @@ import {
   thawFilesystem,
   type CopyMethod,
 } from "./disk-copy.js";
-import { createDisk, detectDiskKind, diskExists, isMounted, mountDisk, removeDisk, type DiskKind } from "./disk-image.js";
+import { createDisk, detectDiskKind, diskExists, isMounted, mountDisk, removeDisk, unmount, type DiskKind } from "./disk-image.js";
+import { packDisk, receiveDisk } from "./disk-move.js";
 import { DiskPool, removePoolLeftovers, type PoolSandboxes, type PoolSize, type WarmBox } from "./disk-pool.js";
 import { diskSpace } from "./disk-space.js";
 import { closeDiskStore, openDiskStore, type DiskStoreOptions } from "./disk-store.js";
@@ -382,6 +384,49 @@ export class LocalDriver implements BoxDriver {
     await mountDisk(kind, paths);
     await adoptDisk(paths, spec.name, uid);
     return this.#boot(spec, paths, uid);
+  }
+
+  async exportDisk(box: BoxHandle): Promise<DownloadStream> {
+    const kind = this.#setup.disks;
+    const paths = this.#paths(box.id);
+    if (!(await diskExists(kind, paths))) throw new DriverError("gone", "the box's disk is missing");
+    if ((await this.inspect(box)) !== "gone") throw new Error("the box has processes on this node: only a stopped box's disk is moved");
+    // anything left of its last run ends, and an image is written out whole (unmounted): start mounts it again
+    await this.#endLeftovers(box.id);
+    if (kind === "image") await unmount(paths.disk);
+    return packDisk(kind, { dir: paths.state, folder: paths.disk, run: paths.run });
+  }
+
+  async importDisk(box: BoxHandle, source: string, signal?: AbortSignal): Promise<{ bytes: number }> {
+    const kind = this.#setup.disks;
+    const paths = this.#paths(box.id);
+    if ((await diskExists(kind, paths)) || (await exists(paths.state)))
+      throw new Error(`box ${box.id} has a disk on node ${this.node} already`);
+    try {
+      return { bytes: await receiveDisk(kind, { dir: paths.state, folder: paths.disk, run: paths.run }, source, signal) };
+    } catch (error) {
+      await removeDisk(paths);
+      throw signal?.aborted ? new DriverError("gone", "the move was cancelled") : error;
+    }
+  }
+
+  async exportSnapshot(snapshot: SnapshotHandle): Promise<DownloadStream> {
+    const saved = snapshotPaths(this.#options.dataDir, snapshot);
+    if (!(await exists(this.#setup.disks === "image" ? saved.image : saved.folder)))
+      throw new DriverError("gone", `snapshot ${snapshot.id}'s files are missing on node ${this.node}`);
+    return packDisk(this.#setup.disks, saved);
+  }
+
+  async importSnapshot(snapshot: SnapshotHandle, source: string, signal?: AbortSignal): Promise<{ bytes: number }> {
+    const saved = snapshotPaths(this.#options.dataDir, snapshot);
+    if (await exists(saved.dir)) throw new Error(`snapshot ${snapshot.id} has files on node ${this.node} already`);
+    try {
+      await prepareSnapshotDir(saved.dir);
+      return { bytes: await receiveDisk(this.#setup.disks, saved, source, signal) };
+    } catch (error) {
+      await this.deleteSnapshot(snapshot);
+      throw signal?.aborted ? new DriverError("gone", "the copy was cancelled") : error;
+    }
   }
 
   async releaseDisk(box: BoxHandle): Promise<void> {

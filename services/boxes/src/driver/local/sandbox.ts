@@ -103,6 +103,10 @@ export async function startSandbox(options: SandboxOptions): Promise<LocalRuntim
       env: baseEnv,
     });
     child.unref();
+    // a launcher that could not even start (out of descriptors: EMFILE) reports it as an event, later: without this
+    // listener that event would end the service
+    child.on("error", () => {});
+    if (child.pid === undefined) throw new Error("its launcher could not start (the service may be out of file descriptors)");
     const inputs = child.stdio as unknown as NodeJS.WritableStream[];
     // a sandbox that fails before it reads its inputs resets them: that is its failure to report, not a crash
     for (const input of inputs.slice(4)) input.on("error", () => {});
@@ -190,13 +194,14 @@ export async function probeSandbox(
     const sandbox = [...isolation, ...systemArgs(links, confinement.masks), "--ro-bind", mountDir, "/probe", "--seccomp", "3"];
     const args = [...asBoxUser(uid), bwrapPath, ...sandbox, "--", "/usr/bin/true"];
     const child = spawn(args[0]!, args.slice(1), { stdio: ["ignore", "ignore", "pipe", "pipe"], env: baseEnv });
+    child.on("error", (error) => resolve(error.message));
+    if (child.pid === undefined) return;
     const filter = child.stdio[3] as NodeJS.WritableStream;
     // bwrap failing before it reads the filter resets the pipe: its stderr says why, the reset says nothing
     filter.on("error", () => {});
     filter.end(confinement.seccomp);
     let stderr = "";
     child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-    child.on("error", (error) => resolve(error.message));
     child.on("close", (code) => resolve(code === 0 ? null : stderr.trim() || `exit ${code}`));
   });
   if (!failure) return;
