@@ -5,7 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
+import pg from "pg";
 import { startStack, type Stack } from "@bancada/e2e";
+import { adminDatabaseUrl } from "@bancada/testkit";
+import { createScriptsDb } from "../src/db/client.js";
 import { findScript } from "../src/db/find-script.js";
 import { createScript } from "../src/domain/create-script.js";
 import { trashScript } from "../src/domain/update-script.js";
@@ -49,5 +52,26 @@ describe("findScript (get_script's read)", () => {
     const own = await createScript({ db: service.db, ...a }, { title: "Da conta A", text: "segredo", status: "draft" });
     expect(await findScript(service.db, "acct-b", own.id)).toBeNull();
     expect(await findScript(service.db, a.accountId, randomUUID())).toBeNull();
+  });
+
+  it("when the server ends the connection a raw read left idle, then the process goes on and the next read reconnects", async () => {
+    // a db of its own whose Prisma client never connected: only the raw pool's own listener can catch the error
+    const db = createScriptsDb(stack.database.url, 1);
+    try {
+      const own = await createScript({ db: service.db, ...a }, { title: "Lida crua", text: "x", status: "draft" });
+      expect((await findScript(db, a.accountId, own.id))?.id).toBe(own.id);
+      const { rows } = await db.pool.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+      const admin = new pg.Client({ connectionString: adminDatabaseUrl });
+      await admin.connect();
+      try {
+        await admin.query("SELECT pg_terminate_backend($1)", [rows[0]!.pid]);
+      } finally {
+        await admin.end();
+      }
+      await expect.poll(() => db.pool.totalCount, { timeout: 5_000 }).toBe(0);
+      expect((await findScript(db, a.accountId, own.id))?.id).toBe(own.id);
+    } finally {
+      await db.pool.end();
+    }
   });
 });

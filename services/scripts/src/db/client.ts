@@ -16,6 +16,9 @@ export const postgresSchema = "scripts";
 export function createScriptsDb(connectionString: string, poolMax = 10): ScriptsDb {
   // the search_path of every service's pool (service-kit's createPrismaClient): our schema, then `public` for extensions
   const pool = new pg.Pool({ connectionString, max: poolMax, options: `-c search_path=${postgresSchema},public` });
+  // An idle connection that fails (the server restarted) must not crash the process; the next query reconnects.
+  // Prisma's adapter listens too, but only once Prisma has connected: the raw reads may come first.
+  pool.on("error", () => {});
   const adapter = new PrismaPg(pool, { schema: postgresSchema, disposeExternalPool: true });
   return Object.assign(new PrismaClient({ adapter, transactionOptions }), { pool });
 }
