@@ -192,48 +192,56 @@ describeBoxes("races between a box and its host", () => {
     expect((await run(fixture.client, boxId, "echo alive")).stdout).toBe("alive\n");
   }, 60_000);
 
-  it("when the service is killed with SIGKILL during an exec, then its restart ends the command that was left running", async () => {
-    const database = await freshDatabase("bancada_boxes_orphan_exec");
-    cleanupAfterTest(() => database.drop());
-    const other = boxesTestStack();
-    cleanupAfterTest(() => other.cleanup());
-    const child = spawn(process.execPath, ["--import", "tsx", execProcess, database.url, other.dataDir], {
-      stdio: ["ignore", "pipe", "inherit"],
-      detached: true,
-    });
-    cleanupAfterTest(() => {
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    });
-    const { box } = JSON.parse(await firstLine(child.stdout!)) as { box: string };
-    const sleeper = readFileSync(path.join(other.dataDir, "mnt", box, "home/exec.pid"), "utf8").trim();
-    const group = groupOf(other.dataDir, box);
-    expect(sleeper).not.toBe("");
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    // The service's process alone, as a crash or the OOM killer would: what it started stays.
-    process.kill(child.pid!, "SIGKILL");
-    await exited;
-    expect(processesRunning("sleep 1000").filter((pid) => inBox(pid, group))).not.toEqual([]);
-    const again = await createBoxesService({
-      databaseUrl: database.url,
-      bus: new MemoryBus(),
-      subjects: subjects("orphanagain"),
-      log: createLogger("orphan-again", "silent"),
-      dataDir: other.dataDir,
-    });
-    cleanupAfterTest(() => again.stop());
-    const left = await until(
-      async () => processesRunning("sleep 1000").filter((pid) => inBox(pid, group)),
-      (pids) => pids.length === 0,
-      5_000,
-    );
-    expect(left).toEqual([]);
-    const row = await again.db.box.findUniqueOrThrow({ where: { id: box } });
-    expect(row.state).toBe("running");
-  }, 90_000);
+  it.each([
+    ["made from the warm pool", "pool"],
+    ["started as itself", "none"],
+  ])(
+    "when the service is killed with SIGKILL during an exec in a box %s, then its restart ends the command that was left running",
+    async (_, pool) => {
+      const database = await freshDatabase("bancada_boxes_orphan_exec");
+      cleanupAfterTest(() => database.drop());
+      const other = boxesTestStack();
+      cleanupAfterTest(() => other.cleanup());
+      const child = spawn(process.execPath, ["--import", "tsx", execProcess, database.url, other.dataDir, pool], {
+        stdio: ["ignore", "pipe", "inherit"],
+        detached: true,
+      });
+      cleanupAfterTest(() => {
+        try {
+          process.kill(-child.pid!, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      });
+      const { box } = JSON.parse(await firstLine(child.stdout!)) as { box: string };
+      const sleeper = readFileSync(path.join(other.dataDir, "mnt", box, "home/exec.pid"), "utf8").trim();
+      const group = groupOf(other.dataDir, box);
+      expect(sleeper).not.toBe("");
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      // The service's process alone, as a crash or the OOM killer would: what it started stays.
+      process.kill(child.pid!, "SIGKILL");
+      await exited;
+      expect(processesRunning("sleep 1000").filter((pid) => inBox(pid, group))).not.toEqual([]);
+      const again = await createBoxesService({
+        databaseUrl: database.url,
+        bus: new MemoryBus(),
+        subjects: subjects("orphanagain"),
+        log: createLogger("orphan-again", "silent"),
+        dataDir: other.dataDir,
+        warmPool: [],
+      });
+      cleanupAfterTest(() => again.stop());
+      const left = await until(
+        async () => processesRunning("sleep 1000").filter((pid) => inBox(pid, group)),
+        (pids) => pids.length === 0,
+        5_000,
+      );
+      expect(left).toEqual([]);
+      const row = await again.db.box.findUniqueOrThrow({ where: { id: box } });
+      expect(row.state).toBe("running");
+    },
+    90_000,
+  );
 });
 
 /** Each file of a folder with its content, mode, owner and inode: any change shows. */

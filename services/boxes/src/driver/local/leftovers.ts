@@ -52,10 +52,27 @@ export async function endLeftoverCommands(dataDir: string, support: CgroupSuppor
   if (!support.tree) return;
   const boxIds = (await readdir(path.join(dataDir, "state")).catch(() => [])).filter((name) => name.startsWith("bx_"));
   for (const boxId of boxIds) {
-    const ended = await cgroups.endLeftoverCommands(cgroups.boxGroupsOf(support, boxId)).catch((error: unknown) => {
-      log.warn({ err: error, boxId }, "could not end the commands a previous service left in a box");
-      return 0;
-    });
-    if (ended > 0) log.warn({ boxId, processes: ended }, "ended the commands a previous service left running in a box");
+    // a box made from the warm pool runs in the groups of the pooled sandbox it was until its next start
+    const pooled = await pooledName(path.join(dataDir, "state", boxId, "run"));
+    for (const name of pooled ? [boxId, pooled] : [boxId]) {
+      const ended = await cgroups.endLeftoverCommands(cgroups.boxGroupsOf(support, name)).catch((error: unknown) => {
+        log.warn({ err: error, boxId }, "could not end the commands a previous service left in a box");
+        return 0;
+      });
+      if (ended > 0) log.warn({ boxId, processes: ended }, "ended the commands a previous service left running in a box");
+    }
+  }
+}
+
+/** The pooled name a box's last run had (its run/runtime.json), or null: that run was started as the box itself. */
+export async function pooledName(runDir: string): Promise<string | null> {
+  const text = await readFile(path.join(runDir, "runtime.json"), "utf8").catch(() => null);
+  if (text === null) return null;
+  try {
+    const name = (JSON.parse(text) as { sandboxId?: unknown }).sandboxId;
+    // Only names the pool makes: the groups removed below are derived from it.
+    return typeof name === "string" && /^pool-[0-9.]+-[0-9a-f]{16}$/.test(name) ? name : null;
+  } catch {
+    return null;
   }
 }

@@ -62,7 +62,7 @@ import { openShell } from "./box-shell.js";
 import { detectCgroups, type CgroupSupport } from "./cgroup-detect.js";
 import * as cgroups from "./cgroups.js";
 import { launch, launchProgram, programOf, type LaunchOptions } from "./command.js";
-import { endLeftoverCommands, endLeftovers } from "./leftovers.js";
+import { endLeftoverCommands, endLeftovers, pooledName } from "./leftovers.js";
 import {
   canFreeze,
   copyDiskFiles,
@@ -90,7 +90,7 @@ import { WarmEntries, type EntryCommand } from "./warm-entries.js";
 import { prepareProcMasks, type ProcMasks } from "./proc-masks.js";
 import { probeSandbox, startSandbox, type LocalRuntime } from "./sandbox.js";
 import { boxSeccompFilter } from "./seccomp.js";
-import { endPooledSandbox, moveAndName, pooledHostname, pooledLimits, pooledName } from "./warm-box.js";
+import { endPooledSandbox, moveAndName, pooledHostname, pooledLimits } from "./warm-box.js";
 
 export interface LocalDriverOptions {
   /** Where box disks live (default `.data/boxes`). */

@@ -5,8 +5,6 @@
  * which its groups are found until the box's next start (which makes groups named by the box, as every start does).
  */
 import { execFile } from "node:child_process";
-import { readFile } from "node:fs/promises";
-import path from "node:path";
 import { promisify } from "node:util";
 import type { CgroupSupport } from "./cgroup-detect.js";
 import * as cgroups from "./cgroups.js";
@@ -42,19 +40,6 @@ export async function moveAndName(
  * to a box of that size writes no limit at all.
  */
 export const pooledLimits = { memBytes: 4096 * 1024 * 1024, vcpus: 2 };
-
-/** The pooled name a box's last run had (its run/runtime.json), or null: that run was started as the box itself. */
-export async function pooledName(runDir: string): Promise<string | null> {
-  const text = await readFile(path.join(runDir, "runtime.json"), "utf8").catch(() => null);
-  if (text === null) return null;
-  try {
-    const name = (JSON.parse(text) as { sandboxId?: unknown }).sandboxId;
-    // Only names the pool makes: the groups removed below are derived from it.
-    return typeof name === "string" && /^pool-[0-9.]+-[0-9a-f]{16}$/.test(name) ? name : null;
-  } catch {
-    return null;
-  }
-}
 
 /** Ends a pooled sandbox's processes (its pid 1 from run/runtime.json, then whatever is in its groups) and removes its groups. */
 export async function endPooledSandbox(support: CgroupSupport, name: string, runDir: string): Promise<void> {
