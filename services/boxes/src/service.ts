@@ -23,7 +23,7 @@ import { transferLimits } from "./domain/transfers/settings.js";
 import { recoverBoxes, watchBoxes } from "./domain/reconcile.js";
 import { boxesRoutes } from "./http/routes.js";
 import { PortProxy } from "./http/port-proxy.js";
-import { startSshServer, type SshEndpoint } from "./ssh/ssh-server.js";
+import { startSshServer } from "./ssh/ssh-server.js";
 import { recordSshEndpoint } from "./domain/ssh/ssh-command.js";
 import { servePublishedPorts, unpublishDeletedBoxes } from "./domain/ports/publish-port.js";
 import { boxesInstructions, boxesTools, boxesVocabulary } from "./tools/index.js";
@@ -68,9 +68,6 @@ export interface BoxesServiceOptions extends ServiceOptions, BoxesConfigOptions 
 /** `stop()` stops serving; boxes and their jobs keep running (a new service finds them). */
 export type BoxesService = RunningService<"boxes", BoxesDb, { driver: BoxDriver; runtime: BoxesRuntime }>;
 
-/** The SSH endpoint each started service runs (closed at stop). */
-const sshEndpoints = new WeakMap<BoxesRuntime, SshEndpoint | null>();
-
 export const migrationsDir = path.join(import.meta.dirname, "../prisma/migrations");
 
 /**
@@ -109,6 +106,7 @@ export const boxesService = defineService<BoxesServiceOptions>()({
     const agentKey = agentNodeKey(options.bus.keys, driver.node, config.nodeKey);
     // transfer URLs: one key for every node when the deployment sets it, else each node's own (node/node-key.ts)
     const shared = config.signingKey ? Buffer.from(config.signingKey) : null;
+    let ports: PortProxy | undefined;
     const runtime: BoxesRuntime = {
       db,
       role: config.role,
@@ -137,7 +135,10 @@ export const boxesService = defineService<BoxesServiceOptions>()({
         maxUploadBytes: options.maxUploadBytes ?? transferLimits.uploadBytes,
         maxArchiveBytes: options.maxArchiveBytes ?? transferLimits.archiveBytes,
       },
-      ports: undefined as unknown as PortProxy,
+      // the published ports' proxy reads the runtime it is part of (the database, the driver, the wake-up of boxes)
+      get ports() {
+        return (ports ??= new PortProxy(runtime));
+      },
       portSettings: config.ports,
       ssh: { port: null, host: config.ports.publicHost },
       nodes: new NodeDrivers({
@@ -149,8 +150,6 @@ export const boxesService = defineService<BoxesServiceOptions>()({
         log,
       }),
     };
-    // The proxy reads the runtime it is part of (the database, the driver, the wake-up of boxes).
-    runtime.ports = new PortProxy(runtime);
     return runtime;
   },
   async start(runtime, { options, log }) {
@@ -167,29 +166,27 @@ export const boxesService = defineService<BoxesServiceOptions>()({
         startSshServer(runtime, { port, bindHost: runtime.portSettings.bindHost, hostKeyFile, limits: sshLimits });
       const inUse = (err: unknown) => (err as NodeJS.ErrnoException).code === "EADDRINUSE";
       // Without SSH the boxes still serve everything else: a taken port is one line (no stack), and sshCommand says null.
-      sshEndpoints.set(
-        runtime,
-        await listenOn(sshPort)
-          .catch(async (err: unknown) => {
-            if (!options.sshPortFallback || !inUse(err)) throw err;
-            const endpoint = await listenOn(0);
-            log.info(
-              { port: endpoint.port, taken: sshPort },
-              `the SSH endpoint listens on port ${endpoint.port} (${sshPort} is in use; BOXES_SSH_PORT chooses)`,
-            );
-            return endpoint;
-          })
-          .catch((err: unknown) => {
-            const reason = err instanceof Error ? err.message : String(err);
-            log.warn(
-              { port: sshPort, reason },
-              "the SSH endpoint could not listen (BOXES_SSH_PORT sets another port); boxes have no sshCommand",
-            );
-            runtime.ssh.failure = reason;
-            return null;
-          }),
-      );
-      runtime.ssh.port = sshEndpoints.get(runtime)?.port ?? null;
+      const endpoint = await listenOn(sshPort)
+        .catch(async (err: unknown) => {
+          if (!options.sshPortFallback || !inUse(err)) throw err;
+          const fallback = await listenOn(0);
+          log.info(
+            { port: fallback.port, taken: sshPort },
+            `the SSH endpoint listens on port ${fallback.port} (${sshPort} is in use; BOXES_SSH_PORT chooses)`,
+          );
+          return fallback;
+        })
+        .catch((err: unknown) => {
+          const reason = err instanceof Error ? err.message : String(err);
+          log.warn(
+            { port: sshPort, reason },
+            "the SSH endpoint could not listen (BOXES_SSH_PORT sets another port); boxes have no sshCommand",
+          );
+          runtime.ssh.failure = reason;
+          return null;
+        });
+      runtime.ssh.port = endpoint?.port ?? null;
+      if (endpoint) runtime.ssh.close = () => endpoint.close();
     }
     // an endpoint that could not listen (another replica of this node holds the port) leaves that one's row
     if (runtime.driver.available && (sshPort === null || runtime.ssh.port !== null)) await recordSshEndpoint(runtime);
@@ -227,7 +224,7 @@ export const boxesService = defineService<BoxesServiceOptions>()({
     runtime.nodes.stop();
     await runtime.background.settled();
     await runtime.ports.closeAll();
-    await sshEndpoints.get(runtime)?.close();
+    await runtime.ssh.close?.();
     await runtime.driver.close();
     await runtime.housekeepingDb.$disconnect();
   },

@@ -2,12 +2,16 @@
  * The control plane and the node agents apart (BOXES_ROLE): two control-plane replicas that run no box and need no
  * privilege, and three node agents that take no tool call from the bus — separate data folders and node names, one
  * database and bus. The control plane places every box on an agent's node; the box's commands and files work
- * through the gateway (either replica) and through the second replica's own REST API. Before any agent is up,
+ * through the gateway (either replica) and through the second replica's own REST API, and OpenSSH enters it at its
+ * node's SSH endpoint. Before any agent is up,
  * create_box answers unavailable saying what to start, and writes nothing.
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { execFile, execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { promisify } from "node:util";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -17,6 +21,18 @@ import { runBoxesCommand, type LocalDriver } from "../src/index.js";
 import { nodeTransferUrl } from "../src/domain/transfers/node-transfer.js";
 import { boxesTestStack, describeBoxes } from "./stack.js";
 import { allScopes, fails, ok, restClient, run, until, type Box, type ExecResult } from "./helpers.js";
+
+const execFileAsync = promisify(execFile);
+
+/** OpenSSH's client (apt-get install openssh-client): without it the SSH test says it is skipped. */
+const hasSsh = (() => {
+  try {
+    execFileSync("ssh", ["-V"], { stdio: "pipe" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
 
 describeBoxes("a control plane and node agents apart", () => {
   const log = createLogger("control-plane-test", "silent");
@@ -214,6 +230,56 @@ describeBoxes("a control plane and node agents apart", () => {
         await expect(fetch(published.port.url)).rejects.toThrow();
       }
     }, 180_000);
+
+    it.skipIf(!hasSsh)(
+      "when a key is registered through the second replica, then OpenSSH enters a box on every node at that node's endpoint, named by its sshCommand",
+      async () => {
+        const dir = mkdtempSync(path.join(tmpdir(), "bancada-cp-ssh-"));
+        try {
+          const identity = path.join(dir, "id");
+          execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "cp@test", "-f", identity]);
+          const added = await rest("POST", "/v1/ssh-keys", { publicKey: readFileSync(`${identity}.pub`, "utf8") });
+          expect(added.status, JSON.stringify(added.body)).toBe(201);
+          for (const node of agentNodes) {
+            const { ssh } = agents[agentNodes.indexOf(node)]!.service().runtime;
+            expect(ssh.port, `${node}'s SSH endpoint: ${ssh.failure ?? "no failure recorded"}`).not.toBeNull();
+            const box = boxes.find((one) => one.node === node)!;
+            const { sshCommand } = (await ok(client, "get_box", { boxId: box.id })).box;
+            expect(sshCommand).toBe(`ssh -p ${ssh.port} ${box.id}@127.0.0.1`);
+            const [, portFlag, port, target] = (sshCommand as string).split(" ");
+            // not execFileSync: the agents' SSH endpoints are served by this process's event loop
+            const { stdout } = await execFileAsync(
+              "ssh",
+              [
+                "-F",
+                "/dev/null",
+                "-i",
+                identity,
+                "-o",
+                "IdentitiesOnly=yes",
+                "-o",
+                "StrictHostKeyChecking=no",
+                "-o",
+                `UserKnownHostsFile=${path.join(dir, "known_hosts")}`,
+                "-o",
+                "BatchMode=yes",
+                "-o",
+                "ConnectTimeout=20",
+                portFlag!,
+                port!,
+                target!,
+                "cat note.txt; echo; hostname",
+              ],
+              { timeout: 30_000 },
+            );
+            expect(stdout).toBe(`on ${node}\n${box.name}\n`);
+          }
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      },
+      120_000,
+    );
 
     it("when a node is drained, then its stopped box moves with its files and job logs to another node and runs there, and its running box stays", async () => {
       const [stopping, staying] = boxes.filter((box) => box.node === "agent-3");

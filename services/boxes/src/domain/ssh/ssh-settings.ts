@@ -4,4 +4,6 @@ export interface SshSettings {
   host: string;
   /** Why the endpoint is not listening when it was asked for (the listen or host-key error, in one line). */
   failure?: string;
+  /** Closes the endpoint this service started (at its stop). */
+  close?: () => Promise<void>;
 }
