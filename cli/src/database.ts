@@ -92,9 +92,18 @@ function createdMeanwhile(error: unknown): boolean {
 }
 
 function explain(url: string, error: unknown): Error {
-  const safe = new URL(url);
-  safe.password = safe.password ? "***" : "";
   return new UsageError(
-    `Cannot use the database ${safe.toString()}: ${(error as Error).message}. Is PostgreSQL running, and is DATABASE_URL right?`,
+    `Cannot use the database ${redactedUrl(url)}: ${(error as Error).message}. Is PostgreSQL running, and is DATABASE_URL right?`,
   );
+}
+
+/** A database URL as it may be shown: without its password. */
+export function redactedUrl(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    if (url.password) url.password = "***";
+    return url.toString();
+  } catch {
+    return "(DATABASE_URL)";
+  }
 }

@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import path from "node:path";
 import { mcpStdioConfiguration, type StdioLaunch } from "@bancada/contracts";
 import { createGatewayDb, gatewayScopes, KeyStore, migrateGateway } from "@bancada/gateway";
-import { openDatabases } from "./database.js";
+import { openDatabases, redactedUrl } from "./database.js";
 import { stdioLaunchFor } from "./instance.js";
 import { UsageError, keyPepper, type Env } from "./env.js";
 import { serviceScopes } from "./services.js";
@@ -29,7 +29,7 @@ export async function runKeys(env: Env, argv: string[], print: (line: string) =>
   const db = createGatewayDb(databaseUrl, 2);
   const keys = new KeyStore(db, { pepper, serviceScopes });
   // a key written where the user did not mean is a key the running Bancada calls unknown: say where it went
-  const where = databases.embedded ? embeddedWhere(env) : `the database ${redacted(databaseUrl)} (gateway schema)`;
+  const where = databases.embedded ? embeddedWhere(env) : `the database ${redactedUrl(databaseUrl)} (gateway schema)`;
   if (command !== "list") process.stderr.write(`bancada: keys are read from and written to ${where}.\n`);
   try {
     if (command === "create") {
@@ -116,17 +116,6 @@ async function revoke(keys: KeyStore, argv: string[], print: (line: string) => v
 
 function embeddedWhere(env: Env): string {
   return `the embedded PostgreSQL in ${path.resolve(env.BANCADA_DATA_DIR)} (a Bancada started with DATABASE_URL does not see these keys: set the same DATABASE_URL here)`;
-}
-
-/** The URL without its password. */
-function redacted(databaseUrl: string): string {
-  try {
-    const url = new URL(databaseUrl);
-    if (url.password) url.password = "***";
-    return url.toString();
-  } catch {
-    return "(DATABASE_URL)";
-  }
 }
 
 /** An unknown scope is refused before anything starts, naming the valid ones. */
