@@ -5,6 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { EmbeddedPostgresError, startEmbeddedPostgres, type EmbeddedPostgresServer } from "@bancada/embedded-db";
 import type { Logger } from "@bancada/service-kit";
@@ -55,16 +56,26 @@ export async function openDatabases(env: Env, log?: Logger): Promise<Databases> 
   };
 }
 
-/** Creates the database named in the URL when the server has no such database yet (a first start). */
-export async function ensureDatabase(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  try {
-    await client.connect();
-    await client.end();
-    return;
-  } catch (error) {
-    await client.end().catch(() => {});
-    if ((error as { code?: string }).code !== "3D000") throw explain(url, error);
+/**
+ * Creates the database named in the URL when the server has no such database yet (a first start). A connection the
+ * server (or a forwarder in front of it) drops, or a server still starting or full, is tried again for a few seconds:
+ * the components of the production shape start together, and a migration that gave up on one dropped connection
+ * would fail its whole pod. A refused connection or a wrong password is the configuration's, and answered at once.
+ */
+export async function ensureDatabase(url: string, retryForMs = 5_000): Promise<void> {
+  const deadline = Date.now() + retryForMs;
+  for (let wait = 100; ; wait = Math.min(wait * 2, 1_000)) {
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch (error) {
+      await client.end().catch(() => {});
+      if ((error as { code?: string }).code === "3D000") break;
+      if (!transient(error) || Date.now() + wait > deadline) throw explain(url, error);
+      await sleep(wait);
+    }
   }
   const target = new URL(url);
   const name = decodeURIComponent(target.pathname.slice(1));
@@ -79,6 +90,12 @@ export async function ensureDatabase(url: string): Promise<void> {
   } finally {
     await adminClient.end().catch(() => {});
   }
+}
+
+/** A dropped connection, a server starting up (57P03) or out of connections (53300). */
+function transient(error: unknown): boolean {
+  const { code, message } = error as { code?: string; message?: string };
+  return code === "57P03" || code === "53300" || code === "ECONNRESET" || /Connection terminated unexpectedly/.test(message ?? "");
 }
 
 /**
