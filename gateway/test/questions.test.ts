@@ -7,7 +7,7 @@
  * from another account; log messages arrive only at the level asked for; the fast path leaves such calls to the SDK.
  */
 import { registeredScopes } from "@bancada/service-registry";
-import { createServer, request as httpRequest, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -25,6 +25,7 @@ import { createGateway, type Gateway } from "@bancada/gateway";
 import { startStack, type Stack } from "@bancada/e2e";
 import { fastRequestOf } from "../src/http/mcp-fast-path.js";
 import { conformanceFactory } from "./conformance/fixture-service/service.js";
+import { alternatingProxy } from "./fixtures/alternating-proxy.js";
 import { scriptsFactory } from "./fixtures.js";
 import { modernVersion, stdioParams } from "./mcp-clients.js";
 
@@ -35,23 +36,6 @@ let alternating: Server;
 let alternatingUrl: string;
 let key: string;
 let otherAccountKey: string;
-
-/** A proxy that sends each request to the other replica than the last: a call's answers land on the replica that did not ask. */
-function alternatingProxy(targets: URL[]): Server {
-  let next = 0;
-  return createServer((req, res) => {
-    const target = targets[next++ % targets.length]!;
-    const upstream = httpRequest(
-      { host: target.hostname, port: target.port, path: target.pathname, method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on("error", (error) => res.writeHead(502).end(String(error)));
-    req.pipe(upstream);
-  });
-}
 
 beforeAll(async () => {
   stack = await startStack({ services: { scripts: scriptsFactory, conformance: conformanceFactory } });

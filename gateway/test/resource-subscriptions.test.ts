@@ -7,7 +7,7 @@
  * URI hears nothing of it; a URI the key may not read, or a subscription without a session, is refused.
  */
 import { registeredScopes } from "@bancada/service-registry";
-import { createServer, request as httpRequest, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -18,6 +18,7 @@ import { createLogger } from "@bancada/service-kit";
 import { createGateway, type Gateway } from "@bancada/gateway";
 import { startStack, type Stack } from "@bancada/e2e";
 import { conformanceFactory } from "./conformance/fixture-service/service.js";
+import { alternatingProxy } from "./fixtures/alternating-proxy.js";
 import { scriptsFactory } from "./fixtures.js";
 import { stdioParams } from "./mcp-clients.js";
 
@@ -51,19 +52,7 @@ beforeAll(async () => {
     await second.catalog.refresh("scripts");
   }
   const targets = [new URL(stack.mcpUrl), new URL(`http://127.0.0.1:${(secondServer.address() as AddressInfo).port}/mcp`)];
-  let next = 0;
-  alternating = createServer((req, res) => {
-    const target = targets[next++ % targets.length]!;
-    const upstream = httpRequest(
-      { host: target.hostname, port: target.port, path: target.pathname, method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on("error", (error) => res.writeHead(502).end(String(error)));
-    req.pipe(upstream);
-  });
+  alternating = alternatingProxy(targets);
   await new Promise<void>((resolve) => alternating.listen(0, "127.0.0.1", resolve));
   alternatingUrl = `http://127.0.0.1:${(alternating.address() as AddressInfo).port}/mcp`;
   key = await stack.createKey({ scopes: ["docs:read", "scripts:read", "scripts:write"] });

@@ -20,19 +20,9 @@ import { captureLogs, connectClient, startStack, type Stack } from "@bancada/e2e
 import { runBoxesCommand, type LocalDriver } from "../src/index.js";
 import { nodeTransferUrl } from "../src/domain/transfers/node-transfer.js";
 import { boxesTestStack, describeBoxes } from "./stack.js";
-import { allScopes, fails, ok, restClient, run, until, type Box, type ExecResult } from "./helpers.js";
+import { allScopes, fails, hasSsh, ok, restClient, run, sshOptions, until, type Box, type ExecResult } from "./helpers.js";
 
 const execFileAsync = promisify(execFile);
-
-/** OpenSSH's client (apt-get install openssh-client): without it the SSH test says it is skipped. */
-const hasSsh = (() => {
-  try {
-    execFileSync("ssh", ["-V"], { stdio: "pipe" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 describeBoxes("a control plane and node agents apart", () => {
   const log = createLogger("control-plane-test", "silent");
@@ -250,26 +240,7 @@ describeBoxes("a control plane and node agents apart", () => {
             // not execFileSync: the agents' SSH endpoints are served by this process's event loop
             const { stdout } = await execFileAsync(
               "ssh",
-              [
-                "-F",
-                "/dev/null",
-                "-i",
-                identity,
-                "-o",
-                "IdentitiesOnly=yes",
-                "-o",
-                "StrictHostKeyChecking=no",
-                "-o",
-                `UserKnownHostsFile=${path.join(dir, "known_hosts")}`,
-                "-o",
-                "BatchMode=yes",
-                "-o",
-                "ConnectTimeout=20",
-                portFlag!,
-                port!,
-                target!,
-                "cat note.txt; echo; hostname",
-              ],
+              [...sshOptions(identity, path.join(dir, "known_hosts")), portFlag!, port!, target!, "cat note.txt; echo; hostname"],
               { timeout: 30_000 },
             );
             expect(stdout).toBe(`on ${node}\n${box.name}\n`);

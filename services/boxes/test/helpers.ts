@@ -1,4 +1,5 @@
-/** Tool calls that check the result envelope, a REST client, and polling. */
+/** Tool calls that check the result envelope, a REST client, polling, and OpenSSH's client options. */
+import { execFileSync } from "node:child_process";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { callTool, expectToolResult, type ErrorData } from "@bancada/testkit";
 
@@ -99,3 +100,33 @@ export function restClient(baseUrl: string, key: string | undefined) {
 }
 
 export const allScopes = ["boxes:read", "boxes:write", "boxes:delete", "boxes:exec"];
+
+/** Whether OpenSSH's client is installed (apt-get install openssh-client): the SSH tests say they are skipped without it. */
+export const hasSsh = (() => {
+  try {
+    execFileSync("ssh", ["-V"], { stdio: "pipe" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** OpenSSH's options for a test: no config file, this identity only, no prompt, the test's own known_hosts. */
+export function sshOptions(identity: string, knownHosts: string): string[] {
+  return [
+    "-F",
+    "/dev/null",
+    "-i",
+    identity,
+    "-o",
+    "IdentitiesOnly=yes",
+    "-o",
+    "StrictHostKeyChecking=no",
+    "-o",
+    `UserKnownHostsFile=${knownHosts}`,
+    "-o",
+    "BatchMode=yes",
+    "-o",
+    "ConnectTimeout=20",
+  ];
+}

@@ -14,16 +14,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { captureLogs, connectClient, startStack, type Stack } from "@bancada/e2e";
 import { boxesTestStack, describeBoxes, type BoxesTestStack } from "./stack.js";
-import { allScopes, ok, restClient, type Box } from "./helpers.js";
-
-const hasSsh = (() => {
-  try {
-    execFileSync("ssh", ["-V"], { stdio: "pipe" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+import { allScopes, hasSsh, ok, restClient, sshOptions, type Box } from "./helpers.js";
 
 /** Tests that drive OpenSSH's client; where it is missing (apt-get install openssh-client) they say they are skipped. */
 const itSsh = hasSsh ? it : it.skip;
@@ -52,20 +43,7 @@ describeBoxes("ssh into boxes", () => {
       const child = spawn(
         "ssh",
         [
-          "-F",
-          "/dev/null",
-          "-i",
-          identity,
-          "-o",
-          "IdentitiesOnly=yes",
-          "-o",
-          "StrictHostKeyChecking=no",
-          "-o",
-          `UserKnownHostsFile=${path.join(dir, "known_hosts")}`,
-          "-o",
-          "BatchMode=yes",
-          "-o",
-          "ConnectTimeout=20",
+          ...sshOptions(identity, path.join(dir, "known_hosts")),
           "-p",
           String(port),
           ...(command === null ? args : args.slice(0, -1)),
