@@ -6,9 +6,6 @@
  * the 2025 answers reach the asking replica when they are posted to another; a state or a session is never taken
  * from another account; log messages arrive only at the level asked for; the fast path leaves such calls to the SDK.
  */
-import { registeredScopes } from "@bancada/service-registry";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -20,53 +17,25 @@ import {
   LoggingMessageNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client";
-import { createLogger } from "@bancada/service-kit";
-import { createGateway, type Gateway } from "@bancada/gateway";
-import { startStack, type Stack } from "@bancada/e2e";
+import type { Stack } from "@bancada/e2e";
 import { fastRequestOf } from "../src/http/mcp-fast-path.js";
-import { conformanceFactory } from "./conformance/fixture-service/service.js";
-import { alternatingProxy } from "./fixtures/alternating-proxy.js";
-import { scriptsFactory } from "./fixtures.js";
+import { startTwoReplicas, type TwoReplicas } from "./fixtures/two-replicas.js";
 import { modernVersion, stdioParams } from "./mcp-clients.js";
 
+let replicas: TwoReplicas;
 let stack: Stack;
-let second: Gateway;
-let secondServer: Server;
-let alternating: Server;
 let alternatingUrl: string;
 let key: string;
 let otherAccountKey: string;
 
 beforeAll(async () => {
-  stack = await startStack({ services: { scripts: scriptsFactory, conformance: conformanceFactory } });
-  second = await createGateway({
-    databaseUrl: stack.database.url,
-    bus: stack.bus,
-    subjects: stack.subjects,
-    services: ["conformance"],
-    log: createLogger("replica", "silent"),
-    scopes: registeredScopes(),
-    keyPepper: "test-pepper",
-    bindHost: "127.0.0.1",
-  });
-  secondServer = createServer(second.app);
-  await new Promise<void>((resolve) => secondServer.listen(0, "127.0.0.1", resolve));
-  const until = Date.now() + 30_000;
-  while (!second.catalog.tool("test_input_required_result_multi_round") && Date.now() < until) await second.catalog.refresh("conformance");
-  const secondUrl = new URL(`http://127.0.0.1:${(secondServer.address() as AddressInfo).port}/mcp`);
-  alternating = alternatingProxy([new URL(stack.mcpUrl), secondUrl]);
-  await new Promise<void>((resolve) => alternating.listen(0, "127.0.0.1", resolve));
-  alternatingUrl = `http://127.0.0.1:${(alternating.address() as AddressInfo).port}/mcp`;
+  replicas = await startTwoReplicas(["conformance"], (replica) => Boolean(replica.catalog.tool("test_input_required_result_multi_round")));
+  ({ stack, url: alternatingUrl } = replicas);
   key = await stack.createKey({ scopes: ["docs:read"] });
   otherAccountKey = await stack.createKey({ accountId: "acct-b", scopes: ["docs:read"] });
 }, 180_000);
 afterAll(async () => {
-  for (const server of [alternating, secondServer]) {
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
-  }
-  await second?.stop();
-  await stack?.stop();
+  await replicas?.stop();
 });
 
 const answers = {

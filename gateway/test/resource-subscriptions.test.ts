@@ -6,65 +6,37 @@
  * resource, and a real script edited through the scripts service. Another account's client subscribed to the same
  * URI hears nothing of it; a URI the key may not read, or a subscription without a session, is refused.
  */
-import { registeredScopes } from "@bancada/service-registry";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as V1Http } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { createLogger } from "@bancada/service-kit";
-import { createGateway, type Gateway } from "@bancada/gateway";
-import { startStack, type Stack } from "@bancada/e2e";
-import { conformanceFactory } from "./conformance/fixture-service/service.js";
-import { alternatingProxy } from "./fixtures/alternating-proxy.js";
-import { scriptsFactory } from "./fixtures.js";
+import type { Gateway } from "@bancada/gateway";
+import type { Stack } from "@bancada/e2e";
+import { startTwoReplicas, type TwoReplicas } from "./fixtures/two-replicas.js";
 import { stdioParams } from "./mcp-clients.js";
 
 const watched = "test://watched-resource";
 
+let replicas: TwoReplicas;
 let stack: Stack;
 let second: Gateway;
-let secondServer: Server;
-let alternating: Server;
+let secondUrl: string;
 let alternatingUrl: string;
 let key: string;
 let otherAccountKey: string;
 
 beforeAll(async () => {
-  stack = await startStack({ services: { scripts: scriptsFactory, conformance: conformanceFactory } });
-  second = await createGateway({
-    databaseUrl: stack.database.url,
-    bus: stack.bus,
-    subjects: stack.subjects,
-    services: ["scripts", "conformance"],
-    log: createLogger("replica", "silent"),
-    scopes: registeredScopes(),
-    keyPepper: "test-pepper",
-    bindHost: "127.0.0.1",
-  });
-  secondServer = createServer(second.app);
-  await new Promise<void>((resolve) => secondServer.listen(0, "127.0.0.1", resolve));
-  const until = Date.now() + 30_000;
-  while ((!second.catalog.resources().length || !second.catalog.tool("update_script")) && Date.now() < until) {
-    await second.catalog.refresh("conformance");
-    await second.catalog.refresh("scripts");
-  }
-  const targets = [new URL(stack.mcpUrl), new URL(`http://127.0.0.1:${(secondServer.address() as AddressInfo).port}/mcp`)];
-  alternating = alternatingProxy(targets);
-  await new Promise<void>((resolve) => alternating.listen(0, "127.0.0.1", resolve));
-  alternatingUrl = `http://127.0.0.1:${(alternating.address() as AddressInfo).port}/mcp`;
+  replicas = await startTwoReplicas(
+    ["scripts", "conformance"],
+    (replica) => replica.catalog.resources().length > 0 && Boolean(replica.catalog.tool("update_script")),
+  );
+  ({ stack, second, url: alternatingUrl, secondUrl } = replicas);
   key = await stack.createKey({ scopes: ["docs:read", "scripts:read", "scripts:write"] });
   otherAccountKey = await stack.createKey({ accountId: "acct-b", scopes: ["docs:read", "scripts:read", "scripts:write"] });
 }, 180_000);
 afterAll(async () => {
-  for (const server of [alternating, secondServer]) {
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
-  }
-  await second?.stop();
-  await stack?.stop();
+  await replicas?.stop();
 });
 
 /** A 1.x client over HTTP (through both replicas by default) that records the URIs it is told changed. */
@@ -155,7 +127,7 @@ describe("resource subscriptions on 2025-11-25", () => {
 
 describe("a replica that stops", () => {
   it("when it drains, then its update streams end at once (a stop waits for calls, not for news), and a stream opened after ends at once", async () => {
-    const url = `http://127.0.0.1:${(secondServer.address() as AddressInfo).port}/mcp`;
+    const url = secondUrl;
     const headers = { authorization: `Bearer ${key}`, accept: "application/json, text/event-stream" };
     const initialized = await fetch(url, {
       method: "POST",
