@@ -47,6 +47,8 @@ describeRouting("boxes on more than one node", () => {
   // replica A's data folder and cleanup; its service runs in the child process
   let a: BoxesTestStack;
   let child: ChildProcess | undefined;
+  /** What replica A wrote to stderr (its warnings), shown when an assertion about node A fails. */
+  const saidByA: string[] = [];
   let b: BoxesTestStack;
   const logsB = captureLogs("debug");
   let stack: Stack;
@@ -78,9 +80,13 @@ describeRouting("boxes on more than one node", () => {
         publicUrlA,
       ];
       child = spawn(process.execPath, ["--import", "tsx", fixture, ...args], {
-        stdio: ["ignore", "pipe", "inherit"],
+        stdio: ["ignore", "pipe", "pipe"],
         // no BOXES_SIGNING_KEY: each node's transfer key derives from its node key, which replica B derives too
         env: { ...process.env, BOXES_SIGNING_KEY: "" },
+      });
+      createInterface({ input: child.stderr! }).on("line", (line) => {
+        saidByA.push(line);
+        process.stderr.write(`${line}\n`);
       });
       await new Promise<void>((resolve, reject) => {
         child!.once("exit", (code) => reject(new Error(`replica A exited (${code}) before serving`)));
@@ -173,7 +179,8 @@ describeRouting("boxes on more than one node", () => {
 
     // get_box reads Postgres where it enters; its sshCommand names node A's own SSH endpoint (box_nodes)
     const { box: shown } = await okViaB<{ box: Box }>("get_box", { boxId: box.id });
-    expect(shown.sshCommand).toMatch(new RegExp(`^ssh -p \\d+ ${box.id}@node-a\\.boxes\\.test$`));
+    const nodeRow = await b.service().db.boxNode.findUnique({ where: { node: nodeA } });
+    expect(shown.sshCommand, `node A's row: ${JSON.stringify(nodeRow)}; replica A said:\n${saidByA.join("\n")}`).toMatch(new RegExp(`^ssh -p \\d+ ${box.id}@node-a\\.boxes\\.test$`));
 
     // write, read, exec, start, wait and logs: each asked A's agent for this box
     const asked = agentCalls();
