@@ -180,7 +180,9 @@ describeRouting("boxes on more than one node", () => {
     // get_box reads Postgres where it enters; its sshCommand names node A's own SSH endpoint (box_nodes)
     const { box: shown } = await okViaB<{ box: Box }>("get_box", { boxId: box.id });
     const nodeRow = await b.service().db.boxNode.findUnique({ where: { node: nodeA } });
-    expect(shown.sshCommand, `node A's row: ${JSON.stringify(nodeRow)}; replica A said:\n${saidByA.join("\n")}`).toMatch(new RegExp(`^ssh -p \\d+ ${box.id}@node-a\\.boxes\\.test$`));
+    expect(shown.sshCommand, `node A's row: ${JSON.stringify(nodeRow)}; replica A said:\n${saidByA.join("\n")}`).toMatch(
+      new RegExp(`^ssh -p \\d+ ${box.id}@node-a\\.boxes\\.test$`),
+    );
 
     // write, read, exec, start, wait and logs: each asked A's agent for this box
     const asked = agentCalls();
