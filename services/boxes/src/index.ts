@@ -4,7 +4,7 @@ export { createBoxesDb, postgresSchema } from "./db/client.js";
 export type { BoxesDb } from "./db/client.js";
 export type { BoxDriver } from "./driver/box-driver.js";
 export { createLocalDriver, LocalDriver } from "./driver/local/local-driver.js";
-export type { LocalDriverOptions } from "./driver/local/local-driver.js";
+export type { LocalDriverOptions } from "./driver/local/host-setup.js";
 export { plans } from "./domain/plans.js";
 export { SecretsKey } from "./domain/secrets/sealing.js";
 export type { PlanName } from "./domain/plans.js";

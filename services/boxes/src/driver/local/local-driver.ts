@@ -1,17 +1,17 @@
 /**
- * The `local` driver: boxes are bubblewrap sandboxes on this machine (see sandbox.ts for what a box
- * sees, command.ts for how commands enter it, cgroups.ts for limits, freezing and killing). Where the
- * machine offers no usable cgroups, suspend falls back to SIGSTOP/SIGCONT of every process in the
- * box's pid namespace and a command's tree is killed through its process group.
+ * The `local` driver: boxes are bubblewrap sandboxes on this machine (see host-setup.ts for what it checks and
+ * prepares before it serves, sandbox.ts for what a box sees, command.ts for how commands enter it, cgroups.ts for
+ * limits, freezing and killing). Where the machine offers no usable cgroups, suspend falls back to SIGSTOP/SIGCONT
+ * of every process in the box's pid namespace and a command's tree is killed through its process group.
  */
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { access, constants, rm, writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
 import type { Duplex } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
-import { makeOwnFolder, type Logger } from "@bancada/service-kit";
+import { makeOwnFolder } from "@bancada/service-kit";
 import type {
   BoxDriver,
   DownloadRequest,
@@ -41,181 +41,41 @@ import type {
   SnapshotHandle,
 } from "../box-driver.js";
 import { DriverError } from "../driver-error.js";
-import {
-  adoptDisk,
-  boxPaths,
-  exists,
-  handDisk,
-  nameDisk,
-  hostOsVersion,
-  makeDisk,
-  prepareDataDir,
-  prepareRun,
-  sharedFromHost,
-  usrLinks,
-  type BoxPaths,
-} from "./box-disk.js";
+import { adoptDisk, boxPaths, exists, handDisk, nameDisk, makeDisk, prepareRun, sharedFromHost, type BoxPaths } from "./box-disk.js";
 import { listArgsFor, listOutcome, readArgsFor, readOutcome, writeArgs, writeOutcome } from "./box-files.js";
 import * as transfers from "./box-transfers.js";
 import { PortBridges } from "./port-bridges.js";
 import { openShell } from "./box-shell.js";
-import { detectCgroups, type CgroupSupport } from "./cgroup-detect.js";
+import { type CgroupSupport } from "./cgroup-detect.js";
 import * as cgroups from "./cgroups.js";
 import { launch, launchProgram, programOf, type LaunchOptions } from "./command.js";
-import { endLeftoverCommands, endLeftovers, pooledName } from "./leftovers.js";
+import { endLeftovers, pooledName } from "./leftovers.js";
 import {
   canFreeze,
   copyDiskFiles,
   copyImageFrozen,
-  detectCopyMethod,
   diskBytes,
   freezeFilesystem,
   growImage,
   prepareSnapshotDir,
   snapshotPaths,
   thawFilesystem,
-  type CopyMethod,
 } from "./disk-copy.js";
-import { createDisk, detectDiskKind, diskExists, isMounted, mountDisk, removeDisk, unmount, type DiskKind } from "./disk-image.js";
+import { createDisk, diskExists, isMounted, mountDisk, removeDisk, unmount } from "./disk-image.js";
 import { packDisk, receiveDisk } from "./disk-move.js";
-import { DiskPool, removePoolLeftovers, type PoolSandboxes, type PoolSize, type WarmBox } from "./disk-pool.js";
+import { DiskPool, type PoolSandboxes, type WarmBox } from "./disk-pool.js";
 import { diskSpace } from "./disk-space.js";
-import { closeDiskStore, openDiskStore, type DiskStoreOptions } from "./disk-store.js";
-import { buildEnterHelper, saveSeccompFilter } from "./enter-helper.js";
-import { hostLoader, type HostLoader } from "./host-loader.js";
+import { closeDiskStore } from "./disk-store.js";
 import { defaultJobLogMaxBytes, jobDirChanged, probeJob, readLog, startWaiter, type JobRuntime } from "./jobs.js";
 import { childPids, continueNamespace, isAliveOrThrow, isStopped, pidsInProcessGroup, sendSignal, stopNamespace } from "./procfs.js";
 import { runCommand, spawnCommand, type RunResult } from "./run-command.js";
 import { WarmEntries, type EntryCommand } from "./warm-entries.js";
-import { prepareProcMasks, type ProcMasks } from "./proc-masks.js";
-import { probeSandbox, startSandbox, type LocalRuntime } from "./sandbox.js";
-import { boxSeccompFilter } from "./seccomp.js";
+import { startSandbox, type LocalRuntime } from "./sandbox.js";
 import { endPooledSandbox, moveAndName, pooledHostname, pooledLimits } from "./warm-box.js";
-
-export interface LocalDriverOptions {
-  /** Where box disks live (default `.data/boxes`). */
-  dataDir: string;
-  log: Logger;
-  /** Most processes one box may have at once (a fork bomb stops here). */
-  pidsMax?: number;
-  /** "none" ignores cgroups and uses signals only (machines without usable cgroups; tests of that path). */
-  cgroups?: "auto" | "none";
-  bwrapPath?: string;
-  nsenterPath?: string;
-  /** "directory" never uses disk images (machines without loop devices; tests of that path). */
-  disks?: "auto" | "directory";
-  /**
-   * This machine's name among the service's replicas (default: the hostname). Boxes are recorded with it and each
-   * replica acts only on its own node's boxes, so two replicas with separate data folders on one machine need two names.
-   */
-  node?: string;
-  /** An unprivileged uid the start-up probe may run a throw-away sandbox as (default 100000). */
-  probeUid?: number;
-  /** "chain" never builds the one-exec helper (machines without a C compiler; tests of that path). */
-  enter?: "auto" | "chain";
-  /** false: no warm entries, every command joins the box's cgroups as it starts (benchmarks of that path). */
-  warm?: boolean;
-  /** The most of a job's output its log keeps, on the host (default 64 MiB); the rest is dropped and reported. */
-  jobLogMaxBytes?: number;
-  /** Where box images and snapshots live (disk-store.ts; default: an XFS store when the data folder cannot reflink). */
-  store?: DiskStoreOptions;
-  /** Image disks kept ready for create_box, per size (disk-pool.ts; default none). */
-  pool?: PoolSize[];
-  /**
-   * Where the warm pool gets host uids for the boxes it starts ahead (create_box's own sequence). Without it the pool
-   * holds disks only, and every create starts its sandbox.
-   */
-  hostUids?: () => Promise<number>;
-  /** The enter helper built elsewhere (BOXES_ENTER_HELPER; enter-helper.ts), instead of building it here. */
-  enterHelper?: string;
-}
-
-/** What the driver found out about this machine at start. */
-interface HostSetup {
-  support: CgroupSupport;
-  version: string;
-  links: { name: string; target: string | null }[];
-  disks: DiskKind;
-  /** How disks are copied here (fork_box, snapshots), and why not by reflink when they are not. */
-  copies: CopyMethod;
-  copiesReason: string | null;
-  loader: HostLoader;
-  /** The one-exec way into a box (enter-helper.ts), or null: the chain of command.ts. */
-  helper: string | null;
-  /** The boxes' seccomp filter (seccomp.ts), and its file for the helper (null: the chain, which cannot load it). */
-  seccomp: Buffer;
-  filter: string | null;
-  /** What hides /proc's host entries in a box (proc-masks.ts). */
-  masks: ProcMasks;
-}
+import { setUpHost, type HostSetup, type LocalDriverOptions } from "./host-setup.js";
 
 export async function createLocalDriver(options: LocalDriverOptions): Promise<LocalDriver> {
-  const bwrapPath = options.bwrapPath ?? "/usr/bin/bwrap";
-  const nsenterPath = options.nsenterPath ?? "/usr/bin/nsenter";
-  const tools = [
-    ["bubblewrap (bwrap)", bwrapPath],
-    ["nsenter (util-linux)", nsenterPath],
-    ["setpriv (util-linux)", "/usr/bin/setpriv"],
-    ["unshare (util-linux)", "/usr/bin/unshare"],
-  ] as const;
-  for (const [tool, file] of tools) {
-    await access(file, constants.X_OK).catch(() => {
-      throw new Error(`The local box driver needs ${tool} at ${file}: install it (Debian: apt-get install bubblewrap util-linux).`);
-    });
-  }
-  await prepareDataDir(options.dataDir);
-  const support: CgroupSupport = options.cgroups === "none" ? { tree: null, limits: {} } : await detectCgroups();
-  const links = await usrLinks();
-  const confinement = { seccomp: boxSeccompFilter(), masks: await prepareProcMasks(options.dataDir) };
-  await probeSandbox(bwrapPath, links, options.probeUid ?? 100_000, path.join(options.dataDir, "mnt"), confinement);
-  const disks =
-    options.disks === "directory"
-      ? { kind: "directory" as const, reason: "disk images turned off" }
-      : await detectDiskKind(path.join(options.dataDir, "state"));
-  if (disks.reason) options.log.warn({ reason: disks.reason }, "box disks are plain folders: dataGiB is not enforced");
-  let storeReason: string | null = null;
-  if (disks.kind === "image") {
-    const canClone = async (dir: string) => (await detectCopyMethod(dir)) === "reflink";
-    const store = await openDiskStore(options.dataDir, options.store ?? { mode: "auto" }, canClone);
-    storeReason = store.reason;
-    if (store.reason) options.log.warn({ reason: store.reason }, "fork_box and snapshots make sparse copies of box disks");
-  }
-  const copies = await detectCopyMethod(path.join(options.dataDir, "state"));
-  const setup: HostSetup = {
-    support,
-    version: await hostOsVersion(),
-    links,
-    disks: disks.kind,
-    copies,
-    copiesReason: copies === "reflink" ? null : (storeReason ?? "the data folder's filesystem cannot reflink (BOXES_DISK_STORE=off)"),
-    loader: await hostLoader("/usr/bin/setpriv"),
-    helper: null,
-    ...confinement,
-    filter: null,
-  };
-  await endLeftoverCommands(options.dataDir, support, options.log);
-  const pooled = await removePoolLeftovers(options.dataDir, (name, runDir) => endPooledSandbox(support, name, runDir));
-  if (pooled) options.log.info({ disks: pooled }, "removed the warm pool's disks a previous service left");
-  if (options.enter !== "chain") {
-    const built = await buildEnterHelper(undefined, options.enterHelper);
-    setup.helper = built.path;
-    if (built.reason) options.log.warn({ reason: built.reason }, "commands enter boxes through the slower chain of programs");
-  }
-  // A prebuilt helper comes with an image whose root is read-only: its filter is kept in the data folder instead
-  if (setup.helper)
-    setup.filter = await saveSeccompFilter(setup.seccomp, options.enterHelper ? path.join(options.dataDir, "seccomp") : undefined);
-  else options.log.warn("commands entered through the chain run without the boxes' seccomp filter (setpriv cannot load one)");
-  options.log.info(
-    {
-      tree: support.tree?.version ?? null,
-      limits: Object.keys(support.limits),
-      disks: disks.kind,
-      copies: setup.copies,
-      enter: setup.helper ? "helper" : "chain",
-    },
-    "local box driver ready",
-  );
-  const driver = new LocalDriver(options, setup, bwrapPath, nsenterPath);
+  const driver = new LocalDriver(options, await setUpHost(options));
   driver.pool?.refill();
   const leftovers = await driver.endLeftoverBridges();
   if (leftovers) options.log.info({ processes: leftovers }, "ended the port bridges a previous service left running");
@@ -241,17 +101,17 @@ export class LocalDriver implements BoxDriver {
   /** Image disks made ahead for create (disk-pool.ts), or null: each create makes its disk. */
   readonly pool: DiskPool | null;
 
-  constructor(options: LocalDriverOptions, setup: HostSetup, bwrapPath: string, nsenterPath: string) {
+  constructor(options: LocalDriverOptions, setup: HostSetup) {
     this.#options = options;
     this.node = options.node ?? hostname();
     this.#setup = setup;
     this.#support = setup.support;
     this.template = { name: "host", version: setup.version };
     this.#links = setup.links;
-    this.#bwrapPath = bwrapPath;
-    this.#nsenterPath = nsenterPath;
+    this.#bwrapPath = setup.bwrapPath;
+    this.#nsenterPath = setup.nsenterPath;
     this.#pidsMax = options.pidsMax ?? 1024;
-    this.#bridges = new PortBridges(path.join(options.dataDir, "ports"), nsenterPath);
+    this.#bridges = new PortBridges(path.join(options.dataDir, "ports"), setup.nsenterPath);
     const pool = setup.disks === "image" ? (options.pool ?? []).filter((size) => size.count > 0) : [];
     const hostUids = options.hostUids;
     const sandboxes: PoolSandboxes | null = hostUids
