@@ -4,7 +4,7 @@
  * found again by the next start, mounted again after a reboot, and its disks survive all of it. Where it is turned off,
  * or the data folder already holds disks, copies are sparse copies and say so (method "copy").
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { randomInt } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -94,6 +94,16 @@ describeBoxes("disk store", () => {
     const next = await createLocalDriver({ dataDir, log, probeUid: hostUid });
     cleanupAfterTest(() => next.close());
     expect(mounted(dataDir).map(([, type]) => type)).toEqual(["xfs", "xfs"]);
+  }, 120_000);
+
+  it("when a process still has its folder in the store as the driver closes, then the store is unmounted once it ends", async (context) => {
+    if (noStore) return context.skip(noStore);
+    const { dataDir, driver } = await storeDriver({ mode: "auto", sizeGiB: 8 });
+    // a process ending just after close begins (as a service's last child does) keeps the mount busy for 300 ms
+    const busy = spawn("sleep", ["0.3"], { cwd: path.join(dataDir, "state") });
+    await new Promise((resolve) => busy.once("spawn", resolve));
+    await driver.close();
+    expect(mounted(dataDir)).toEqual([]);
   }, 120_000);
 
   it("when the store is off, or the data folder holds disks already, then copies are sparse copies and say so", async (context) => {

@@ -17,7 +17,7 @@ import { chmod, chown, mkdir, readdir, rename, rm, statfs } from "node:fs/promis
 import path from "node:path";
 import { promisify } from "node:util";
 import { exists } from "./box-disk.js";
-import { isMounted } from "./disk-image.js";
+import { isMounted, unmount } from "./disk-image.js";
 
 const run = promisify(execFile);
 
@@ -66,7 +66,8 @@ export async function openDiskStore(
 export async function closeDiskStore(dataDir: string): Promise<void> {
   const state = path.join(dataDir, "state");
   if (!(await isMounted(state)) || (await holdsDisks(dataDir))) return;
-  for (const point of [path.join(dataDir, "snapshots"), state]) if (await isMounted(point)) await run("umount", [point]).catch(() => {});
+  // a busy mount (a process of the service's just ending) is tried again, as a box disk's is
+  for (const point of [path.join(dataDir, "snapshots"), state]) await unmount(point).catch(() => {});
 }
 
 /** Mounts the store on state/ and its snapshots folder on snapshots/, each unless it is mounted already. */
