@@ -5,9 +5,7 @@
  * other node's boxes keep working, nothing new is placed on it, and once it is back its boxes are served again
  * with their files.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { createInterface } from "node:readline";
-import path from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { Router } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -17,8 +15,8 @@ import { createLogger } from "@bancada/service-kit";
 import { runBoxesCommand } from "../src/index.js";
 import { boxesTestStack, describeBoxes, type BoxesTestStack } from "./stack.js";
 import { allScopes, ok, type Box } from "./helpers.js";
+import { startReplicaProcess } from "./fixtures/start-replica.js";
 
-const fixture = path.join(import.meta.dirname, "fixtures/replica-process.ts");
 const principal: Principal = {
   keyId: "key-acct-a",
   accountId: "acct-a",
@@ -55,25 +53,14 @@ for (const roleOfA of ["all", "node"] as const)
       stack = await startStack({
         services: {
           boxes: async (deps) => {
-            const root = deps.subjects.queue("boxes").replace(/\.boxes$/, "");
-            const verifyKey = deps.bus.keys.only(["boxes"]).export().verifyKey!;
             startA = async () => {
-              const args = [
-                deps.databaseUrl,
-                natsUrl!,
-                root,
-                verifyKey,
-                a.dataDir,
-                "node-a",
-                String(uidBase),
-                "http://node-a.test:8787",
-                roleOfA,
-              ];
-              child = spawn(process.execPath, ["--import", "tsx", fixture, ...args], { stdio: ["ignore", "pipe", "inherit"] });
-              await new Promise<void>((resolve, reject) => {
-                child!.once("exit", (code) => reject(new Error(`node A exited (${code}) before serving`)));
-                createInterface({ input: child!.stdout! }).once("line", () => resolve());
-              });
+              ({ child } = await startReplicaProcess(deps, {
+                dataDir: a.dataDir,
+                node: "node-a",
+                uidBase,
+                publicUrl: "http://node-a.test:8787",
+                role: roleOfA,
+              }));
             };
             await startA();
             return { name: "boxes", routes: Router(), stop: async () => void child?.kill("SIGKILL") };

@@ -5,13 +5,12 @@
  * A's node agent (the one path: domain/box-node.ts). The gateway's calls enter either replica (one queue group).
  * Nothing is forwarded between replicas any more: a replica asks the box's node's agent for the node's work.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { randomUUID } from "node:crypto";
-import { createInterface } from "node:readline";
 import { Router } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -19,9 +18,9 @@ import { Header, type CallReply, type Principal } from "@bancada/contracts";
 import { busKeyResolver, createServiceApp, encodeJson, signBusMessage } from "@bancada/service-kit";
 import { captureLogs, connectClient, natsUrl, startStack, type Stack } from "@bancada/e2e";
 import { boxesTestStack, describeBoxes, type BoxesTestStack } from "./stack.js";
+import { startReplicaProcess } from "./fixtures/start-replica.js";
 import { allScopes, fails, ok, restClient, run, until, type Box, type ExecResult, type Job } from "./helpers.js";
 
-const fixture = path.join(import.meta.dirname, "fixtures/replica-process.ts");
 const nodeA = "node-a";
 const nodeB = "node-b";
 const publicUrlA = "http://node-a.boxes.test:8787";
@@ -48,7 +47,7 @@ describeRouting("boxes on more than one node", () => {
   let a: BoxesTestStack;
   let child: ChildProcess | undefined;
   /** What replica A wrote to stderr (its warnings), shown when an assertion about node A fails. */
-  const saidByA: string[] = [];
+  let saidByA: string[] = [];
   let b: BoxesTestStack;
   const logsB = captureLogs("debug");
   let stack: Stack;
@@ -68,33 +67,15 @@ describeRouting("boxes on more than one node", () => {
   beforeAll(async () => {
     a = boxesTestStack();
     const replicaA = async (deps: { databaseUrl: string; bus: Stack["bus"]; subjects: Stack["subjects"] }) => {
-      const root = deps.subjects.queue("boxes").replace(/\.boxes$/, "");
-      const args = [
-        deps.databaseUrl,
-        natsUrl!,
-        root,
-        deps.bus.keys.only(["boxes"]).export().verifyKey!,
-        a.dataDir,
-        nodeA,
-        "300000",
-        publicUrlA,
-      ];
-      child = spawn(process.execPath, ["--import", "tsx", fixture, ...args], {
-        stdio: ["ignore", "pipe", "pipe"],
+      const replica = await startReplicaProcess(deps, {
+        dataDir: a.dataDir,
+        node: nodeA,
+        uidBase: 300_000,
+        publicUrl: publicUrlA,
         // no BOXES_SIGNING_KEY: each node's transfer key derives from its node key, which replica B derives too
-        env: { ...process.env, BOXES_SIGNING_KEY: "" },
+        env: { BOXES_SIGNING_KEY: "" },
       });
-      createInterface({ input: child.stderr! }).on("line", (line) => {
-        saidByA.push(line);
-        process.stderr.write(`${line}\n`);
-      });
-      await new Promise<void>((resolve, reject) => {
-        child!.once("exit", (code) => reject(new Error(`replica A exited (${code}) before serving`)));
-        createInterface({ input: child!.stdout! }).once("line", (line) => {
-          portA = (JSON.parse(line) as { port: number }).port;
-          resolve();
-        });
-      });
+      ({ child, port: portA, said: saidByA } = replica);
       return { name: "boxes", routes: Router(), stop: async () => void child?.kill("SIGKILL") };
     };
     stack = await startStack({ services: { boxes: replicaA } });
