@@ -11,8 +11,8 @@
 import { answerQuery } from "../src/domain/answer-query.js";
 import type { DocsDb } from "../src/index.js";
 import { wordsOf } from "../src/domain/words.js";
-import { nodeApiDocs, npmDocs, openEvalDb, postgresManual } from "./eval-corpus.js";
-import { nodeQuestions, npmQuestions, postgresQuestions, type EvalQuestion } from "./questions.js";
+import { evalSuites, openEvalDb, pagePrefix } from "./eval-corpus.js";
+import type { EvalQuestion } from "./questions.js";
 
 const inline = /\[([^\]]+)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g;
 const reference = /\[([^\]]+)\]\[([^\]]*)\]/g;
@@ -24,14 +24,10 @@ const common = new Set(
   ),
 );
 
-for (const [corpus, questions] of [
-  [postgresManual, postgresQuestions],
-  [npmDocs, npmQuestions],
-  [nodeApiDocs, nodeQuestions],
-] as const) {
+for (const { corpus, answerable: questions } of evalSuites) {
   const db = await openEvalDb(corpus);
   try {
-    const prefix = `documents/${corpus.baseUri.replace(/^https?:\/\//, "")}/`;
+    const prefix = pagePrefix(corpus);
     const pages = await db.$queryRaw<{ name: string; content: string }[]>`SELECT name, title || E'\n' || content AS content FROM documents`;
     const anchors = anchorWords(pages, prefix);
     const links = [...anchors.values()].reduce((sum, words) => sum + words.links, 0);

@@ -12,26 +12,15 @@ import { writeFileSync } from "node:fs";
 import { answerQuery } from "../src/domain/answer-query.js";
 import { searchDocuments } from "../src/domain/search-documents.js";
 import type { DocsDb } from "../src/index.js";
-import { ingestEvalCorpus, nodeApiDocs, npmDocs, openEvalDb, postgresManual, type EvalCorpus } from "./eval-corpus.js";
-import {
-  nodeQuestions,
-  nodeUnanswerableQuestions,
-  npmQuestions,
-  postgresQuestions,
-  unanswerableQuestions,
-  type EvalQuestion,
-} from "./questions.js";
+import { evalSuites, ingestEvalCorpus, openEvalDb, pagePrefix, type EvalCorpus } from "./eval-corpus.js";
+import type { EvalQuestion } from "./questions.js";
 
 const verbose = process.env.VERBOSE === "1";
 const dump: string[] = [];
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 const lines: string[] = [];
-for (const [corpus, answerable, unanswerable] of [
-  [postgresManual, postgresQuestions, unanswerableQuestions],
-  [npmDocs, npmQuestions, []],
-  [nodeApiDocs, nodeQuestions, nodeUnanswerableQuestions],
-] as const) {
+for (const { corpus, answerable, unanswerable } of evalSuites) {
   const db = await openEvalDb(corpus);
   try {
     if (!(await ingestEvalCorpus(db, corpus))) continue;
@@ -56,7 +45,7 @@ async function evaluate(
   answerable: readonly EvalQuestion[],
   unanswerable: readonly EvalQuestion[],
 ): Promise<string[]> {
-  const prefix = `documents/${corpus.baseUri.replace(/^https?:\/\//, "")}/`;
+  const prefix = pagePrefix(corpus);
   const known = new Set(
     (await db.$queryRaw<{ name: string }[]>`SELECT name FROM documents WHERE starts_with(name, ${prefix})`).map((row) => row.name),
   );

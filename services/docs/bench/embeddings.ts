@@ -20,15 +20,8 @@ import { answerQuery, headThreshold, rankedPages, rankedPassages, relevanceThres
 import { queryTerms, type QueryTerm } from "../src/domain/query-terms.js";
 import type { RankedPassage } from "../src/domain/ranking/rank-passages.js";
 import type { DocsDb } from "../src/index.js";
-import { ingestEvalCorpus, nodeApiDocs, npmDocs, openEvalDb, postgresManual, type EvalCorpus } from "./eval-corpus.js";
-import {
-  nodeQuestions,
-  nodeUnanswerableQuestions,
-  npmQuestions,
-  postgresQuestions,
-  unanswerableQuestions,
-  type EvalQuestion,
-} from "./questions.js";
+import { evalSuites, ingestEvalCorpus, openEvalDb, pagePrefix, type EvalCorpus } from "./eval-corpus.js";
+import { postgresQuestions, type EvalQuestion } from "./questions.js";
 
 const dir = process.env.EMBEDDINGS_DIR ?? "/tmp/emb";
 const require = createRequire(join(dir, "package.json"));
@@ -177,11 +170,7 @@ const variants: [string, Ranker | { k: number; minCos: number; absentOnly: boole
 const chosen = variants.filter(([label]) => label.includes(process.env.ONLY ?? ""));
 const table: string[][] = chosen.map(([label]) => [label]);
 const baseline: string[] = ["answer_query (bench/answers.ts's measure)"];
-for (const [corpus, answerable, unanswerable] of [
-  [postgresManual, postgresQuestions, unanswerableQuestions],
-  [npmDocs, npmQuestions, []],
-  [nodeApiDocs, nodeQuestions, nodeUnanswerableQuestions],
-] as const) {
+for (const { corpus, answerable, unanswerable } of evalSuites) {
   const db = await openEvalDb(corpus);
   try {
     if (!(await ingestEvalCorpus(db, corpus))) continue;
@@ -221,7 +210,7 @@ async function questionLatency(): Promise<string[]> {
 }
 
 async function indexCorpus(db: DocsDb, corpus: EvalCorpus): Promise<CorpusIndex> {
-  const prefix = `documents/${corpus.baseUri.replace(/^https?:\/\//, "")}/`;
+  const prefix = pagePrefix(corpus);
   const rows = await db.$queryRaw<{ name: string; title: string; description: string }[]>`
     SELECT name, title, coalesce(description, '') AS description FROM documents WHERE starts_with(name, ${prefix})`;
   const t = performance.now();
@@ -246,7 +235,7 @@ async function score(
   unanswerable: readonly EvalQuestion[],
   variant: Ranker | { k: number; minCos: number; absentOnly: boolean },
 ): Promise<string> {
-  const prefix = `documents/${corpus.baseUri.replace(/^https?:\/\//, "")}/`;
+  const prefix = pagePrefix(corpus);
   let first = 0;
   let three = 0;
   let turnedAway = 0;
@@ -281,7 +270,7 @@ async function answerQueryScore(
   answerable: readonly EvalQuestion[],
   unanswerable: readonly EvalQuestion[],
 ): Promise<string> {
-  const prefix = `documents/${corpus.baseUri.replace(/^https?:\/\//, "")}/`;
+  const prefix = pagePrefix(corpus);
   let first = 0;
   let three = 0;
   let turnedAway = 0;

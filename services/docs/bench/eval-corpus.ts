@@ -9,6 +9,14 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { applyMigrations } from "@bancada/service-kit";
 import { createDocsDb, ingestFolder, migrationsDir, postgresSchema, type DocsDb } from "../src/index.js";
+import {
+  nodeQuestions,
+  nodeUnanswerableQuestions,
+  npmQuestions,
+  postgresQuestions,
+  unanswerableQuestions,
+  type EvalQuestion,
+} from "./questions.js";
 
 export interface EvalCorpus {
   label: string;
@@ -49,6 +57,18 @@ export const nodeApiDocs: EvalCorpus = {
   baseUri: "https://nodejs.org/api",
   extension: ".md",
 };
+
+/** Each corpus with the questions it answers and those it cannot: what the evaluation runs. */
+export const evalSuites: readonly { corpus: EvalCorpus; answerable: readonly EvalQuestion[]; unanswerable: readonly EvalQuestion[] }[] = [
+  { corpus: postgresManual, answerable: postgresQuestions, unanswerable: unanswerableQuestions },
+  { corpus: npmDocs, answerable: npmQuestions, unanswerable: [] },
+  { corpus: nodeApiDocs, answerable: nodeQuestions, unanswerable: nodeUnanswerableQuestions },
+];
+
+/** How the corpus's pages are named once ingested, before the file name (an EvalQuestion's `pages`). */
+export function pagePrefix(corpus: EvalCorpus): string {
+  return `documents/${corpus.baseUri.replace(/^https?:\/\//, "")}/`;
+}
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 

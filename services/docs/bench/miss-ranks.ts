@@ -6,16 +6,11 @@
  */
 import { answerQuery, rankedPassages } from "../src/domain/answer-query.js";
 import { queryTerms } from "../src/domain/query-terms.js";
-import { nodeApiDocs, npmDocs, openEvalDb, postgresManual } from "./eval-corpus.js";
-import { nodeQuestions, npmQuestions, postgresQuestions } from "./questions.js";
+import { evalSuites, openEvalDb, pagePrefix } from "./eval-corpus.js";
 
-for (const [corpus, questions] of [
-  [postgresManual, postgresQuestions],
-  [npmDocs, npmQuestions],
-  [nodeApiDocs, nodeQuestions],
-] as const) {
+for (const { corpus, answerable: questions } of evalSuites) {
   const db = await openEvalDb(corpus);
-  const prefix = `documents/${corpus.baseUri.replace(/^https?:\/\//, "")}/`;
+  const prefix = pagePrefix(corpus);
   try {
     for (const question of questions) {
       const expected = new Set(question.pages.map((page) => prefix + page));

@@ -8,7 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ingestEvalCorpus, nodeApiDocs, npmDocs, openEvalDb, postgresManual, type EvalCorpus } from "../bench/eval-corpus.js";
+import { ingestEvalCorpus, nodeApiDocs, npmDocs, openEvalDb, pagePrefix, postgresManual, type EvalCorpus } from "../bench/eval-corpus.js";
 import {
   nodeQuestions,
   nodeUnanswerableQuestions,
@@ -44,7 +44,7 @@ describe("answer quality on real documentation (smoke)", () => {
         const db = await openEvalDb(corpus);
         try {
           await ingestEvalCorpus(db, corpus);
-          const prefix = `documents/${corpus.baseUri.replace(/^https?:\/\//, "")}/`;
+          const prefix = pagePrefix(corpus);
           const missed: string[] = [];
           for (const question of questions) {
             const { references } = await answerQuery(db, { query: question.question });
