@@ -3,7 +3,7 @@
  * after a false "stopped", the service out of file descriptors while it watches boxes, and an exec left running by a
  * service killed with SIGKILL. Each is the attack that once worked, run against real boxes.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import {
   chmodSync,
   existsSync,
@@ -19,7 +19,6 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { subjects } from "@bancada/contracts";
 import { freshDatabase } from "@bancada/e2e";
@@ -29,7 +28,15 @@ import { createBoxesService } from "../src/index.js";
 import { goneReason } from "../src/domain/driver-errors.js";
 import { changeState } from "../src/domain/transitions.js";
 import { removeAsBoxUser } from "../src/driver/local/box-tree-removal.js";
-import { boxesTestStack, cleanupAfterTest, closeBoxFixture, describeBoxes, openBoxFixture, type BoxFixture } from "./stack.js";
+import {
+  boxesTestStack,
+  cleanupAfterTest,
+  closeBoxFixture,
+  describeBoxes,
+  openBoxFixture,
+  startServiceProcess,
+  type BoxFixture,
+} from "./stack.js";
 import { ok, run, until } from "./helpers.js";
 
 const racerSource = readFileSync(path.join(import.meta.dirname, "fixtures/racer.c"), "utf8");
@@ -202,18 +209,8 @@ describeBoxes("races between a box and its host", () => {
       cleanupAfterTest(() => database.drop());
       const other = boxesTestStack();
       cleanupAfterTest(() => other.cleanup());
-      const child = spawn(process.execPath, ["--import", "tsx", execProcess, database.url, other.dataDir, pool], {
-        stdio: ["ignore", "pipe", "inherit"],
-        detached: true,
-      });
-      cleanupAfterTest(() => {
-        try {
-          process.kill(-child.pid!, "SIGKILL");
-        } catch {
-          // already gone
-        }
-      });
-      const { box } = JSON.parse(await firstLine(child.stdout!)) as { box: string };
+      const { child, firstLine } = await startServiceProcess(execProcess, [database.url, other.dataDir, pool]);
+      const { box } = JSON.parse(firstLine) as { box: string };
       const sleeper = readFileSync(path.join(other.dataDir, "mnt", box, "home/exec.pid"), "utf8").trim();
       const group = groupOf(other.dataDir, box);
       expect(sleeper).not.toBe("");
@@ -337,15 +334,4 @@ function exhaustDescriptors(): { release(): void } {
       execFileSync("prlimit", ["--pid", String(process.pid), `--nofile=${soft}:${hard}`]);
     },
   };
-}
-
-function firstLine(stream: Readable): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = "";
-    stream.on("data", (chunk: Buffer) => {
-      text += chunk.toString("utf8");
-      if (text.includes("\n")) resolve(text.slice(0, text.indexOf("\n")));
-    });
-    stream.on("end", () => reject(new Error(`the service process ended before answering: ${text}`)));
-  });
 }

@@ -5,15 +5,21 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { spawn } from "node:child_process";
 import { statfsSync, statSync } from "node:fs";
 import path from "node:path";
-import type { Readable } from "node:stream";
 import { subjects } from "@bancada/contracts";
 import { MemoryBus, createLogger } from "@bancada/service-kit";
 import { abandonableCall, connectClient, freshDatabase, startStack, type Stack } from "@bancada/e2e";
 import { createBoxesService } from "../src/index.js";
-import { boxesTestStack, type BoxesTestStack, cleanupAfterTest, closeBoxFixture, describeBoxes, openBoxFixture } from "./stack.js";
+import {
+  boxesTestStack,
+  type BoxesTestStack,
+  cleanupAfterTest,
+  closeBoxFixture,
+  describeBoxes,
+  openBoxFixture,
+  startServiceProcess,
+} from "./stack.js";
 import { allScopes, call, fails, issuePaths, ok, run, until, type Box, type Job } from "./helpers.js";
 
 const fixture = path.join(import.meta.dirname, "fixtures/service-process.ts");
@@ -184,18 +190,8 @@ describeBoxes("jobs and durability", () => {
     cleanupAfterTest(() => database.drop());
     const other = boxesTestStack();
     cleanupAfterTest(() => other.cleanup());
-    const child = spawn(process.execPath, ["--import", "tsx", fixture, database.url, other.dataDir], {
-      stdio: ["ignore", "pipe", "inherit"],
-      detached: true,
-    });
-    cleanupAfterTest(() => {
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    });
-    const ids = JSON.parse(await firstLine(child.stdout!)) as { box: string; short: string; long: string };
+    const { child, firstLine } = await startServiceProcess(fixture, [database.url, other.dataDir]);
+    const ids = JSON.parse(firstLine) as { box: string; short: string; long: string };
     const exited = new Promise((resolve) => child.once("exit", resolve));
     process.kill(-child.pid!, "SIGKILL");
     await exited;
@@ -308,14 +304,3 @@ describeBoxes("a job's log on the host", () => {
     expect(logs).toMatchObject({ data: "aaa", size: cap, truncated: false, hasMore: false });
   });
 });
-
-function firstLine(stream: Readable): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = "";
-    stream.on("data", (chunk: Buffer) => {
-      text += chunk.toString("utf8");
-      if (text.includes("\n")) resolve(text.slice(0, text.indexOf("\n")));
-    });
-    stream.on("end", () => reject(new Error(`the service process ended before answering: ${text}`)));
-  });
-}

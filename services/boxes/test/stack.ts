@@ -10,7 +10,7 @@
  * as it is made: an afterEach hook undoes it even when the test failed or hit its timeout (a `finally` in the test
  * body never runs when vitest gives up on a test that timed out, and a box outlives its test file).
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomInt } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -190,4 +190,29 @@ function killAllSync(dataDir: string): void {
   } catch {
     // best effort
   }
+}
+
+/**
+ * A fixture run as a service process of its own (`tsx <fixture> <args>`), in a process group of its own so that a
+ * test can kill it whole with SIGKILL, as a crash would; the group is killed after the test in any case. Gives back
+ * the process and the first line it prints (what it made, as JSON).
+ */
+export async function startServiceProcess(fixture: string, args: string[]): Promise<{ child: ChildProcess; firstLine: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", fixture, ...args], { stdio: ["ignore", "pipe", "inherit"], detached: true });
+  cleanupAfterTest(() => {
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  });
+  const firstLine = await new Promise<string>((resolve, reject) => {
+    let text = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+      if (text.includes("\n")) resolve(text.slice(0, text.indexOf("\n")));
+    });
+    child.stdout!.on("end", () => reject(new Error(`the service process ended before answering: ${text}`)));
+  });
+  return { child, firstLine };
 }
